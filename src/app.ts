@@ -1,0 +1,100 @@
+// buildApp wires the service together and returns a Fastify instance that has not started
+// listening: tests drive it through inject or a port, server.ts listens. The only place where
+// real implementations meet.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { Db } from './store/db.ts';
+import type { ApiKeys } from './services/api-key.service.ts';
+import type { ServiceContext } from './services/context.ts';
+import { registerAuth } from './http/plugins/auth.ts';
+import { registerErrorHandling } from './http/plugins/errors.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { ErrorBody, UnauthenticatedBody } from './http/schemas/common.ts';
+import { addressesRoutes } from './http/routes/addresses.route.ts';
+import { bankAccountsRoutes } from './http/routes/bank-accounts.route.ts';
+import { categoriesRoutes } from './http/routes/categories.route.ts';
+import { checksRoutes } from './http/routes/checks.route.ts';
+import { emailChecksRoutes } from './http/routes/email-checks.route.ts';
+import { payeesRoutes } from './http/routes/payees.route.ts';
+
+export const API_PREFIX = '/api/v3';
+
+export interface AppDeps {
+  db: Db;
+  keys: ApiKeys;
+  now?: () => number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: {} },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  app.addSchema(ErrorBody);
+  app.addSchema(UnauthenticatedBody);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Check Writing Service API',
+        version: '3.0.0',
+        description: 'checkwriter: the Check Writing API v3. All paths are relative to the environment base URL, which ends in /api/v3.',
+      },
+      servers: [{ url: `${config.publicUrl}${API_PREFIX}` }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // Paths in the document are relative to the base URL, as the spec writes them.
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await deps.db.get('SELECT 1 AS ok');
+      return { status: 'ok', database: deps.db.dialect };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: deps.db.dialect });
+    }
+  });
+
+  await app.register(async (api) => {
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+    await api.register(async (secured) => {
+      registerAuth(secured, deps.keys, config.rateLimitPerKey);
+      await secured.register(checksRoutes, { ctx });
+      await secured.register(emailChecksRoutes, { ctx });
+      await secured.register(payeesRoutes, { ctx });
+      await secured.register(bankAccountsRoutes, { ctx });
+      await secured.register(categoriesRoutes, { ctx });
+      await secured.register(addressesRoutes, { ctx });
+    });
+  }, { prefix: API_PREFIX });
+
+  return app;
+}

@@ -1,0 +1,169 @@
+// `checkwriter <command>`: serve (what npm start runs), migrate, keys create|list|revoke,
+// accounts verify. Uses the same configuration as the server (DATABASE_URL and friends).
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
+import { AppError } from '../errors.ts';
+import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
+import { closeOnSignals, startServer } from '../server.ts';
+import type { Db } from '../store/db.ts';
+import { findAccountByEmail, listApiKeys } from '../store/accounts.repository.ts';
+import { migrate } from '../store/migrate.ts';
+import { connect } from '../store/connect.ts';
+
+const USAGE = `Usage: checkwriter <command>
+
+Commands:
+  serve                                   run the API (npm start)
+  migrate                                 apply database migrations
+  keys create --email EMAIL [--env test|live] [--name NAME] [--company NAME] [--phone PHONE] [--unverified]
+                                          create an API key (and the account when it is new);
+                                          the key alone is the last line of output
+  keys list [--email EMAIL]               list keys (never the keys themselves)
+  keys revoke KEY_ID                      revoke a key; the API refuses it at once
+  accounts verify --email EMAIL [--only email|phone]
+                                          mark an account's email and phone verified
+
+Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
+HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET. See the README.`;
+
+class UsageError extends Error {}
+
+function envOf(value: string | undefined): Environment {
+  const env = (value ?? 'test') as Environment;
+  if (!ENVIRONMENTS.includes(env)) throw new UsageError(`--env must be test or live, got "${value}"`);
+  return env;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = connect(config.database);
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  closeOnSignals(server);
+  const keys = await listApiKeys(server.db, null);
+  const base = `${server.url}/api/v3`;
+  const lines = [
+    '',
+    `checkwriter is listening on ${server.url} (database: ${config.database.kind})`,
+    `  API:      ${base}   (docs: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
+    `  health:   ${server.url}/healthz`,
+  ];
+  if (keys.filter((k) => k.revokedAt === null).length === 0) {
+    lines.push('', 'No API keys yet. Create a test key in another terminal with:', '  npx checkwriter keys create --email you@example.com', '');
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return -1;
+    case 'migrate': {
+      const db = connect(config.database);
+      const applied = await migrate(db).finally(() => db.close());
+      process.stdout.write(`migrations applied${applied.length === 0 ? '' : `: ${applied.join(', ')}`}; the ${config.database.kind} database is up to date\n`);
+      return 0;
+    }
+    case 'keys': {
+      const args = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          email: { type: 'string' },
+          env: { type: 'string' },
+          name: { type: 'string' },
+          company: { type: 'string' },
+          phone: { type: 'string' },
+          unverified: { type: 'boolean', default: false },
+        },
+      });
+      return withDb(config, async (db) => {
+        const keys = await ApiKeys.open(db, config.keySigningSecret);
+        if (sub === 'create') {
+          const email = required(args.values.email, '--email');
+          if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`--email must be an email address, got "${email}"`);
+          const env = envOf(args.values.env);
+          const { account, created } = await ensureAccount(db, {
+            email,
+            verified: !args.values.unverified,
+            ...(args.values.company === undefined ? {} : { company: args.values.company }),
+            ...(args.values.phone === undefined ? {} : { phone: args.values.phone }),
+          });
+          const { key, record } = await keys.create(account.id, env, args.values.name ?? `${env} key`);
+          process.stderr.write(
+            `${created ? 'Created' : 'Using'} account ${account.id} (${account.email}, ${account.emailVerified && account.phoneVerified ? 'verified' : 'unverified'}).\n` +
+              `Created ${env} key ${record.id}. Keep it secret; it is shown only once:\n`,
+          );
+          process.stdout.write(`${key}\n`);
+          return 0;
+        }
+        if (sub === 'list') {
+          const account = args.values.email === undefined ? null : await findAccountByEmail(db, args.values.email);
+          if (args.values.email !== undefined && (account === null || account === undefined)) throw new UsageError(`no account with email ${args.values.email}`);
+          const list = await keys.list(account?.id ?? null);
+          for (const k of list) {
+            const state = k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
+            process.stdout.write(`${k.id}\t${k.env}\t${k.displayPrefix}\t${k.name}\tcreated ${new Date(k.createdAt).toISOString()}\t${state}\n`);
+          }
+          if (list.length === 0) process.stdout.write('no keys\n');
+          return 0;
+        }
+        if (sub === 'revoke') {
+          const keyId = required(args.positionals[0], 'KEY_ID');
+          await keys.revoke(keyId);
+          process.stdout.write(`revoked ${keyId}\n`);
+          return 0;
+        }
+        throw new UsageError(`unknown keys command "${sub ?? ''}"`);
+      });
+    }
+    case 'accounts': {
+      const args = parseArgs({ args: rest, options: { email: { type: 'string' }, only: { type: 'string' } } });
+      if (sub !== 'verify') throw new UsageError(`unknown accounts command "${sub ?? ''}"`);
+      const email = required(args.values.email, '--email');
+      const only = args.values.only;
+      if (only !== undefined && only !== 'email' && only !== 'phone') throw new UsageError('--only must be email or phone');
+      const account = await withDb(config, (db) => verifyAccount(db, email, { email: only !== 'phone', phone: only !== 'email' }));
+      process.stdout.write(`account ${account.id}: email ${account.emailVerified ? 'verified' : 'unverified'}, phone ${account.phoneVerified ? 'verified' : 'unverified'}\n`);
+      return 0;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 1 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) {
+      process.stderr.write(`checkwriter: ${error.message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`checkwriter: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,61 @@
+// One error model for the whole service: an AppError carries a code from a closed list; the code
+// alone decides the HTTP status, and the wire shapes are the two the spec allows
+// (spec "Errors": `{ message }` for authentication, `{ success: false, errorMsg }` otherwise).
+
+export type ErrorCode =
+  | 'unauthenticated'
+  | 'bad_request'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'validation'
+  | 'rate_limited'
+  | 'internal';
+
+const STATUS: Readonly<Record<ErrorCode, number>> = {
+  unauthenticated: 401,
+  bad_request: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  validation: 422,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export function codeToStatus(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return codeToStatus(this.code);
+  }
+}
+
+export const UNAUTHENTICATED_MESSAGE = 'Unauthenticated.';
+
+export function validationError(message: string): AppError {
+  return new AppError('validation', message);
+}
+
+/** Unknown ids and other accounts' ids get the same answer: never reveal that a thing exists. */
+export function notFound(what: 'Check' | 'Payee' | 'Address' | 'Bank account' | 'Category' | 'Voucher' | 'API key' | 'Account'): AppError {
+  return new AppError('not_found', `${what} not found.`);
+}
+
+export type WireError = { message: string } | { success: false; errorMsg: string };
+
+export function toWire(code: ErrorCode, message: string): WireError {
+  return code === 'unauthenticated' ? { message: UNAUTHENTICATED_MESSAGE } : { success: false, errorMsg: message };
+}

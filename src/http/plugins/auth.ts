@@ -1,0 +1,50 @@
+// Bearer authentication (spec "Authentication") and the per-key rate limit (API decisions).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../../domain/owner.ts';
+import { AppError } from '../../errors.ts';
+import type { ApiKeys } from '../../services/api-key.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** Token bucket per key: `rate` a second, bursts up to two seconds' worth. In-process only. */
+class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(private readonly rate: number) {}
+
+  /** 0 when the request may go, else the seconds to wait. */
+  take(key: string, now: number): number {
+    const capacity = this.rate * 2;
+    const bucket = this.buckets.get(key) ?? { tokens: capacity, at: now };
+    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.rate));
+  }
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw new AppError('unauthenticated', 'Unauthenticated.');
+  return request.principal;
+}
+
+export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number): void {
+  const limiter = ratePerSecond > 0 ? new RateLimiter(ratePerSecond) : null;
+  scope.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    if (header === undefined || !header.startsWith('Bearer ')) throw new AppError('unauthenticated', 'Unauthenticated.');
+    const principal = await keys.verify(header.slice('Bearer '.length).trim());
+    if (limiter !== null) {
+      const wait = limiter.take(principal.keyId, Date.now());
+      if (wait > 0) throw new AppError('rate_limited', 'Too many requests for this API key; slow down.', { 'retry-after': String(wait) });
+    }
+    request.principal = principal;
+  });
+}

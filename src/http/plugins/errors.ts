@@ -1,0 +1,57 @@
+// The one error handler: AppErrors map through their code, schema failures become the decided
+// 422 (or 400 when there is no JSON body at all), parser failures 400/413, and anything else a
+// 500 whose details stay in the log next to the request id.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { AppError, toWire, type ErrorCode } from '../../errors.ts';
+import { describeValidationError } from '../validation.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Text put before validation messages (PUT /payees: "Validation error: ", spec "Errors"). */
+    validationPrefix?: string;
+  }
+}
+
+function send(reply: FastifyReply, code: ErrorCode, status: number, message: string, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(toWire(code, message)));
+}
+
+const UNPARSABLE = 'The request body could not be parsed: send a JSON object with Content-Type: application/json.';
+
+function fromFastify(error: FastifyError, request: FastifyRequest): { code: ErrorCode; status: number; message: string } | null {
+  const prefix = request.routeOptions.config.validationPrefix ?? '';
+  if (error.validation !== undefined) {
+    const first = error.validation[0] as ErrorObject | undefined;
+    const context = error.validationContext ?? 'body';
+    if (context === 'body' && (request.body === undefined || request.body === null)) return { code: 'bad_request', status: 400, message: UNPARSABLE };
+    const message = first === undefined ? `The ${context} is invalid.` : describeValidationError(first, context);
+    return { code: 'validation', status: 422, message: `${prefix}${message}` };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large', status: 413, message: 'The request body is too large.' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { code: 'bad_request', status: 400, message: UNPARSABLE };
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|body/i.test(error.message))) return { code: 'bad_request', status: 400, message: UNPARSABLE };
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return { code: 'bad_request', status: error.statusCode, message: error.message };
+  return null;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
+    const known = fromFastify(error, request);
+    if (known !== null) return send(reply, known.code, known.status, known.message);
+    request.log.error({ err: error }, 'unexpected error');
+    return send(reply, 'internal', 500, `Something went wrong on our side. Quote request id ${request.id} when reporting it.`);
+  });
+
+  app.setNotFoundHandler((request, reply) => send(reply, 'not_found', 404, `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`));
+}

@@ -1,0 +1,124 @@
+// Domain records -> the spec's wire shapes. The only place amounts leave integer cents.
+import { amountInWords } from '../domain/amount-words.ts';
+import { statusDescription } from '../domain/check-status.ts';
+import { localMoment } from '../domain/dates.ts';
+import { centsToDecimalString, centsToNumber } from '../domain/money.ts';
+import type { Address, BankAccount, Category, Check, Payee, Voucher } from '../domain/records.ts';
+import { maskAccountNumber } from '../services/bank-account.service.ts';
+import type { CreatedCheck } from '../services/check.service.ts';
+
+export function createdCheckWire(c: CreatedCheck) {
+  return {
+    checkId: c.checkId,
+    serialNumber: c.serialNumber,
+    amount: centsToDecimalString(c.amountCents ?? 0),
+    status: c.status,
+    bankAccount: c.bankAccount,
+    // A check made with noPayee has no payee: the object keeps its string-typed fields, empty.
+    payee: { payeeId: c.payee.payeeId ?? '', name: c.payee.name ?? '' },
+  };
+}
+
+export function checkWire(check: Check, timeZone: string) {
+  return {
+    checkId: check.id,
+    serialNumber: check.serialNumber,
+    amount: centsToNumber(check.amountCents ?? 0),
+    // A blank-amount check (noAmount without an amount) has no legal line to show.
+    amountInWord: check.amountCents === null ? '' : amountInWords(check.amountCents),
+    date: check.issueDate,
+    status: check.status,
+    memo: check.memo,
+    accountNumber: check.accountNumber,
+    invoiceNumber: check.invoiceNumber,
+    referenceId: check.referenceId,
+    bankAccount: { bankAccountId: check.bankAccountId, name: check.bankAccountName },
+    payee: { payeeId: check.payeeId ?? '', name: check.payeeName ?? '' },
+    checkStatus: { status: check.status, description: statusDescription(check.status) },
+    checkStatements: check.statements.map((s) => ({ status: s.status, ...localMoment(s.at, timeZone) })),
+  };
+}
+
+export function payeeWire(p: Payee) {
+  return {
+    payeeId: p.id,
+    name: p.name,
+    nickName: p.nickName,
+    company: p.company,
+    email: p.email,
+    phone: p.phone,
+    address1: p.address1,
+    address2: p.address2,
+    city: p.city,
+    state: p.state,
+    zip: p.zip,
+    country: p.country,
+  };
+}
+
+export function bankAccountWire(b: BankAccount) {
+  return {
+    bankAccountId: b.id,
+    name: b.name,
+    bankName: b.bankName,
+    bankAddress: b.bankAddress,
+    routingNumber: b.routingNumber,
+    accountNumber: maskAccountNumber(b.accountNumber),
+    nextSerial: String(b.nextSerial),
+  };
+}
+
+export function categoryWire(c: Category) {
+  return { categoryId: c.id, name: c.name };
+}
+
+function addressFields(a: Address) {
+  return {
+    name: a.name,
+    companyName: a.companyName,
+    addressLine1: a.addressLine1,
+    addressLine2: a.addressLine2,
+    city: a.city,
+    state: a.state,
+    zip: a.zip,
+    country: a.country,
+    phone: a.phone,
+    email: a.email,
+    note: a.note,
+  };
+}
+
+/** Spec "Custom 'from' address": the single read names its id `id`. */
+export function customFromAddressWire(a: Address) {
+  return { id: a.id, ...addressFields(a) };
+}
+
+/** List and create items name the id by kind (API decisions). */
+export function fromAddressListWire(a: Address) {
+  return { customFromAddressId: a.id, ...addressFields(a) };
+}
+
+export function toAddressListWire(a: Address) {
+  return { customToAddressId: a.id, ...addressFields(a) };
+}
+
+export function voucherWire(v: Voucher) {
+  return {
+    voucherId: v.id,
+    voucherNumber: v.voucherNumber,
+    date: v.date,
+    memo: v.memo,
+    voucherItems: v.items.map((item) => ({
+      invoiceNumber: item.invoiceNumber,
+      name: item.name,
+      description: item.description,
+      quantity: item.quantity,
+      unitCost: centsToDecimalString(item.unitCostCents),
+      total: centsToDecimalString(item.totalCents),
+    })),
+  };
+}
+
+export function metaWire(total: number, page: number, perPage: number) {
+  return { total, currentPage: page, perPage };
+}

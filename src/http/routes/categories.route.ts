@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import * as addressService from '../../services/address.service.ts';
+import type { ServiceContext } from '../../services/context.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { categoryWire, metaWire } from '../presenters.ts';
+import { errorResponses, pageOf } from '../schemas/common.ts';
+import { CreateCategoriesBody, CreateCategoriesResponse, ListCategoriesResponse, ListQuery } from '../schemas/resources.ts';
+
+export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.post(
+    '/categories',
+    { schema: { summary: 'Create categories', tags: ['categories'], body: CreateCategoriesBody, response: { 201: CreateCategoriesResponse, ...errorResponses() } } },
+    async (request, reply) => {
+      const created = await addressService.createCategories(ctx, principalOf(request), request.body.categories);
+      return reply.code(201).send({ success: true as const, message: 'Categories created successfully.', data: { categories: created.map(categoryWire) } });
+    },
+  );
+
+  app.get(
+    '/categories',
+    { schema: { summary: 'List categories', tags: ['categories'], querystring: ListQuery, response: { 200: ListCategoriesResponse, ...errorResponses() } } },
+    async (request) => {
+      const { perPage, page, limit, offset } = pageOf(request.query);
+      const result = await addressService.listCategories(ctx, principalOf(request), { limit, offset, term: request.query.term ?? null });
+      return { success: true as const, data: { meta: metaWire(result.total, page, perPage), categories: result.items.map(categoryWire) } };
+    },
+  );
+};

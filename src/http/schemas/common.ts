@@ -1,0 +1,53 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Spec "Errors": every failure but authentication. */
+export const ErrorBody = Type.Object({ success: Type.Literal(false), errorMsg: Type.String() }, { $id: 'ErrorBody' });
+/** Spec "Authentication": 401 body. */
+export const UnauthenticatedBody = Type.Object({ message: Type.String() }, { $id: 'UnauthenticatedBody' });
+
+const errorRef = Type.Unsafe<{ success: false; errorMsg: string }>({ $ref: 'ErrorBody#' });
+
+/** The error responses every authenticated route can give, for the OpenAPI document and serialisers. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = { 401: Type.Unsafe<{ message: string }>({ $ref: 'UnauthenticatedBody#' }) };
+  for (const status of [400, 422, 429, 500, ...statuses]) out[status] = errorRef;
+  return out;
+}
+
+export const Meta = Type.Object({
+  total: Type.Integer(),
+  currentPage: Type.Integer(),
+  perPage: Type.Integer(),
+});
+
+export const Message = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+/** Query of every list endpoint (API decisions, "Lists"). Empty values mean the default. */
+export const PageQuery = {
+  perPage: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Records per page, 1..500 (larger values are clamped to 500); default 10.', 'x-message': 'must be an integer of at least 1' })),
+  page: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Page number, 1-based; default 1.', 'x-message': 'must be an integer of at least 1' })),
+  term: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive keyword filter.' })),
+};
+
+export const MAX_PER_PAGE = 500;
+export const MAX_BATCH = 500;
+
+export function pageOf(query: { perPage?: number | ''; page?: number | '' }): { perPage: number; page: number; limit: number; offset: number } {
+  const perPage = query.perPage === undefined || query.perPage === '' ? 10 : Math.min(query.perPage, MAX_PER_PAGE);
+  const page = query.page === undefined || query.page === '' ? 1 : query.page;
+  return { perPage, page, limit: perPage, offset: (page - 1) * perPage };
+}
+
+/** A required, non-empty, bounded string. */
+export function Text(maxLength: number, options: Record<string, unknown> = {}) {
+  return Type.String({ minLength: 1, maxLength, ...options });
+}
+
+/** An optional string that may be empty. */
+export function OptionalText(maxLength: number, options: Record<string, unknown> = {}) {
+  return Type.Optional(Type.String({ maxLength, ...options }));
+}
+
+export function IdParam(name: string) {
+  return Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 64 }) });
+}

@@ -1,0 +1,172 @@
+// Schemas of the companion resources (API decisions, "Companion endpoints") and of the spec's
+// payee update, custom from address and email check request.
+import { Type } from 'typebox';
+import { MAX_BATCH, Meta, OptionalText, PageQuery, Text } from './common.ts';
+import { VoucherInput } from './checks.ts';
+
+// ---- email checks (spec "Email check request item") ----
+export const EmailCheckItem = Type.Object(
+  {
+    checkId: Type.String({ minLength: 1, maxLength: 64 }),
+    payeeEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    enableSmsInform: Type.Optional(Type.Boolean()),
+    payeePhone: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    sendAttachment: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { 'x-message': 'must be 0 or 1' })),
+  },
+  { additionalProperties: false },
+);
+
+export const EmailChecksBody = Type.Object(
+  { emailChecks: Type.Array(EmailCheckItem, { minItems: 1, maxItems: MAX_BATCH }) },
+  { additionalProperties: false },
+);
+
+// ---- payees ----
+const payeeFields = {
+  nickName: OptionalText(100),
+  company: OptionalText(100),
+  email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], { 'x-message': 'must be a valid email address' })),
+  phone: OptionalText(32),
+  address1: OptionalText(100),
+  address2: OptionalText(100),
+  city: OptionalText(60),
+  state: OptionalText(60),
+  zip: OptionalText(20),
+  country: OptionalText(60),
+};
+
+export const PayeeInput = Type.Object({ name: Text(100), ...payeeFields }, { additionalProperties: false });
+export const CreatePayeesBody = Type.Object({ payees: Type.Array(PayeeInput, { minItems: 1, maxItems: MAX_BATCH }) }, { additionalProperties: false });
+/** Spec "Payee: update body": all strings, all optional (a partial update). */
+export const UpdatePayeeBody = Type.Object({ name: OptionalText(100), ...payeeFields }, { additionalProperties: false });
+
+export const PayeeRead = Type.Object({
+  payeeId: Type.String(),
+  name: Type.String(),
+  nickName: Type.String(),
+  company: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  address1: Type.String(),
+  address2: Type.String(),
+  city: Type.String(),
+  state: Type.String(),
+  zip: Type.String(),
+  country: Type.String(),
+});
+
+export const PayeeIdResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ payeeId: Type.String() }) });
+export const PayeeResponse = Type.Object({ success: Type.Literal(true), data: PayeeRead });
+export const CreatePayeesResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ payees: Type.Array(PayeeRead) }) });
+export const ListPayeesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, payees: Type.Array(PayeeRead) }) });
+
+// ---- bank accounts ----
+export const BankAccountInput = Type.Object(
+  {
+    name: Text(100),
+    bankName: OptionalText(100),
+    bankAddress: OptionalText(200),
+    routingNumber: Type.String({ pattern: '^[0-9]{9}$', 'x-message': 'must be 9 digits' }),
+    accountNumber: Type.String({ pattern: '^[0-9]{4,17}$', 'x-message': 'must be 4 to 17 digits' }),
+    startingSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
+  },
+  { additionalProperties: false },
+);
+export const CreateBankAccountsBody = Type.Object({ bankAccounts: Type.Array(BankAccountInput, { minItems: 1, maxItems: MAX_BATCH }) }, { additionalProperties: false });
+export const UpdateBankAccountBody = Type.Object(
+  {
+    name: Type.Optional(Text(100)),
+    bankName: OptionalText(100),
+    bankAddress: OptionalText(200),
+    nextSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const BankAccountRead = Type.Object({
+  bankAccountId: Type.String(),
+  name: Type.String(),
+  bankName: Type.String(),
+  bankAddress: Type.String(),
+  routingNumber: Type.String(),
+  accountNumber: Type.String({ description: 'Last four digits only, e.g. ****6789.' }),
+  nextSerial: Type.String(),
+});
+export const BankAccountResponse = Type.Object({ success: Type.Literal(true), data: BankAccountRead });
+export const CreateBankAccountsResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ bankAccounts: Type.Array(BankAccountRead) }) });
+export const ListBankAccountsResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, bankAccounts: Type.Array(BankAccountRead) }) });
+
+// ---- categories ----
+export const CreateCategoriesBody = Type.Object(
+  { categories: Type.Array(Type.Object({ name: Text(100) }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_BATCH }) },
+  { additionalProperties: false },
+);
+export const CategoryRead = Type.Object({ categoryId: Type.String(), name: Type.String() });
+export const CreateCategoriesResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ categories: Type.Array(CategoryRead) }) });
+export const ListCategoriesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, categories: Type.Array(CategoryRead) }) });
+
+// ---- addresses ----
+export const AddressInput = Type.Object(
+  {
+    name: Text(100),
+    companyName: OptionalText(100),
+    addressLine1: OptionalText(100),
+    addressLine2: OptionalText(100),
+    city: OptionalText(60),
+    state: OptionalText(60),
+    zip: OptionalText(20),
+    country: OptionalText(60),
+    phone: OptionalText(32),
+    email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], { 'x-message': 'must be a valid email address' })),
+    note: OptionalText(200),
+  },
+  { additionalProperties: false },
+);
+export const CreateAddressesBody = Type.Object({ addresses: Type.Array(AddressInput, { minItems: 1, maxItems: MAX_BATCH }) }, { additionalProperties: false });
+
+const addressFields = {
+  name: Type.String(),
+  companyName: Type.String(),
+  addressLine1: Type.String(),
+  addressLine2: Type.String(),
+  city: Type.String(),
+  state: Type.String(),
+  zip: Type.String(),
+  country: Type.String(),
+  phone: Type.String(),
+  email: Type.String(),
+  note: Type.String(),
+};
+
+/** Spec "Custom 'from' address": the single read keeps `id`. */
+export const CustomFromAddressRead = Type.Object({ id: Type.String(), ...addressFields });
+export const CustomFromAddressResponse = Type.Object({ success: Type.Literal(true), data: CustomFromAddressRead });
+export const FromAddressListItem = Type.Object({ customFromAddressId: Type.String(), ...addressFields });
+export const ToAddressListItem = Type.Object({ customToAddressId: Type.String(), ...addressFields });
+export const CreateFromAddressesResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ addresses: Type.Array(FromAddressListItem) }) });
+export const ListFromAddressesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, addresses: Type.Array(FromAddressListItem) }) });
+export const CreateToAddressesResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ addresses: Type.Array(ToAddressListItem) }) });
+export const ListToAddressesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, addresses: Type.Array(ToAddressListItem) }) });
+
+// ---- vouchers ----
+export const VoucherRead = Type.Object({
+  voucherId: Type.String(),
+  voucherNumber: Type.String(),
+  date: Type.Union([Type.String(), Type.Null()]),
+  memo: Type.String(),
+  voucherItems: Type.Array(
+    Type.Object({
+      invoiceNumber: Type.String(),
+      name: Type.String(),
+      description: Type.String(),
+      quantity: Type.Number(),
+      unitCost: Type.String(),
+      total: Type.String(),
+    }),
+  ),
+});
+export const VoucherBody = VoucherInput;
+export const VoucherResponse = Type.Object({ success: Type.Literal(true), data: VoucherRead });
+export const CreateVoucherResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: VoucherRead });
+
+export const ListQuery = Type.Object(PageQuery);

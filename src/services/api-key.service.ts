@@ -1,0 +1,194 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Environment, Principal } from '../domain/owner.ts';
+import type { Account, ApiKeyRecord } from '../domain/records.ts';
+import { newId } from '../domain/ids.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+import { announceKeysChanged } from '../store/dialect.ts';
+import * as accounts from '../store/accounts.repository.ts';
+
+// API keys are JWTs (spec "Authentication": a bearer credential in JWT format), HS256-signed with
+// the service's secret, naming the key, its account and its environment. The database keeps only
+// a SHA-256 of the whole key, so a leaked table yields no usable key. Verifying a key runs the
+// HMAC and the database lookup once; after that a bounded in-process cache answers (a full JWT
+// library verify per request would cost most of the throughput: stack notes). Revocation evicts
+// the cache at once in this process and, through the store's change signal, in every other.
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+const SECRET_SETTING = 'key_signing_secret';
+const CACHE_LIMIT = 10_000;
+/** last_used_at is written at most this often per key, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+interface KeyClaims {
+  sub: string;
+  acc: string;
+  env: Environment;
+  iat: number;
+}
+
+export function hashKey(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export async function signingSecret(db: Db, configured: string): Promise<Buffer> {
+  if (configured !== '') return Buffer.from(configured, 'utf8');
+  const existing = await accounts.readSetting(db, SECRET_SETTING);
+  const value = existing ?? (await accounts.initSetting(db, SECRET_SETTING, randomBytes(32).toString('base64url')));
+  return Buffer.from(value, 'utf8');
+}
+
+function sign(secret: Buffer, claims: KeyClaims): string {
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const signature = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
+  return `${HEADER}.${payload}.${signature}`;
+}
+
+/** The claims of a key whose signature is ours, or null. Constant-time signature compare. */
+function readClaims(secret: Buffer, token: string): KeyClaims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== HEADER) return null;
+  const [, payload = '', signature = ''] = parts;
+  const expected = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<KeyClaims>;
+    if (typeof claims.sub !== 'string' || typeof claims.acc !== 'string' || (claims.env !== 'test' && claims.env !== 'live')) return null;
+    return { sub: claims.sub, acc: claims.acc, env: claims.env, iat: Number(claims.iat) };
+  } catch {
+    return null;
+  }
+}
+
+export interface CreatedKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+export class ApiKeys {
+  private readonly cache = new Map<string, Principal>();
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly secret: Buffer,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  static async open(db: Db, configuredSecret: string, now: () => number = Date.now): Promise<ApiKeys> {
+    return new ApiKeys(db, await signingSecret(db, configuredSecret), now);
+  }
+
+  async create(accountId: string, env: Environment, name: string): Promise<CreatedKey> {
+    const at = this.now();
+    const id = newId('key', at);
+    const key = sign(this.secret, { sub: id, acc: accountId, env, iat: Math.floor(at / 1000) });
+    const record: ApiKeyRecord = {
+      id,
+      accountId,
+      env,
+      name,
+      keyHash: hashKey(key),
+      displayPrefix: `${env}…${key.slice(-6)}`,
+      createdAt: at,
+      lastUsedAt: null,
+      revokedAt: null,
+    };
+    await accounts.insertApiKey(this.db, record);
+    return { key, record };
+  }
+
+  /** The caller behind a bearer token, or an `unauthenticated` error. */
+  async verify(token: string): Promise<Principal> {
+    if (!this.db.keysUnchangedSinceLastCheck()) this.cache.clear();
+    const cached = this.cache.get(token);
+    if (cached !== undefined) {
+      this.touch(cached.keyId);
+      return cached;
+    }
+    const claims = readClaims(this.secret, token);
+    if (claims === null) throw new AppError('unauthenticated', 'Unauthenticated.');
+    const record = await accounts.findApiKey(this.db, claims.sub);
+    const hash = Buffer.from(hashKey(token), 'hex');
+    if (
+      record === undefined ||
+      record.revokedAt !== null ||
+      record.accountId !== claims.acc ||
+      record.env !== claims.env ||
+      !timingSafeEqual(hash, Buffer.from(record.keyHash, 'hex'))
+    ) {
+      throw new AppError('unauthenticated', 'Unauthenticated.');
+    }
+    const account = await accounts.findAccountById(this.db, record.accountId);
+    if (account === undefined) throw new AppError('unauthenticated', 'Unauthenticated.');
+    const principal: Principal = { keyId: record.id, accountId: record.accountId, env: record.env, timeZone: account.timeZone };
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(token, principal);
+    this.touch(record.id);
+    return principal;
+  }
+
+  private touch(keyId: string): void {
+    const at = this.now();
+    const last = this.touched.get(keyId) ?? 0;
+    if (at - last < TOUCH_INTERVAL_MS) return;
+    this.touched.set(keyId, at);
+    // Best effort: a lost "last used" time must never fail the request it describes.
+    accounts.touchApiKey(this.db, keyId, at).catch(() => undefined);
+  }
+
+  async revoke(keyId: string, accountId: string | null = null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const record = await accounts.findApiKey(tx, keyId);
+      if (record === undefined || (accountId !== null && record.accountId !== accountId)) throw notFound('API key');
+      await accounts.revokeApiKey(tx, keyId, this.now());
+      await announceKeysChanged(tx);
+    });
+    this.forget();
+  }
+
+  /** Drops every cached verification (after a revocation or an account change in this process). */
+  forget(): void {
+    this.cache.clear();
+  }
+
+  list(accountId: string | null): Promise<ApiKeyRecord[]> {
+    return accounts.listApiKeys(this.db, accountId);
+  }
+}
+
+export interface NewAccount {
+  email: string;
+  company?: string;
+  phone?: string;
+  verified: boolean;
+  timeZone?: string;
+}
+
+/** Finds the account owning `email`, creating it when there is none. */
+export async function ensureAccount(db: Db, input: NewAccount, now: number = Date.now()): Promise<{ account: Account; created: boolean }> {
+  const existing = await accounts.findAccountByEmail(db, input.email);
+  if (existing !== undefined) return { account: existing, created: false };
+  const account: Account = {
+    id: newId('acct', now),
+    company: input.company ?? input.email.split('@')[1] ?? input.email,
+    email: input.email.toLowerCase(),
+    emailVerified: input.verified,
+    phone: input.phone ?? '',
+    phoneVerified: input.verified,
+    timeZone: input.timeZone ?? 'UTC',
+    createdAt: now,
+  };
+  await accounts.insertAccount(db, account);
+  return { account, created: true };
+}
+
+export async function verifyAccount(db: Db, email: string, what: { email: boolean; phone: boolean }, now: number = Date.now()): Promise<Account> {
+  const account = await accounts.findAccountByEmail(db, email);
+  if (account === undefined) throw notFound('Account');
+  await accounts.markVerified(db, account.id, what, now);
+  const updated = await accounts.findAccountById(db, account.id);
+  if (updated === undefined) throw notFound('Account');
+  return updated;
+}

@@ -1,0 +1,265 @@
+import type { Principal, Owner } from '../domain/owner.ts';
+import type { Check, NewCheck, Voucher, VoucherItem } from '../domain/records.ts';
+import { newId } from '../domain/ids.ts';
+import { parseAmountToCents, type AmountProblem } from '../domain/money.ts';
+import { isCalendarDate, today } from '../domain/dates.ts';
+import { notFound } from '../errors.ts';
+import { UniqueViolation, type Queryable } from '../store/db.ts';
+import * as checks from '../store/checks.repository.ts';
+import * as resources from '../store/resources.repository.ts';
+import type { ServiceContext } from './context.ts';
+import { rules } from './validation.ts';
+
+/** A flag as clients send it: true/false, 0/1 or "0"/"1" (API decisions, "Create input rules"). */
+export type Flag = boolean | 0 | 1 | '0' | '1';
+
+export interface VoucherItemInput {
+  invoiceNumber?: string;
+  name?: string;
+  description?: string;
+  quantity?: number;
+  unitCost?: number | string;
+  total?: number | string;
+}
+
+export interface VoucherInput {
+  voucherNumber?: string;
+  date?: string;
+  memo?: string;
+  voucherItems?: VoucherItemInput[];
+}
+
+export interface CheckInput {
+  bankAccountId: string;
+  payeeId?: string | null;
+  categoryId?: string | null;
+  serialNumber?: string;
+  issueDate?: string;
+  amount?: number | string;
+  memo?: string;
+  note?: string;
+  accountNumber?: string;
+  invoiceNumber?: string;
+  referenceId?: string | null;
+  noSign?: Flag;
+  noAmount?: Flag;
+  noDate?: Flag;
+  noPayee?: Flag;
+  voucherId?: string | null;
+  voucher?: VoucherInput;
+  customElements?: Record<string, string | undefined>;
+}
+
+export function flag(value: Flag | undefined): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+function amountRule(path: string, problem: AmountProblem) {
+  switch (problem) {
+    case 'format':
+      return rules.custom(path, 'must be a number');
+    case 'precision':
+      return rules.custom(path, 'must have at most 2 decimal places');
+    case 'positive':
+      return rules.custom(path, 'must be greater than 0');
+    case 'max':
+      return rules.custom(path, 'must not be greater than 99999999.99');
+  }
+}
+
+function cents(path: string, value: number | string): number {
+  const parsed = parseAmountToCents(value);
+  if ('problem' in parsed) throw amountRule(path, parsed.problem);
+  return parsed.cents;
+}
+
+/** Money in a voucher line may be zero (a fully discounted line); the check amount may not. */
+function voucherCents(path: string, value: number | string | undefined): number {
+  if (value === undefined) return 0;
+  if (value === 0 || value === '0' || value === '0.00') return 0;
+  return cents(path, value);
+}
+
+function emptyToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : value;
+}
+
+export function buildVoucher(path: string, input: VoucherInput, now: number): Voucher {
+  if (input.date !== undefined && !isCalendarDate(input.date)) throw rules.custom(`${path}.date`, 'must be a valid date (YYYY-MM-DD)');
+  const items: VoucherItem[] = (input.voucherItems ?? []).map((item, j) => ({
+    invoiceNumber: item.invoiceNumber ?? '',
+    name: item.name ?? '',
+    description: item.description ?? '',
+    quantity: item.quantity ?? 1,
+    unitCostCents: voucherCents(`${path}.voucherItems.${j}.unitCost`, item.unitCost),
+    totalCents: voucherCents(`${path}.voucherItems.${j}.total`, item.total),
+  }));
+  return { id: newId('vch', now), voucherNumber: input.voucherNumber ?? '', date: input.date ?? null, memo: input.memo ?? '', items, createdAt: now };
+}
+
+interface Prepared {
+  check: NewCheck;
+  serialGiven: boolean;
+  voucher: Voucher | null;
+}
+
+/** The rules that need no database: every item is checked before anything is read or written. */
+function prepare(items: readonly CheckInput[], principal: Principal, now: number): Prepared[] {
+  const defaultDate = today(principal.timeZone, now);
+  const references = new Map<string, number>();
+  const serials = new Map<string, number>();
+  return items.map((item, i) => {
+    const path = `checks.${i}`;
+    const noPayee = flag(item.noPayee);
+    const noAmount = flag(item.noAmount);
+    const payeeId = emptyToNull(item.payeeId);
+    if (payeeId === null && !noPayee) throw rules.required(`${path}.payeeId`);
+    if (item.amount === undefined && !noAmount) throw rules.required(`${path}.amount`);
+    const amountCents = item.amount === undefined ? null : cents(`${path}.amount`, item.amount);
+    if (item.issueDate !== undefined && !isCalendarDate(item.issueDate)) throw rules.custom(`${path}.issueDate`, 'must be a valid date (YYYY-MM-DD)');
+    if (item.voucher !== undefined && emptyToNull(item.voucherId) !== null) throw rules.custom(`${path}.voucher`, 'cannot be given together with voucherId');
+    const referenceId = emptyToNull(item.referenceId);
+    if (referenceId !== null) {
+      if (references.has(referenceId)) throw rules.distinct(`${path}.referenceId`);
+      references.set(referenceId, i);
+    }
+    const serialGiven = item.serialNumber !== undefined && item.serialNumber !== '';
+    if (serialGiven) {
+      const key = `${item.bankAccountId}/${Number(item.serialNumber)}`;
+      if (serials.has(key)) throw rules.distinct(`${path}.serialNumber`);
+      serials.set(key, i);
+    }
+    const voucher = item.voucher === undefined ? null : buildVoucher(`${path}.voucher`, item.voucher, now);
+    const check: NewCheck = {
+      id: newId('chk', now),
+      bankAccountId: item.bankAccountId,
+      payeeId,
+      categoryId: emptyToNull(item.categoryId),
+      voucherId: voucher?.id ?? emptyToNull(item.voucherId),
+      // Leading zeros are not part of a check number: "00123" and "123" are the same check.
+      serialNumber: serialGiven ? String(Number(item.serialNumber)) : '',
+      issueDate: item.issueDate ?? defaultDate,
+      amountCents,
+      memo: emptyToNull(item.memo),
+      note: emptyToNull(item.note),
+      accountNumber: emptyToNull(item.accountNumber),
+      invoiceNumber: emptyToNull(item.invoiceNumber),
+      referenceId,
+      noSign: flag(item.noSign),
+      noAmount,
+      noDate: flag(item.noDate),
+      noPayee,
+      customElements: Object.fromEntries(Object.entries(item.customElements ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+      createdAt: now,
+    };
+    return { check, serialGiven, voucher };
+  });
+}
+
+function firstIndex(prepared: readonly Prepared[], test: (p: Prepared) => boolean): number {
+  return prepared.findIndex(test);
+}
+
+/** The rules that need the database, then the writes: all in one transaction, all or nothing. */
+async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[], now: number): Promise<CreatedCheck[]> {
+  const unique = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
+  const bankIds = unique(prepared.map((p) => p.check.bankAccountId));
+  const banks = await resources.bankAccountNames(tx, owner, bankIds);
+  const badBank = firstIndex(prepared, (p) => !banks.has(p.check.bankAccountId));
+  if (badBank >= 0) throw rules.invalid(`checks.${badBank}.bankAccountId`);
+
+  const payees = await resources.findPayees(tx, owner, unique(prepared.map((p) => p.check.payeeId)));
+  const badPayee = firstIndex(prepared, (p) => p.check.payeeId !== null && !payees.has(p.check.payeeId));
+  if (badPayee >= 0) throw rules.invalid(`checks.${badPayee}.payeeId`);
+
+  const categories = await resources.existingIds(tx, owner, 'categories', unique(prepared.map((p) => p.check.categoryId)));
+  const badCategory = firstIndex(prepared, (p) => p.check.categoryId !== null && !categories.has(p.check.categoryId));
+  if (badCategory >= 0) throw rules.invalid(`checks.${badCategory}.categoryId`);
+
+  const vouchers = await resources.existingIds(tx, owner, 'vouchers', unique(prepared.map((p) => (p.voucher === null ? p.check.voucherId : null))));
+  const badVoucher = firstIndex(prepared, (p) => p.voucher === null && p.check.voucherId !== null && !vouchers.has(p.check.voucherId));
+  if (badVoucher >= 0) throw rules.invalid(`checks.${badVoucher}.voucherId`);
+
+  const references = await checks.takenReferenceIds(tx, owner, unique(prepared.map((p) => p.check.referenceId)));
+  const takenReference = firstIndex(prepared, (p) => p.check.referenceId !== null && references.has(p.check.referenceId));
+  if (takenReference >= 0) throw rules.taken(`checks.${takenReference}.referenceId`);
+
+  const given = prepared.filter((p) => p.serialGiven).map((p) => ({ bankAccountId: p.check.bankAccountId, serialNumber: p.check.serialNumber }));
+  const taken = await checks.takenSerials(tx, given);
+  const takenSerial = firstIndex(prepared, (p) => p.serialGiven && taken.has(`${p.check.bankAccountId}/${p.check.serialNumber}`));
+  if (takenSerial >= 0) throw rules.taken(`checks.${takenSerial}.serialNumber`);
+
+  // Automatic serials: per bank account, a block above the account's counter and above every
+  // explicit serial of this batch, reserved under the bank account's row lock.
+  for (const bankId of bankIds) {
+    const mine = prepared.filter((p) => p.check.bankAccountId === bankId);
+    const floor = Math.max(0, ...mine.filter((p) => p.serialGiven).map((p) => Number(p.check.serialNumber) + 1));
+    const automatic = mine.filter((p) => !p.serialGiven);
+    let next = await checks.reserveSerials(tx, bankId, floor, automatic.length);
+    for (const p of automatic) p.check.serialNumber = String(next++);
+  }
+
+  for (const p of prepared) if (p.voucher !== null) await resources.insertVoucher(tx, owner, p.voucher);
+  await checks.insertChecks(tx, owner, prepared.map((p) => p.check));
+  await checks.insertStatements(tx, prepared.map((p) => ({ checkId: p.check.id, status: 'created', at: now })));
+  return prepared.map(({ check }) => ({
+    checkId: check.id,
+    serialNumber: check.serialNumber,
+    amountCents: check.amountCents,
+    status: 0,
+    bankAccount: { bankAccountId: check.bankAccountId, name: banks.get(check.bankAccountId) ?? '' },
+    payee: { payeeId: check.payeeId, name: check.payeeId === null ? null : (payees.get(check.payeeId)?.name ?? null) },
+  }));
+}
+
+export interface CreatedCheck {
+  checkId: string;
+  serialNumber: string;
+  amountCents: number | null;
+  status: number;
+  bankAccount: { bankAccountId: string; name: string };
+  payee: { payeeId: string | null; name: string | null };
+}
+
+export async function createChecks(ctx: ServiceContext, principal: Principal, items: readonly CheckInput[]): Promise<CreatedCheck[]> {
+  const now = ctx.now();
+  const prepared = prepare(items, principal, now);
+  try {
+    return await ctx.db.transaction((tx) => verifyAndWrite(tx, principal, prepared, now));
+  } catch (error) {
+    // A concurrent request took the same serial or reference between our check and our insert.
+    if (error instanceof UniqueViolation) {
+      if (error.target.includes('reference_id')) throw rules.taken('checks.referenceId');
+      if (error.target.includes('serial_number')) throw rules.taken('checks.serialNumber');
+    }
+    throw error;
+  }
+}
+
+export async function getCheck(ctx: ServiceContext, owner: Owner, id: string): Promise<Check> {
+  const check = await checks.findCheck(ctx.db, owner, id);
+  if (check === undefined) throw notFound('Check');
+  return check;
+}
+
+export interface ListQuery {
+  perPage: number;
+  page: number;
+  term: string | null;
+  status: number | null;
+  referenceId: string | null;
+}
+
+export async function listChecks(ctx: ServiceContext, owner: Owner, query: ListQuery): Promise<{ total: number; checks: Check[] }> {
+  const parsed = query.term === null ? null : parseAmountToCents(query.term);
+  const termCents = parsed !== null && 'cents' in parsed ? parsed.cents : null;
+  const result = await checks.listChecks(ctx.db, owner, {
+    status: query.status,
+    referenceId: query.referenceId,
+    term: query.term,
+    termCents,
+    limit: query.perPage,
+    offset: (query.page - 1) * query.perPage,
+  });
+  return { total: result.total, checks: result.items };
+}

@@ -1,0 +1,122 @@
+import type { Environment } from '../domain/owner.ts';
+import type { Account, ApiKeyRecord } from '../domain/records.ts';
+import type { Queryable } from './db.ts';
+
+interface AccountRow {
+  id: string;
+  company: string;
+  email: string;
+  email_verified_at: number | null;
+  phone: string;
+  phone_verified_at: number | null;
+  time_zone: string;
+  created_at: number;
+}
+
+interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  env: Environment;
+  name: string;
+  key_hash: string;
+  display_prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    company: row.company,
+    email: row.email,
+    emailVerified: row.email_verified_at !== null,
+    phone: row.phone,
+    phoneVerified: row.phone_verified_at !== null,
+    timeZone: row.time_zone,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    env: row.env,
+    name: row.name,
+    keyHash: row.key_hash,
+    displayPrefix: row.display_prefix,
+    createdAt: Number(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+export async function findAccountById(q: Queryable, id: string): Promise<Account | undefined> {
+  const row = await q.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', [id]);
+  return row === undefined ? undefined : toAccount(row);
+}
+
+export async function findAccountByEmail(q: Queryable, email: string): Promise<Account | undefined> {
+  const row = await q.get<AccountRow>('SELECT * FROM accounts WHERE email = ?', [email.toLowerCase()]);
+  return row === undefined ? undefined : toAccount(row);
+}
+
+export async function insertAccount(q: Queryable, account: Account): Promise<void> {
+  const now = account.createdAt;
+  await q.run(
+    `INSERT INTO accounts (id, company, email, email_verified_at, phone, phone_verified_at, time_zone, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [account.id, account.company, account.email.toLowerCase(), account.emailVerified ? now : null, account.phone, account.phoneVerified ? now : null, account.timeZone, now],
+  );
+}
+
+export async function markVerified(q: Queryable, accountId: string, what: { email: boolean; phone: boolean }, now: number): Promise<number> {
+  return q.run(
+    `UPDATE accounts SET
+       email_verified_at = CASE WHEN ? = 1 THEN COALESCE(email_verified_at, ?) ELSE email_verified_at END,
+       phone_verified_at = CASE WHEN ? = 1 THEN COALESCE(phone_verified_at, ?) ELSE phone_verified_at END
+     WHERE id = ?`,
+    [what.email ? 1 : 0, now, what.phone ? 1 : 0, now, accountId],
+  );
+}
+
+export async function insertApiKey(q: Queryable, key: ApiKeyRecord): Promise<void> {
+  await q.run(
+    `INSERT INTO api_keys (id, account_id, env, name, key_hash, display_prefix, created_at, last_used_at, revoked_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
+    [key.id, key.accountId, key.env, key.name, key.keyHash, key.displayPrefix, key.createdAt],
+  );
+}
+
+export async function findApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
+  const row = await q.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]);
+  return row === undefined ? undefined : toApiKey(row);
+}
+
+export async function listApiKeys(q: Queryable, accountId: string | null): Promise<ApiKeyRecord[]> {
+  const rows =
+    accountId === null
+      ? await q.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')
+      : await q.all<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id', [accountId]);
+  return rows.map(toApiKey);
+}
+
+export async function revokeApiKey(q: Queryable, id: string, now: number): Promise<number> {
+  return q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
+}
+
+export async function touchApiKey(q: Queryable, id: string, now: number): Promise<void> {
+  await q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, id]);
+}
+
+export async function readSetting(q: Queryable, name: string): Promise<string | undefined> {
+  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [name]))?.value;
+}
+
+/** Stores `value` unless another process stored one first; answers the value that won. */
+export async function initSetting(q: Queryable, name: string, value: string): Promise<string> {
+  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, value]);
+  const stored = await readSetting(q, name);
+  return stored ?? value;
+}

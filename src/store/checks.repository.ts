@@ -1,0 +1,223 @@
+import type { Owner } from '../domain/owner.ts';
+import type { Check, CheckStatement, NewCheck } from '../domain/records.ts';
+import type { Queryable, SqlValue } from './db.ts';
+import { containsIgnoreCase } from './dialect.ts';
+import type { Paged } from './resources.repository.ts';
+import { likePattern } from './resources.repository.ts';
+
+interface CheckRow {
+  id: string;
+  bank_account_id: string;
+  bank_account_name: string;
+  payee_id: string | null;
+  payee_name: string | null;
+  category_id: string | null;
+  voucher_id: string | null;
+  serial_number: string;
+  issue_date: string;
+  amount_cents: number | null;
+  memo: string | null;
+  note: string | null;
+  account_number: string | null;
+  invoice_number: string | null;
+  reference_id: string | null;
+  no_sign: number;
+  no_amount: number;
+  no_date: number;
+  no_payee: number;
+  custom_elements: string;
+  status: number;
+  created_at: number;
+}
+
+function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
+  return {
+    id: row.id,
+    bankAccountId: row.bank_account_id,
+    bankAccountName: row.bank_account_name,
+    payeeId: row.payee_id,
+    payeeName: row.payee_name,
+    categoryId: row.category_id,
+    voucherId: row.voucher_id,
+    serialNumber: row.serial_number,
+    issueDate: row.issue_date,
+    amountCents: row.amount_cents === null ? null : Number(row.amount_cents),
+    memo: row.memo,
+    note: row.note,
+    accountNumber: row.account_number,
+    invoiceNumber: row.invoice_number,
+    referenceId: row.reference_id,
+    noSign: row.no_sign === 1,
+    noAmount: row.no_amount === 1,
+    noDate: row.no_date === 1,
+    noPayee: row.no_payee === 1,
+    customElements: JSON.parse(row.custom_elements) as Record<string, string>,
+    status: Number(row.status),
+    createdAt: Number(row.created_at),
+    statements,
+  };
+}
+
+const SELECT_CHECK = `SELECT c.id, c.bank_account_id, b.name AS bank_account_name, c.payee_id, p.name AS payee_name,
+  c.category_id, c.voucher_id, c.serial_number, c.issue_date, c.amount_cents, c.memo, c.note, c.account_number,
+  c.invoice_number, c.reference_id, c.no_sign, c.no_amount, c.no_date, c.no_payee, c.custom_elements, c.status, c.created_at
+  FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id`;
+
+/** Text the term filter searches besides the payee's current name (joined, so renames count). */
+export function searchText(check: Pick<NewCheck, 'serialNumber' | 'memo' | 'note' | 'invoiceNumber' | 'accountNumber' | 'referenceId'>): string {
+  return [check.serialNumber, check.memo, check.note, check.invoiceNumber, check.accountNumber, check.referenceId]
+    .filter((v): v is string => v !== null && v !== '')
+    .join('\n')
+    .toLowerCase();
+}
+
+const INSERT_COLUMNS = [
+  'id', 'account_id', 'env', 'bank_account_id', 'payee_id', 'category_id', 'voucher_id', 'serial_number', 'issue_date',
+  'amount_cents', 'memo', 'note', 'account_number', 'invoice_number', 'reference_id', 'no_sign', 'no_amount', 'no_date',
+  'no_payee', 'custom_elements', 'status', 'search_text', 'created_at',
+] as const;
+
+// Rows go in as multi-row INSERTs of a fixed chunk size, so a 500-check batch is a handful of
+// round trips on PostgreSQL and only two distinct statements are ever prepared.
+const CHUNK = 50;
+
+function checkValues(owner: Owner, c: NewCheck): SqlValue[] {
+  return [
+    c.id, owner.accountId, owner.env, c.bankAccountId, c.payeeId, c.categoryId, c.voucherId, c.serialNumber, c.issueDate,
+    c.amountCents, c.memo, c.note, c.accountNumber, c.invoiceNumber, c.referenceId, c.noSign ? 1 : 0, c.noAmount ? 1 : 0,
+    c.noDate ? 1 : 0, c.noPayee ? 1 : 0, JSON.stringify(c.customElements), 0, searchText(c), c.createdAt,
+  ];
+}
+
+async function insertChunked<T>(q: Queryable, head: string, width: number, items: readonly T[], values: (item: T) => SqlValue[]): Promise<void> {
+  const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+  for (let start = 0; start < items.length; start += CHUNK) {
+    const chunk = items.slice(start, start + CHUNK);
+    await q.run(`${head} VALUES ${chunk.map(() => row).join(', ')}`, chunk.flatMap(values));
+  }
+}
+
+export async function insertChecks(q: Queryable, owner: Owner, checks: readonly NewCheck[]): Promise<void> {
+  await insertChunked(q, `INSERT INTO checks (${INSERT_COLUMNS.join(', ')})`, INSERT_COLUMNS.length, checks, (c) => checkValues(owner, c));
+}
+
+export async function insertStatements(q: Queryable, statements: readonly { checkId: string; status: string; at: number }[]): Promise<void> {
+  await insertChunked(q, 'INSERT INTO check_statements (check_id, status, created_at)', 3, statements, (s) => [s.checkId, s.status, s.at]);
+}
+
+async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<string, CheckStatement[]>> {
+  const byCheck = new Map<string, CheckStatement[]>();
+  if (ids.length === 0) return byCheck;
+  const rows = await q.all<{ check_id: string; status: string; created_at: number }>(
+    `SELECT check_id, status, created_at FROM check_statements WHERE check_id IN (${ids.map(() => '?').join(', ')}) ORDER BY check_id, id`,
+    ids,
+  );
+  for (const row of rows) {
+    let list = byCheck.get(row.check_id);
+    if (list === undefined) byCheck.set(row.check_id, (list = []));
+    list.push({ status: row.status, at: Number(row.created_at) });
+  }
+  return byCheck;
+}
+
+export async function findCheck(q: Queryable, owner: Owner, id: string): Promise<Check | undefined> {
+  const row = await q.get<CheckRow>(`${SELECT_CHECK} WHERE c.id = ? AND c.account_id = ? AND c.env = ?`, [id, owner.accountId, owner.env]);
+  if (row === undefined) return undefined;
+  const statements = await statementsFor(q, [row.id]);
+  return toCheck(row, statements.get(row.id) ?? []);
+}
+
+export async function findChecks(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Check>> {
+  const found = new Map<string, Check>();
+  if (ids.length === 0) return found;
+  const rows = await q.all<CheckRow>(`${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) AND c.account_id = ? AND c.env = ?`, [...ids, owner.accountId, owner.env]);
+  const statements = await statementsFor(q, rows.map((r) => r.id));
+  for (const row of rows) found.set(row.id, toCheck(row, statements.get(row.id) ?? []));
+  return found;
+}
+
+export interface CheckFilter {
+  status: number | null;
+  referenceId: string | null;
+  term: string | null;
+  /** The term read as an amount, when it is one: a numeric term also matches the amount exactly. */
+  termCents: number | null;
+  limit: number;
+  offset: number;
+}
+
+export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter): Promise<Paged<Check>> {
+  let where = 'c.account_id = ? AND c.env = ?';
+  const args: SqlValue[] = [owner.accountId, owner.env];
+  if (filter.status !== null) {
+    where += ' AND c.status = ?';
+    args.push(filter.status);
+  }
+  if (filter.referenceId !== null) {
+    where += ' AND c.reference_id = ?';
+    args.push(filter.referenceId);
+  }
+  if (filter.term !== null && filter.term !== '') {
+    const pattern = likePattern(filter.term);
+    const alternatives = [
+      containsIgnoreCase(q.dialect, 'c.search_text'),
+      `c.payee_id IN (SELECT id FROM payees WHERE account_id = ? AND env = ? AND ${containsIgnoreCase(q.dialect, 'name')})`,
+    ];
+    args.push(pattern, owner.accountId, owner.env, pattern);
+    if (filter.termCents !== null) {
+      alternatives.push('c.amount_cents = ?');
+      args.push(filter.termCents);
+    }
+    where += ` AND (${alternatives.join(' OR ')})`;
+  }
+  const count = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks c WHERE ${where}`, args);
+  const total = Number(count?.n ?? 0);
+  if (filter.offset >= total) return { total, items: [] };
+  const rows = await q.all<CheckRow>(`${SELECT_CHECK} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`, [...args, filter.limit, filter.offset]);
+  const statements = await statementsFor(q, rows.map((r) => r.id));
+  return { total, items: rows.map((row) => toCheck(row, statements.get(row.id) ?? [])) };
+}
+
+/** Serial numbers already used on these bank accounts, among `serials`. */
+export async function takenSerials(q: Queryable, pairs: readonly { bankAccountId: string; serialNumber: string }[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  if (pairs.length === 0) return taken;
+  const rows = await q.all<{ bank_account_id: string; serial_number: string }>(
+    `SELECT bank_account_id, serial_number FROM checks WHERE ${pairs.map(() => '(bank_account_id = ? AND serial_number = ?)').join(' OR ')}`,
+    pairs.flatMap((p) => [p.bankAccountId, p.serialNumber]),
+  );
+  for (const row of rows) taken.add(`${row.bank_account_id}/${row.serial_number}`);
+  return taken;
+}
+
+export async function takenReferenceIds(q: Queryable, owner: Owner, referenceIds: readonly string[]): Promise<Set<string>> {
+  if (referenceIds.length === 0) return new Set();
+  const rows = await q.all<{ reference_id: string }>(
+    `SELECT reference_id FROM checks WHERE account_id = ? AND env = ? AND reference_id IN (${referenceIds.map(() => '?').join(', ')})`,
+    [owner.accountId, owner.env, ...referenceIds],
+  );
+  return new Set(rows.map((r) => r.reference_id));
+}
+
+/**
+ * Reserves `count` automatic serial numbers on a bank account, above every explicit serial
+ * `floor` of the same batch. The UPDATE takes the bank account's row lock (PostgreSQL) or runs
+ * under the write lock (SQLite), so two concurrent batches never get the same numbers.
+ */
+export async function reserveSerials(q: Queryable, bankAccountId: string, floor: number, count: number): Promise<number> {
+  const row = await q.get<{ next_serial: number }>(
+    `UPDATE bank_accounts SET next_serial = (CASE WHEN next_serial > ? THEN next_serial ELSE ? END) + ?
+     WHERE id = ? RETURNING next_serial`,
+    [floor, floor, count, bankAccountId],
+  );
+  if (row === undefined) throw new Error(`bank account ${bankAccountId} vanished inside its transaction`);
+  return Number(row.next_serial) - count;
+}
+
+export async function setStatus(q: Queryable, owner: Owner, id: string, status: number): Promise<number> {
+  return q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ?', [status, id, owner.accountId, owner.env]);
+}
+
+export async function setVoucher(q: Queryable, owner: Owner, id: string, voucherId: string): Promise<number> {
+  return q.run('UPDATE checks SET voucher_id = ? WHERE id = ? AND account_id = ? AND env = ?', [voucherId, id, owner.accountId, owner.env]);
+}

@@ -1,0 +1,33 @@
+// The few places where SQLite and PostgreSQL SQL differ. Everything else is shared SQL.
+import type { Dialect, Queryable } from './db.ts';
+
+/** PostgreSQL channel that carries API key revocations to every server process. */
+export const KEYS_CHANNEL = 'checkwriter_keys';
+
+export interface ColumnTypes {
+  /** Auto-incrementing integer primary key. */
+  serialPk: string;
+  blob: string;
+}
+
+export function columnTypes(dialect: Dialect): ColumnTypes {
+  return dialect === 'sqlite'
+    ? { serialPk: 'INTEGER PRIMARY KEY AUTOINCREMENT', blob: 'BLOB' }
+    : { serialPk: 'BIGSERIAL PRIMARY KEY', blob: 'BYTEA' };
+}
+
+/** Case-insensitive substring match of `column` against a bound, already lower-cased `%term%`. */
+export function containsIgnoreCase(dialect: Dialect, column: string): string {
+  // SQLite's LIKE is case-insensitive for ASCII; PostgreSQL needs ILIKE. Both escape with '\'.
+  return dialect === 'sqlite' ? `${column} LIKE ? ESCAPE '\\'` : `${column} ILIKE ? ESCAPE '\\'`;
+}
+
+/** Tells the other server processes that API keys changed (PostgreSQL; SQLite uses data_version). */
+export async function announceKeysChanged(q: Queryable): Promise<void> {
+  if (q.dialect === 'postgres') await q.run(`SELECT pg_notify('${KEYS_CHANNEL}', '')`);
+}
+
+/** Serialises migrations between processes starting at once (PostgreSQL advisory lock). */
+export async function lockForMigrations(q: Queryable): Promise<void> {
+  if (q.dialect === 'postgres') await q.get('SELECT pg_advisory_xact_lock(7305442001)');
+}

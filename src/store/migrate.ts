@@ -1,0 +1,37 @@
+import type { Db, Queryable } from './db.ts';
+import { columnTypes, lockForMigrations } from './dialect.ts';
+import * as initial from './migrations/001-initial.ts';
+
+interface Migration {
+  id: number;
+  name: string;
+  up: typeof initial.up;
+}
+
+/** Every migration, in order. Add new ones at the end; never change a shipped one. */
+const MIGRATIONS: readonly Migration[] = [initial];
+
+/**
+ * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second
+ * instance starting at the same moment wait and then find nothing left to do; on SQLite the
+ * transaction's write lock does the same.
+ */
+export async function migrate(db: Db): Promise<number[]> {
+  return db.transaction(async (tx: Queryable) => {
+    await lockForMigrations(tx);
+    await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at BIGINT NOT NULL
+    )`);
+    const applied = new Set((await tx.all<{ id: number }>('SELECT id FROM schema_migrations')).map((row) => Number(row.id)));
+    const done: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.id)) continue;
+      for (const statement of migration.up(columnTypes(tx.dialect))) await tx.run(statement);
+      await tx.run('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)', [migration.id, migration.name, Date.now()]);
+      done.push(migration.id);
+    }
+    return done;
+  });
+}

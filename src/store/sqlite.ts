@@ -1,0 +1,126 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Db, Queryable, SqlValue } from './db.ts';
+import { UniqueViolation } from './db.ts';
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+function translateError(error: unknown): unknown {
+  if (error instanceof Database.SqliteError && (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+    return new UniqueViolation(error.message.replace(/^UNIQUE constraint failed: /, ''));
+  }
+  return error;
+}
+
+/**
+ * better-sqlite3 is synchronous and one connection serves the whole process, so a transaction must
+ * not interleave with other requests' statements while it awaits: transactions take turns, and
+ * statements outside a transaction wait while one is open (they would otherwise see its
+ * uncommitted rows).
+ */
+export class SqliteDb implements Db {
+  readonly dialect = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+  private txTail: Promise<void> = Promise.resolve();
+  private openTx: Promise<void> | null = null;
+  private dataVersion: number;
+  private readonly direct: Queryable;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, { timeout: 5000 });
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.dataVersion = this.readDataVersion();
+    this.direct = {
+      dialect: 'sqlite',
+      all: async <T>(sql: string, params: readonly SqlValue[] = []) => this.exec(() => this.prepare(sql).all(...params) as T[]),
+      get: async <T>(sql: string, params: readonly SqlValue[] = []) => this.exec(() => this.prepare(sql).get(...params) as T | undefined),
+      run: async (sql: string, params: readonly SqlValue[] = []) => this.exec(() => this.prepare(sql).run(...params).changes),
+    };
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  private prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private exec<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+
+  private async idle(): Promise<void> {
+    while (this.openTx !== null) await this.openTx;
+  }
+
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    if (this.openTx !== null) await this.idle();
+    return this.direct.all<T>(sql, params);
+  }
+
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    if (this.openTx !== null) await this.idle();
+    return this.direct.get<T>(sql, params);
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    if (this.openTx !== null) await this.idle();
+    return this.direct.run(sql, params);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const previous = this.txTail;
+    let release: () => void = () => undefined;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.txTail = previous.then(() => mine);
+    await previous;
+    this.openTx = mine;
+    try {
+      // IMMEDIATE takes the write lock up front, so two processes sharing the file queue here
+      // (busy timeout) instead of failing half-way with SQLITE_BUSY.
+      this.exec(() => this.db.exec('BEGIN IMMEDIATE'));
+      try {
+        const result = await fn(this.direct);
+        this.exec(() => this.db.exec('COMMIT'));
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      this.openTx = null;
+      release();
+    }
+  }
+
+  keysUnchangedSinceLastCheck(): boolean {
+    // data_version changes only when another connection (another process: the CLI revoking a
+    // key, a second server) committed; this process's own writes evict its cache directly.
+    const version = this.readDataVersion();
+    if (version === this.dataVersion) return true;
+    this.dataVersion = version;
+    return false;
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.db.close();
+  }
+}
