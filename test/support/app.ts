@@ -1,0 +1,94 @@
+// An in-process app on a fresh database, driven through Fastify's inject (no port), with helpers
+// to make accounts and keys and to call the API as a client would.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Environment } from '../../src/domain/owner.ts';
+import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
+import { freshDatabase, type TestDatabase, type TestDialect } from './databases.ts';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON read back in tests
+  raw: string;
+}
+
+export interface Client {
+  key: string;
+  get(url: string): Promise<Reply>;
+  post(url: string, body?: unknown): Promise<Reply>;
+  put(url: string, body?: unknown): Promise<Reply>;
+  delete(url: string): Promise<Reply>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  keys: ApiKeys;
+  config: Config;
+  /** A client with a fresh key for `email` (account created when new). */
+  client(email: string, options?: { env?: Environment; verified?: boolean }): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export const BASE = '/api/v3';
+
+export function clientFor(app: FastifyInstance, key: string): Client {
+  const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<Reply> => {
+    const response = await app.inject({
+      method,
+      url: `${BASE}${url}`,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      parsed = null;
+    }
+    return { status: response.statusCode, headers: response.headers, body: parsed, raw: response.body };
+  };
+  return {
+    key,
+    get: (url) => call('GET', url),
+    post: (url, body) => call('POST', url, body),
+    put: (url, body) => call('PUT', url, body),
+    delete: (url) => call('DELETE', url),
+  };
+}
+
+export async function startTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await freshDatabase(dialect);
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_KEY: '0', ...env });
+  const keys = await ApiKeys.open(database.db, '');
+  const app = await buildApp(config, { db: database.db, keys });
+  await app.ready();
+  return {
+    app,
+    database,
+    keys,
+    config,
+    client: async (email, options = {}) => {
+      const { account } = await ensureAccount(database.db, { email, verified: options.verified ?? true, phone: '+14155552671' });
+      const { key } = await keys.create(account.id, options.env ?? 'test', 'test key');
+      return clientFor(app, key);
+    },
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A bank account and a payee, the least a check needs. */
+export async function seedBasics(client: Client, payee: Record<string, string> = {}): Promise<{ bankAccountId: string; payeeId: string }> {
+  const bank = await client.post('/bankAccounts', {
+    bankAccounts: [{ name: 'Operating', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' }],
+  });
+  if (bank.status !== 201) throw new Error(`bank account: ${bank.status} ${bank.raw}`);
+  const created = await client.post('/payees', { payees: [{ name: 'Acme Supplies', email: 'ap@acme.test', phone: '+1 415 555 2671', ...payee }] });
+  if (created.status !== 201) throw new Error(`payee: ${created.status} ${created.raw}`);
+  return { bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId: created.body.data.payees[0].payeeId };
+}
