@@ -22,10 +22,10 @@ const UNPARSABLE = 'The request body could not be parsed: send a JSON object wit
 function fromFastify(error: FastifyError, request: FastifyRequest): { code: ErrorCode; status: number; message: string } | null {
   const prefix = request.routeOptions.config.validationPrefix ?? '';
   if (error.validation !== undefined) {
-    const first = error.validation[0] as ErrorObject | undefined;
     const context = error.validationContext ?? 'body';
     if (context === 'body' && (request.body === undefined || request.body === null)) return { code: 'bad_request', status: 400, message: UNPARSABLE };
-    const message = first === undefined ? `The ${context} is invalid.` : describeValidationError(first, context);
+    const chosen = pickValidationError(error.validation as ErrorObject[]);
+    const message = chosen === undefined ? `The ${context} is invalid.` : describeValidationError(chosen, context);
     return { code: 'validation', status: 422, message: `${prefix}${message}` };
   }
   switch (error.code) {
@@ -44,7 +44,19 @@ function fromFastify(error: FastifyError, request: FastifyRequest): { code: Erro
   return null;
 }
 
+/**
+ * Ajv reports a failed union (anyOf) as each branch's failure followed by the union's own; the
+ * union's is the one that speaks to the client ("must be true or false"), so it wins.
+ */
+function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  const union = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').at(-1);
+  return union ?? errors[0];
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Only JSON bodies exist in this API: a text/plain body is a wrong content type (400), not a
+  // string to validate.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
     const known = fromFastify(error, request);

@@ -1,0 +1,285 @@
+// Our own vector outlines for the 14 E-13B MICR characters.
+//
+// Built only from the public facts collected in docs/e13b.md (guide sources [1]–[20]); no font file
+// was opened or copied. The standard's drawings place every nominal edge on a lattice of
+// 0.013-in units ([7]: 0.010-in squares with 0.003-in gaps, edges mid-gap), so each glyph is drawn
+// here as a bitmap of whole units and turned into rectangles once, at module load. The exact cell
+// maps of ANSI X9.100-160-1 / ISO 1004-1 were not available: the shapes below are our design inside
+// the published constraints (sizes, widths, heavy bottoms, peak counts), and a bank test decides.
+
+export type MicrDigit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+export type MicrSymbol = 'transit' | 'amount' | 'onUs' | 'dash';
+/** The 14 E-13B characters: ten digits and four symbols. */
+export type MicrChar = MicrDigit | MicrSymbol;
+
+export function isMicrDigit(value: string): value is MicrDigit {
+  return value.length === 1 && value >= '0' && value <= '9';
+}
+
+export const MICR_CHARS: readonly MicrChar[] = [
+  '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'transit', 'amount', 'onUs', 'dash',
+];
+
+/**
+ * Text form of each character: the digit itself, or the Unicode code point of the symbol (guide
+ * "Unicode"). U+2448 is the on-us symbol and U+2449 the dash, as the corrected aliases say: their
+ * formal names are swapped by mistake [16].
+ */
+export const MICR_CHAR_TEXT: Readonly<Record<MicrChar, string>> = {
+  '0': '0', '1': '1', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9',
+  transit: '\u2446',
+  amount: '\u2447',
+  onUs: '\u2448',
+  dash: '\u2449',
+};
+
+/** One E-13B unit: 0.013 in [1][2], in PDF points. */
+export const E13B_UNIT_PT = 0.013 * 72;
+
+/** A filled rectangle in units; x grows rightwards from the glyph's left edge, y upwards from its bottom. */
+export interface UnitRect {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface E13bGlyph {
+  readonly char: MicrChar;
+  /** Ink width in whole units (4–7 [2][4]). */
+  readonly width: number;
+  /** Ink height in whole units (9, 7 for on-us, 4 for dash [3][4]). */
+  readonly height: number;
+  /** Units between the MICR baseline and the glyph's bottom edge (0 except on-us and dash). */
+  readonly raise: number;
+  /** Disjoint rectangles whose union is the glyph. */
+  readonly rects: readonly UnitRect[];
+}
+
+// '#' = one inked 0.013-in square, '.' = paper. Top row first. Every row has the glyph's width.
+//
+// Design notes (why the shapes look as they do):
+// - Vertical strokes are often 2 units: waveform readers only see vertical edges [8 p.6-24] and
+//   the bulges exist to shape the signal of each vertical slice [9]. Horizontal bars are 1 unit [6].
+// - 1, 3 and 8 get heavy bottoms [10]: a 3-unit foot on 1, a 2-unit bottom bar and wider lower bowl
+//   on 3, a lower loop wider and heavier than the upper one on 8.
+// - 0 gives + − + − with outer edges stronger than inner ones (130/110/110/130 [2]); 7 has at least
+//   5 peaks (reference peak 5 [7]), so its top bar carries a left tick; 9 has at least 4 and 5 at
+//   least 3. test/render/e13b-glyphs.test.ts recomputes these from the rectangles.
+const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
+  '0': [
+    '.#####.',
+    '##...##',
+    '##...##',
+    '##...##',
+    '##...##',
+    '##...##',
+    '##...##',
+    '##...##',
+    '.#####.',
+  ],
+  '1': [
+    '..##',
+    '..##',
+    '..##',
+    '..##',
+    '..##',
+    '..##',
+    '####',
+    '####',
+    '####',
+  ],
+  '2': [
+    '####',
+    '...#',
+    '...#',
+    '...#',
+    '####',
+    '##..',
+    '##..',
+    '##..',
+    '####',
+  ],
+  '3': [
+    '#####.',
+    '...##.',
+    '...##.',
+    '...##.',
+    '.#####',
+    '...###',
+    '...###',
+    '######',
+    '######',
+  ],
+  '4': [
+    '##....',
+    '##....',
+    '##..##',
+    '##..##',
+    '##..##',
+    '######',
+    '...###',
+    '...###',
+    '...###',
+  ],
+  '5': [
+    '######',
+    '##....',
+    '##....',
+    '##....',
+    '#####.',
+    '...###',
+    '...###',
+    '...###',
+    '#####.',
+  ],
+  '6': [
+    '####..',
+    '##....',
+    '##....',
+    '##....',
+    '######',
+    '##..##',
+    '##..##',
+    '##..##',
+    '######',
+  ],
+  '7': [
+    '######',
+    '#....#',
+    '#....#',
+    '..####',
+    '..##..',
+    '..##..',
+    '..##..',
+    '..##..',
+    '..##..',
+  ],
+  '8': [
+    '.#####.',
+    '.#...#.',
+    '.#...#.',
+    '.#...#.',
+    '#######',
+    '##...##',
+    '##...##',
+    '##...##',
+    '#######',
+  ],
+  '9': [
+    '######',
+    '##..##',
+    '##..##',
+    '##..##',
+    '######',
+    '....##',
+    '....##',
+    '...###',
+    '...###',
+  ],
+  // Transit: a full-height bar with two squares to its right ("|:").
+  transit: [
+    '##..###',
+    '##..###',
+    '##..###',
+    '##.....',
+    '##.....',
+    '##.....',
+    '##..###',
+    '##..###',
+    '##..###',
+  ],
+  // Amount: a full-height bar between two squares at opposite corners; the squares give the two
+  // small rising edges the reference "1+5" names [7].
+  amount: [
+    '##.#...',
+    '##.#...',
+    '...#...',
+    '...#...',
+    '...#...',
+    '...#...',
+    '...#...',
+    '...#.##',
+    '...#.##',
+  ],
+  // On-us: two bars and a short block at the top right; the bars' rising edges are peaks 3 and 5.
+  onUs: [
+    '##.##.#',
+    '##.##.#',
+    '##.##.#',
+    '##.##..',
+    '##.##..',
+    '##.##..',
+    '##.##..',
+  ],
+  // Dash: three short blocks, the right one lowest; rising edges at peaks 1, 3 and 5.
+  dash: [
+    '##.##..',
+    '##.##..',
+    '##.##.#',
+    '##.##.#',
+  ],
+};
+
+/** Units between the baseline and the bottom of on-us and dash. Not published (guide "?"): we centre them. */
+const RAISE: Readonly<Record<MicrChar, number>> = {
+  '0': 0, '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0, '7': 0, '8': 0, '9': 0,
+  transit: 0,
+  amount: 0,
+  onUs: 1,
+  dash: 2,
+};
+
+/** Turns a bitmap into disjoint rectangles: runs per row, then identical runs in adjacent rows merged. */
+function bitmapToRects(rows: readonly string[]): UnitRect[] {
+  const height = rows.length;
+  const open = new Map<string, { x: number; top: number; bottom: number; width: number }>();
+  const done: UnitRect[] = [];
+  rows.forEach((row, rowIndex) => {
+    const y = height - 1 - rowIndex;
+    const seen = new Set<string>();
+    let x = 0;
+    while (x < row.length) {
+      if (row[x] !== '#') {
+        x += 1;
+        continue;
+      }
+      const start = x;
+      while (x < row.length && row[x] === '#') x += 1;
+      const key = `${start}:${x - start}`;
+      seen.add(key);
+      const run = open.get(key);
+      if (run) run.bottom = y;
+      else open.set(key, { x: start, top: y, bottom: y, width: x - start });
+    }
+    for (const [key, run] of open) {
+      if (seen.has(key)) continue;
+      done.push({ x: run.x, y: run.bottom, width: run.width, height: run.top - run.bottom + 1 });
+      open.delete(key);
+    }
+  });
+  for (const run of open.values()) {
+    done.push({ x: run.x, y: run.bottom, width: run.width, height: run.top - run.bottom + 1 });
+  }
+  return done;
+}
+
+function buildGlyph(char: MicrChar): E13bGlyph {
+  const rows = BITMAPS[char];
+  const width = rows[0]?.length ?? 0;
+  for (const row of rows) {
+    if (row.length !== width) throw new Error(`E-13B bitmap for ${char} is not rectangular`);
+  }
+  const rects = bitmapToRects(rows).map((r) => Object.freeze(r));
+  return Object.freeze({ char, width, height: rows.length, raise: RAISE[char], rects: Object.freeze(rects) });
+}
+
+/** The glyph table, built once. */
+export const E13B_GLYPHS: Readonly<Record<MicrChar, E13bGlyph>> = Object.freeze(
+  Object.fromEntries(MICR_CHARS.map((c) => [c, buildGlyph(c)])) as Record<MicrChar, E13bGlyph>,
+);
+
+/** The source bitmap of a glyph (top row first), for docs and tests. */
+export function e13bBitmap(char: MicrChar): readonly string[] {
+  return BITMAPS[char];
+}

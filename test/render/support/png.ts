@@ -1,0 +1,76 @@
+// A minimal PNG encoder (8-bit RGBA, no filtering) so tests and the sample script can make real
+// signature images without an image library or binary fixtures.
+
+import { deflateSync } from 'node:zlib';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** Encodes a width × height image; pixel(x, y) returns [r, g, b, a] in 0..255. */
+export function encodePng(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => readonly [number, number, number, number],
+): Buffer {
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * (width * 4 + 1);
+    raw[row] = 0; // filter: none
+    for (let x = 0; x < width; x += 1) {
+      const [r, g, b, a] = pixel(x, y);
+      raw.set([r, g, b, a], row + 1 + x * 4);
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit, RGBA, deflate, no filter, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
+}
+
+/** A handwriting-like scribble in dark blue ink on a transparent background. */
+export function signaturePng(width = 360, height = 90): Buffer {
+  const ink = new Uint8Array(width * height);
+  const stroke = (fx: (t: number) => number, fy: (t: number) => number, steps: number): void => {
+    for (let i = 0; i <= steps; i += 1) {
+      const t = i / steps;
+      const cx = fx(t);
+      const cy = fy(t);
+      for (let dy = -2; dy <= 2; dy += 1) {
+        for (let dx = -2; dx <= 2; dx += 1) {
+          const x = Math.round(cx + dx);
+          const y = Math.round(cy + dy);
+          if (x >= 0 && y >= 0 && x < width && y < height && dx * dx + dy * dy <= 4) ink[y * width + x] = 1;
+        }
+      }
+    }
+  };
+  // A looping cursive line and an underline flourish.
+  stroke((t) => 20 + t * (width - 60), (t) => height * 0.5 + Math.sin(t * 26) * height * 0.28 * (1 - t * 0.4) + Math.sin(t * 5) * 6, 4000);
+  stroke((t) => 30 + t * (width - 50), (t) => height * 0.82 - Math.sin(t * Math.PI) * 8, 1500);
+  stroke((t) => 40 + Math.sin(t * Math.PI * 2) * 18 + t * 10, (t) => height * 0.2 + t * height * 0.6, 800);
+  return encodePng(width, height, (x, y) => (ink[y * width + x] === 1 ? [20, 30, 110, 255] : [255, 255, 255, 0]));
+}
