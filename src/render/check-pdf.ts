@@ -18,6 +18,7 @@ import {
 } from './check-document.ts';
 import { drawMicrLine, layoutMicrLine, STANDARD_CHECK_AREA, type PositionedMicrChar } from './micr-line.ts';
 import { RenderInputError } from './render-error.ts';
+import { drawImageInBox, isJpeg, isPng, prepareImage, type PreparedImage } from './signature-image.ts';
 
 type Pdf = PDFKit.PDFDocument;
 type FontName = 'Helvetica' | 'Helvetica-Bold';
@@ -134,15 +135,11 @@ interface PreparedCheck {
   readonly micr: PositionedMicrChar[];
   readonly date: string;
   readonly voucherDate: string | null;
-  readonly signature: Buffer | null;
+  readonly signature: PreparedImage | null;
 }
 
-function isPng(b: Uint8Array): boolean {
-  return b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
-}
-
-function isJpeg(b: Uint8Array): boolean {
-  return b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+function signatureError(detail: string): RenderInputError {
+  return new RenderInputError('invalid_signature_image', 'signature.data', `signature image could not be read: ${detail}`);
 }
 
 function isCents(value: number): boolean {
@@ -178,13 +175,17 @@ function prepare(doc: CheckDocument): PreparedCheck {
   if (doc.from.addressLines.length > MAX_FROM_ADDRESS_LINES) {
     throw new RenderInputError('text_too_long', 'from.addressLines', `at most ${MAX_FROM_ADDRESS_LINES} from-address lines`);
   }
-  let signature: Buffer | null = null;
+  let signature: PreparedImage | null = null;
   if (doc.signature !== null && !doc.noSign) {
     const data = doc.signature.data;
     if (!isPng(data) && !isJpeg(data)) {
       throw new RenderInputError('invalid_signature_image', 'signature.data', 'signature must be PNG or JPEG bytes');
     }
-    signature = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    try {
+      signature = prepareImage(data);
+    } catch (error) {
+      throw signatureError(error instanceof Error ? error.message : String(error));
+    }
   }
   let voucherDate: string | null = null;
   if (doc.voucher !== null) {
@@ -283,13 +284,9 @@ function drawSignature(doc: Pdf, prepared: PreparedCheck): void {
   if (prepared.doc.noSign || prepared.signature === null) return;
   const box = { x: x1 + 0.1 * IN, y: 2.05 * IN, width: RIGHT - x1 - 0.2 * IN, height: lineY - 2.05 * IN - 1 };
   try {
-    doc.image(prepared.signature, box.x, box.y, { fit: [box.width, box.height], align: 'center', valign: 'bottom' });
+    drawImageInBox(doc, prepared.signature, box);
   } catch (error) {
-    throw new RenderInputError(
-      'invalid_signature_image',
-      'signature.data',
-      `signature image could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw signatureError(error instanceof Error ? error.message : String(error));
   }
 }
 

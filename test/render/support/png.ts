@@ -24,19 +24,42 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** Encodes a width × height image; pixel(x, y) returns [r, g, b, a] in 0..255. */
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/**
+ * Encodes a width × height RGBA image; pixel(x, y) returns [r, g, b, a] in 0..255. Row y uses PNG
+ * filter type filterFor(y) (0 none, 1 sub, 2 up, 3 average, 4 Paeth), so decoders can be tested
+ * on all five.
+ */
 export function encodePng(
   width: number,
   height: number,
   pixel: (x: number, y: number) => readonly [number, number, number, number],
+  filterFor: (y: number) => number = () => 0,
 ): Buffer {
-  const raw = Buffer.alloc((width * 4 + 1) * height);
+  const stride = width * 4;
+  const plain = new Uint8Array(stride * height);
   for (let y = 0; y < height; y += 1) {
-    const row = y * (width * 4 + 1);
-    raw[row] = 0; // filter: none
-    for (let x = 0; x < width; x += 1) {
-      const [r, g, b, a] = pixel(x, y);
-      raw.set([r, g, b, a], row + 1 + x * 4);
+    for (let x = 0; x < width; x += 1) plain.set(pixel(x, y), y * stride + x * 4);
+  }
+  const raw = Buffer.alloc((stride + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    const filter = filterFor(y);
+    const out = y * (stride + 1);
+    raw[out] = filter;
+    for (let i = 0; i < stride; i += 1) {
+      const here = plain[y * stride + i] ?? 0;
+      const a = i >= 4 ? (plain[y * stride + i - 4] ?? 0) : 0;
+      const b = y > 0 ? (plain[(y - 1) * stride + i] ?? 0) : 0;
+      const c = y > 0 && i >= 4 ? (plain[(y - 1) * stride + i - 4] ?? 0) : 0;
+      const predictor = [0, a, b, (a + b) >> 1, paeth(a, b, c)][filter] ?? 0;
+      raw[out + 1 + i] = (here - predictor) & 0xff;
     }
   }
   const ihdr = Buffer.alloc(13);

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, freshDatabaseConfig } from '../support/databases.ts';
+import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+
+describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    env = fresh.env;
+    cleanup = fresh.cleanup;
+    const migrated = await runCli(['migrate'], env);
+    expect(migrated.code).toBe(0);
+    expect(migrated.stdout).toContain('up to date');
+    server = await startServerProcess(env);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it('keys create prints the key alone on the last line, and the running server accepts it', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'cli@example.com'], env);
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split('\n');
+    const key = lines.at(-1) ?? '';
+    expect(key).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    const res = await http(`${server.url}/api/v3/checks`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.data.meta.total).toBe(0);
+  });
+
+  it('keys revoke in another process is refused by the server at once', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'revoke@example.com', '--name', 'to revoke'], env);
+    const key = created.stdout.trim().split('\n').at(-1) ?? '';
+    expect((await http(`${server.url}/api/v3/checks`, { key })).status).toBe(200);
+    const list = await runCli(['keys', 'list', '--email', 'revoke@example.com'], env);
+    expect(list.code).toBe(0);
+    const keyId = list.stdout.split('\t')[0] ?? '';
+    expect(keyId).toMatch(/^key_/);
+    expect(list.stdout).not.toContain(key);
+    const revoked = await runCli(['keys', 'revoke', keyId], env);
+    expect(revoked.code).toBe(0);
+    // PostgreSQL carries the revocation by NOTIFY; allow it the few milliseconds it takes to arrive.
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 401; i += 1) {
+      status = (await http(`${server.url}/api/v3/checks`, { key })).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(status).toBe(401);
+    expect((await runCli(['keys', 'list', '--email', 'revoke@example.com'], env)).stdout).toContain('revoked');
+  });
+
+  it('--env live keys see live data only; --unverified accounts get the 403; accounts verify lifts it', async () => {
+    const live = (await runCli(['keys', 'create', '--email', 'envs@example.com', '--env', 'live', '--unverified'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const test = (await runCli(['keys', 'create', '--email', 'envs@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const bank = await http(`${server.url}/api/v3/bankAccounts`, { method: 'POST', key: live, body: { bankAccounts: [{ name: 'Live', routingNumber: '011000015', accountNumber: '4444' }] } });
+    expect(bank.status).toBe(201);
+    expect((await http(`${server.url}/api/v3/bankAccounts`, { key: test })).body.data.meta.total).toBe(0);
+    const denied = await http(`${server.url}/api/v3/emailchecks`, { method: 'POST', key: live, body: { emailChecks: [{ checkId: 'chk_x' }] } });
+    expect(denied.status).toBe(403);
+    const verified = await runCli(['accounts', 'verify', '--email', 'envs@example.com'], env);
+    expect(verified.stdout).toContain('email verified, phone verified');
+    const allowed = await http(`${server.url}/api/v3/emailchecks`, { method: 'POST', key: live, body: { emailChecks: [{ checkId: 'chk_x' }] } });
+    expect(allowed.status).toBe(422);
+  });
+
+  it('explains bad usage with exit code 2', async () => {
+    const bad = await runCli(['keys', 'create'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--email is required');
+    const env2 = await runCli(['keys', 'create', '--email', 'x@example.com', '--env', 'prod'], env);
+    expect(env2.code).toBe(2);
+    expect(env2.stderr).toContain('--env must be test or live');
+  });
+});

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { BASE, startTestApp, type TestApp } from '../support/app.ts';
+
+// The document is built from the route schemas the server enforces; this checks it with an
+// independent validator and that it describes the spec's operations.
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a parsed JSON document
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    const res = await t.app.inject({ method: 'GET', url: `${BASE}/openapi.json` });
+    expect(res.statusCode).toBe(200);
+    doc = JSON.parse(res.body);
+  });
+  afterAll(() => t.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('describes every spec operation with bearer JWT security and the spec error shapes', () => {
+    const operations: [string, string][] = [
+      ['/checks', 'post'],
+      ['/checks', 'get'],
+      ['/checks/{checkId}', 'get'],
+      ['/emailchecks', 'post'],
+      ['/payees/{payeeId}', 'put'],
+      ['/customFromAddresses/{customFromAddressId}', 'get'],
+    ];
+    for (const [path, method] of operations) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(operation.responses)).toContain('401');
+    }
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.schemas.ErrorBody.properties).toHaveProperty('errorMsg');
+    expect(Object.keys(doc.paths['/checks'].post.responses)).toContain('201');
+    expect(doc.paths['/checks'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['page', 'perPage', 'referenceId', 'status', 'term']);
+    const checkInput = doc.paths['/checks'].post.requestBody.content['application/json'].schema.properties.checks.items;
+    expect(checkInput.additionalProperties).toBe(false);
+    expect(checkInput.properties.memo.maxLength).toBe(150);
+    expect(doc.servers[0].url).toMatch(/\/api\/v3$/);
+  });
+
+  it('serves a human docs page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `${BASE}/docs/` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger');
+  });
+});

@@ -1,0 +1,37 @@
+// Render throughput, measured outside the test suite (timed unit tests are flaky; see the
+// architecture guide). Run: node --import tsx test/render/measure-speed.ts [count]
+// Reports checks per second for one-check PDFs (renderCheckPdf) and for one 100-check PDF batch.
+
+import { renderCheckPdf, renderChecksPdf } from '../../src/render/check-pdf.ts';
+import { sampleCheck } from './support/fixtures.ts';
+import { signaturePng } from './support/png.ts';
+
+async function main(): Promise<void> {
+  const count = Number(process.argv[2] ?? '1000');
+  const signature = { data: signaturePng() };
+  const plain = sampleCheck();
+  const signed = sampleCheck({ signature, customElements: { element1: 'Main Street Branch', element7: 'Thank you' } });
+
+  // Warm up the JIT and module caches so the numbers reflect steady state.
+  for (let i = 0; i < 50; i += 1) await renderCheckPdf(plain);
+
+  const time = async (label: string, checks: number, run: () => Promise<unknown>): Promise<void> => {
+    const start = process.hrtime.bigint();
+    await run();
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    console.log(`${label.padEnd(40)} ${(checks / seconds).toFixed(0).padStart(6)} checks/s (${checks} in ${seconds.toFixed(2)} s)`);
+  };
+
+  await time('renderCheckPdf, no signature', count, async () => {
+    for (let i = 0; i < count; i += 1) await renderCheckPdf({ ...plain, checkNumber: String(10001 + i) });
+  });
+  await time('renderCheckPdf, PNG signature', count, async () => {
+    for (let i = 0; i < count; i += 1) await renderCheckPdf({ ...signed, checkNumber: String(10001 + i) });
+  });
+  const batch = Array.from({ length: 100 }, (_, i) => ({ ...signed, checkNumber: String(10001 + i) }));
+  await time('renderChecksPdf, 100 per PDF', count, async () => {
+    for (let i = 0; i < count / 100; i += 1) await renderChecksPdf(batch);
+  });
+}
+
+await main();
