@@ -52,6 +52,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Graceful shutdown: idle keep-alive connections are closed when close() starts; a request still
+  // in flight then answers with `Connection: close`, so its socket ends with it instead of holding
+  // the server open for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   registerErrorHandling(app);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);

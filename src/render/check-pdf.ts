@@ -110,8 +110,9 @@ function put(doc: Pdf, text: string, x: number, y: number, style: TextStyle): vo
   if (text === '') return;
   doc.font(style.font).fontSize(style.size).fillColor(style.color ?? INK);
   const shown = style.maxWidth === undefined ? text : fitText(doc, text, style.maxWidth);
-  const width = doc.widthOfString(shown);
-  const left = style.align === 'right' ? x - width : style.align === 'center' ? x - width / 2 : x;
+  const align = style.align ?? 'left';
+  // Measuring costs a kerning lookup per character pair; left-aligned text does not need it.
+  const left = align === 'left' ? x : align === 'right' ? x - doc.widthOfString(shown) : x - doc.widthOfString(shown) / 2;
   doc.text(shown, left, y, { lineBreak: false });
 }
 
@@ -486,7 +487,13 @@ export async function renderChecksPdf(docs: readonly CheckDocument[]): Promise<B
   const [first] = docs;
   if (first === undefined) throw new RenderInputError('empty_batch', 'checks', 'no checks to render');
   // Validate every check before drawing anything, so a bad one fails the batch without a half-made PDF.
-  const prepared = docs.map((d) => prepare(d));
+  const prepared = docs.map((d, i) => {
+    try {
+      return prepare(d);
+    } catch (error) {
+      throw error instanceof RenderInputError && docs.length > 1 ? error.atIndex(i) : error;
+    }
+  });
 
   const pdf: Pdf = new PDFDocument({
     size: 'LETTER',

@@ -19,12 +19,20 @@ export type RenderErrorCode =
 export class RenderInputError extends Error {
   override readonly name = 'RenderInputError';
   readonly code: RenderErrorCode;
-  /** Path of the offending field in CheckDocument, e.g. "accountNumber" or "voucher.items[2].total". */
+  /** Path of the offending field in CheckDocument, e.g. "accountNumber" or "voucher.items[2]". */
   readonly field: string;
+  /** Index of the offending check in a batch (renderChecksPdf), or null for a single check. */
+  readonly index: number | null;
 
-  constructor(code: RenderErrorCode, field: string, message: string) {
+  constructor(code: RenderErrorCode, field: string, message: string, index: number | null = null) {
     super(message);
     this.code = code;
     this.field = field;
+    this.index = index;
+  }
+
+  /** The same error, attributed to check number `index` of a batch. */
+  atIndex(index: number): RenderInputError {
+    return new RenderInputError(this.code, this.field, this.message, index);
   }
 }

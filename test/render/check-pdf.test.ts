@@ -337,8 +337,8 @@ describe('renderChecksPdf', () => {
 
   it('refuses an empty batch and names the failing check of a batch by its field', async () => {
     await expect(renderChecksPdf([])).rejects.toMatchObject({ code: 'empty_batch' });
-    await expect(renderChecksPdf([sampleCheck(), sampleCheck({ routingNumber: '123456789' })])).rejects.toBeInstanceOf(
-      RenderInputError,
-    );
+    const batch = renderChecksPdf([sampleCheck(), sampleCheck({ routingNumber: '123456789' })]);
+    await expect(batch).rejects.toBeInstanceOf(RenderInputError);
+    await expect(batch).rejects.toMatchObject({ code: 'invalid_routing_number', field: 'routingNumber', index: 1 });
   });
 });
