@@ -20,6 +20,7 @@ import { categoriesRoutes } from './http/routes/categories.route.ts';
 import { checksRoutes } from './http/routes/checks.route.ts';
 import { emailChecksRoutes } from './http/routes/email-checks.route.ts';
 import { payeesRoutes } from './http/routes/payees.route.ts';
+import { printingRoutes } from './http/routes/printing.route.ts';
 
 export const API_PREFIX = '/api/v3';
 
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await secured.register(bankAccountsRoutes, { ctx });
       await secured.register(categoriesRoutes, { ctx });
       await secured.register(addressesRoutes, { ctx });
+      await secured.register(printingRoutes, { ctx });
     });
   }, { prefix: API_PREFIX });
 

@@ -39,3 +39,14 @@ const EMAILABLE: ReadonlySet<CheckStatusName> = new Set(['new', 'printed', 'emai
 export function canEmail(code: number): boolean {
   return EMAILABLE.has(statusName(code));
 }
+
+/**
+ * Statuses from which a check may be printed on paper: a new one, or a printed one again (a jammed
+ * printer). Never one already sent electronically or by mail — that would make two negotiable
+ * copies — nor a void or refunded one.
+ */
+const PRINTABLE: ReadonlySet<CheckStatusName> = new Set(['new', 'printed']);
+
+export function canPrint(code: number): boolean {
+  return PRINTABLE.has(statusName(code));
+}

@@ -32,6 +32,8 @@ export interface BankAccount {
   routingNumber: string;
   accountNumber: string;
   nextSerial: number;
+  customFromAddressId: string | null;
+  hasSignature: boolean;
   createdAt: number;
 }
 

@@ -65,6 +65,8 @@ export function bankAccountWire(b: BankAccount) {
     routingNumber: b.routingNumber,
     accountNumber: maskAccountNumber(b.accountNumber),
     nextSerial: String(b.nextSerial),
+    customFromAddressId: b.customFromAddressId,
+    hasSignature: b.hasSignature,
   };
 }
 

@@ -81,6 +81,8 @@ export function describeValidationError(error: ErrorObject, root: string): strin
       return `The ${field} field must not have more than ${String(params.limit)} items.`;
     case 'minItems':
       return Number(params.limit) === 1 ? `The ${field} field must have at least 1 item.` : `The ${field} field must have at least ${String(params.limit)} items.`;
+    case 'minProperties':
+      return `The ${field} must contain at least ${String(params.limit)} field${Number(params.limit) === 1 ? '' : 's'}.`;
     case 'maxProperties':
       return `The ${field} field must not have more than ${String(params.limit)} keys.`;
     case 'enum':

@@ -35,12 +35,14 @@ export const CHECK_PAGE_LAYOUT = {
     { y: 7 * IN, height: 4 * IN },
   ],
   /**
-   * Payee name and address block on the check face, points from the check's top-left. It falls
-   * inside the address window of a standard #10 double-window check envelope when the page is
-   * folded in thirds with the check facing out (window ~4.5 × 1.1 in, ~7/8 in from the left).
+   * Payee name and address block on the check face, points from the check's top-left.
+   * A standard #10 envelope (9.5 × 4.125 in) has its window 4.5 × 1.125 in, 7/8 in from the left and
+   * 1/2 in from the bottom. Folded in thirds, the check panel (11/3 in) rests on the envelope's
+   * bottom and may slide up to 0.46 in and sideways up to 1 in, so the window always shows the
+   * band 2.04–2.71 in from the top and 0.875–4.375 in from the left. The block stays inside it.
    * Verify against the envelope stock in use.
    */
-  payeeWindow: { x: 0.9 * IN, y: 1.88 * IN, width: 3.9 * IN, lineHeight: 10.5, maxAddressLines: 4 },
+  payeeWindow: { x: 0.9 * IN, top: 2.09 * IN, bottom: 2.7 * IN, width: 3.45 * IN, maxAddressLines: 4 },
 } as const;
 
 const LEFT = 0.5 * IN;
@@ -243,7 +245,7 @@ function drawLegalLine(doc: Pdf, check: CheckDocument): void {
   if (check.noAmount || check.amountCents === null) return;
   const words = amountInWords(check.amountCents);
   const room = dollarsX - 6 - LEFT;
-  // The longest legal line (99,999,999.99) fits at 7.5 pt; the amount was validated, so this holds.
+  // The longest legal line the amount field allows (77,777,777.77 in words) fits at 9.5 pt.
   const size = sizeToFit(doc, `${words} ***`, 'Helvetica', 10, 7, room) ?? 7;
   doc.font('Helvetica').fontSize(size);
   const stars = Math.floor((room - doc.widthOfString(`${words} `)) / doc.widthOfString('*'));
@@ -266,15 +268,21 @@ function drawPayee(doc: Pdf, check: CheckDocument): void {
   put(doc, payee.name, nameX, y + 3 + (11 - size), { font: 'Helvetica-Bold', size });
 
   // Name and mailing address again, where the envelope window shows them.
+  // Up to 4 lines get 9.5-pt type on 10.5-pt spacing; a fifth tightens both (to about 8 pt) so the
+  // block still ends inside the window. A line's ink reaches ~0.93 em below its top (Helvetica).
   const w = CHECK_PAGE_LAYOUT.payeeWindow;
-  [payee.name, ...payee.addressLines].forEach((line, i) => {
-    put(doc, line, w.x, w.y + i * w.lineHeight, { font: 'Helvetica', size: 9.5, maxWidth: w.width });
+  const lines = [payee.name, ...payee.addressLines];
+  const lineHeight = Math.min(10.5, (w.bottom - w.top + 1) / (lines.length - 1 + 0.93));
+  const blockSize = Math.min(9.5, lineHeight - 1);
+  lines.forEach((line, i) => {
+    put(doc, line, w.x, w.top + i * lineHeight, { font: 'Helvetica', size: blockSize, maxWidth: w.width });
   });
 }
 
 function drawSignature(doc: Pdf, prepared: PreparedCheck): void {
   const lineY = 2.6 * IN;
-  const x1 = 5.0 * IN;
+  // Starts right of where the envelope window can reach (5 3/8 in), so no signature shows through it.
+  const x1 = 5.4 * IN;
   rule(doc, x1, RIGHT, lineY, 0.8);
   put(doc, 'AUTHORIZED SIGNATURE', (x1 + RIGHT) / 2, lineY + 3, {
     font: 'Helvetica',
@@ -334,10 +342,11 @@ function drawCheckFace(doc: Pdf, prepared: PreparedCheck): void {
   put(doc, element(check, 'element5'), RIGHT, 1.83 * IN, { font: 'Helvetica', size: 7, align: 'right', maxWidth: 2.9 * IN });
   put(doc, element(check, 'element6'), RIGHT, 1.83 * IN + 9, { font: 'Helvetica', size: 7, align: 'right', maxWidth: 2.9 * IN });
 
-  const memoY = 2.62 * IN;
-  put(doc, 'MEMO', LEFT, memoY + 3, { font: 'Helvetica', size: 6.5, color: LABEL });
-  rule(doc, 0.9 * IN, 4.5 * IN, memoY + 11);
-  if (check.memo !== null) put(doc, check.memo, 0.95 * IN, memoY, { font: 'Helvetica', size: 9, maxWidth: 3.5 * IN });
+  // The memo sits under the window block and ends above the clear band (2.875 in from the top).
+  const memoY = 2.715 * IN;
+  put(doc, 'MEMO', LEFT, memoY + 2.5, { font: 'Helvetica', size: 6.5, color: LABEL });
+  rule(doc, 0.9 * IN, 4.4 * IN, memoY + 10);
+  if (check.memo !== null) put(doc, check.memo, 0.95 * IN, memoY, { font: 'Helvetica', size: 8.5, maxWidth: 3.4 * IN });
 
   drawSignature(doc, prepared);
   if (check.environment === 'test') drawVoidMark(doc);

@@ -17,10 +17,12 @@ export interface BankAccountInput {
   routingNumber: string;
   accountNumber: string;
   startingSerial?: number;
+  customFromAddressId?: string | null;
 }
 
 export async function createBankAccounts(ctx: ServiceContext, owner: Owner, items: readonly BankAccountInput[]): Promise<BankAccount[]> {
   const now = ctx.now();
+  for (const [i, item] of items.entries()) await checkFromAddress(ctx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
   const accounts = items.map((item, i): BankAccount => {
     if (!isValidRoutingNumber(item.routingNumber)) throw rules.custom(`bankAccounts.${i}.routingNumber`, 'must be a valid 9-digit ABA routing number');
     return {
@@ -31,6 +33,8 @@ export async function createBankAccounts(ctx: ServiceContext, owner: Owner, item
       routingNumber: item.routingNumber,
       accountNumber: item.accountNumber,
       nextSerial: item.startingSerial ?? DEFAULT_STARTING_SERIAL,
+      customFromAddressId: emptyToNull(item.customFromAddressId),
+      hasSignature: false,
       createdAt: now,
     };
   });
@@ -51,10 +55,40 @@ export interface BankAccountChanges {
   bankName?: string;
   bankAddress?: string;
   nextSerial?: number;
+  customFromAddressId?: string | null;
+}
+
+function emptyToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : value;
+}
+
+/** The drawer's address printed on the checks must be one of the caller's custom 'from' addresses. */
+async function checkFromAddress(ctx: ServiceContext, owner: Owner, path: string, id: string | null | undefined): Promise<void> {
+  const wanted = emptyToNull(id);
+  if (wanted !== null && (await resources.findAddress(ctx.db, owner, 'from', wanted)) === undefined) throw rules.invalid(path);
 }
 
 export async function updateBankAccount(ctx: ServiceContext, owner: Owner, id: string, changes: BankAccountChanges): Promise<BankAccount> {
-  if ((await resources.updateBankAccount(ctx.db, owner, id, changes)) === 0) throw notFound('Bank account');
+  await checkFromAddress(ctx, owner, 'customFromAddressId', changes.customFromAddressId);
+  const { customFromAddressId, ...rest } = changes;
+  const update = customFromAddressId === undefined ? rest : { ...rest, customFromAddressId: emptyToNull(customFromAddressId) };
+  if ((await resources.updateBankAccount(ctx.db, owner, id, update)) === 0) throw notFound('Bank account');
+  return getBankAccount(ctx, owner, id);
+}
+
+/** Largest signature image we keep: a signature is a small picture, not a scan of a page. */
+export const MAX_SIGNATURE_BYTES = 512 * 1024;
+
+export function isPngOrJpeg(image: Buffer): boolean {
+  const png = image.length > 8 && image.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const jpeg = image.length > 3 && image[0] === 0xff && image[1] === 0xd8 && image[2] === 0xff;
+  return png || jpeg;
+}
+
+/** Stores (or with null, removes) the signature image printed on the bank account's checks. */
+export async function setSignature(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<BankAccount> {
+  if (image !== null && !isPngOrJpeg(image)) throw rules.custom('signature', 'must be a PNG or JPEG image');
+  if ((await resources.setBankAccountSignature(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }
 

@@ -221,3 +221,8 @@ export async function setStatus(q: Queryable, owner: Owner, id: string, status: 
 export async function setVoucher(q: Queryable, owner: Owner, id: string, voucherId: string): Promise<number> {
   return q.run('UPDATE checks SET voucher_id = ? WHERE id = ? AND account_id = ? AND env = ?', [voucherId, id, owner.accountId, owner.env]);
 }
+
+/** Moves a check from one status to another; 0 when it was no longer in `from` (a concurrent change). */
+export async function moveStatus(q: Queryable, owner: Owner, id: string, from: number, to: number): Promise<number> {
+  return q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [to, id, owner.accountId, owner.env, from]);
+}

@@ -30,6 +30,7 @@ async function paged<Row, T>(
   searchColumns: readonly string[],
   page: Page,
   map: (row: Row) => T,
+  columns = '*',
 ): Promise<Paged<T>> {
   let clause = where;
   const args = [...params];
@@ -38,7 +39,7 @@ async function paged<Row, T>(
     for (let i = 0; i < searchColumns.length; i += 1) args.push(likePattern(page.term));
   }
   const count = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${clause}`, args);
-  const rows = await q.all<Row>(`SELECT * FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+  const rows = await q.all<Row>(`SELECT ${columns} FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
   return { total: Number(count?.n ?? 0), items: rows.map(map) };
 }
 
@@ -52,8 +53,14 @@ interface BankAccountRow {
   routing_number: string;
   account_number: string;
   next_serial: number;
+  custom_from_address_id: string | null;
+  has_signature: number;
   created_at: number;
 }
+
+// The signature image stays out of ordinary reads; it is fetched only to print.
+const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id,
+  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, created_at`;
 
 function toBankAccount(row: BankAccountRow): BankAccount {
   return {
@@ -64,31 +71,49 @@ function toBankAccount(row: BankAccountRow): BankAccount {
     routingNumber: row.routing_number,
     accountNumber: row.account_number,
     nextSerial: Number(row.next_serial),
+    customFromAddressId: row.custom_from_address_id,
+    hasSignature: Number(row.has_signature) === 1,
     createdAt: Number(row.created_at),
   };
 }
 
 const LIVE = 'account_id = ? AND env = ? AND deleted_at IS NULL';
+const OWNED = 'account_id = ? AND env = ?';
 
 export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccount): Promise<void> {
   await q.run(
-    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, next_serial, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [b.id, owner.accountId, owner.env, b.name, b.bankName, b.bankAddress, b.routingNumber, b.accountNumber, b.nextSerial, b.createdAt],
+    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [b.id, owner.accountId, owner.env, b.name, b.bankName, b.bankAddress, b.routingNumber, b.accountNumber, b.nextSerial, b.customFromAddressId, b.createdAt],
   );
 }
 
 export async function findBankAccount(q: Queryable, owner: Owner, id: string): Promise<BankAccount | undefined> {
-  const row = await q.get<BankAccountRow>(`SELECT * FROM bank_accounts WHERE id = ? AND ${LIVE}`, [id, owner.accountId, owner.env]);
+  const row = await q.get<BankAccountRow>(`SELECT ${BANK_COLUMNS} FROM bank_accounts WHERE id = ? AND ${LIVE}`, [id, owner.accountId, owner.env]);
   return row === undefined ? undefined : toBankAccount(row);
 }
 
-export function listBankAccounts(q: Queryable, owner: Owner, page: Page): Promise<Paged<BankAccount>> {
-  return paged(q, 'bank_accounts', LIVE, [owner.accountId, owner.env], ['name', 'bank_name'], page, toBankAccount);
+/** The bank account a check was drawn on, deleted or not, with its signature image for printing. */
+export async function findBankAccountForPrinting(q: Queryable, owner: Owner, id: string): Promise<{ account: BankAccount; signature: Buffer | null } | undefined> {
+  const row = await q.get<BankAccountRow & { signature: Buffer | null }>(`SELECT ${BANK_COLUMNS}, signature FROM bank_accounts WHERE id = ? AND ${OWNED}`, [id, owner.accountId, owner.env]);
+  return row === undefined ? undefined : { account: toBankAccount(row), signature: row.signature === null ? null : Buffer.from(row.signature) };
 }
 
-export async function updateBankAccount(q: Queryable, owner: Owner, id: string, changes: Partial<Pick<BankAccount, 'name' | 'bankName' | 'bankAddress' | 'nextSerial'>>): Promise<number> {
-  const columns: Record<string, string> = { name: 'name', bankName: 'bank_name', bankAddress: 'bank_address', nextSerial: 'next_serial' };
+export async function setBankAccountSignature(q: Queryable, owner: Owner, id: string, image: Buffer | null): Promise<number> {
+  return q.run(`UPDATE bank_accounts SET signature = ? WHERE id = ? AND ${LIVE}`, [image, id, owner.accountId, owner.env]);
+}
+
+export function listBankAccounts(q: Queryable, owner: Owner, page: Page): Promise<Paged<BankAccount>> {
+  return paged(q, 'bank_accounts', LIVE, [owner.accountId, owner.env], ['name', 'bank_name'], page, toBankAccount, BANK_COLUMNS);
+}
+
+export async function updateBankAccount(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+  changes: Partial<Pick<BankAccount, 'name' | 'bankName' | 'bankAddress' | 'nextSerial' | 'customFromAddressId'>>,
+): Promise<number> {
+  const columns: Record<string, string> = { name: 'name', bankName: 'bank_name', bankAddress: 'bank_address', nextSerial: 'next_serial', customFromAddressId: 'custom_from_address_id' };
   const sets: string[] = [];
   const args: SqlValue[] = [];
   for (const [key, value] of Object.entries(changes)) {
@@ -175,6 +200,12 @@ export async function findPayee(q: Queryable, owner: Owner, id: string): Promise
   return row === undefined ? undefined : toPayee(row);
 }
 
+/** A check's payee as it was, deleted or not (printing). */
+export async function findPayeeForPrinting(q: Queryable, owner: Owner, id: string): Promise<Payee | undefined> {
+  const row = await q.get<PayeeRow>(`SELECT * FROM payees WHERE id = ? AND ${OWNED}`, [id, owner.accountId, owner.env]);
+  return row === undefined ? undefined : toPayee(row);
+}
+
 export async function findPayees(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Payee>> {
   const found = new Map<string, Payee>();
   if (ids.length === 0) return found;
@@ -208,7 +239,6 @@ interface CategoryRow {
   created_at: number;
 }
 
-const OWNED = 'account_id = ? AND env = ?';
 
 function toCategory(row: CategoryRow): Category {
   return { id: row.id, name: row.name, createdAt: Number(row.created_at) };

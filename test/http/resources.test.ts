@@ -16,11 +16,14 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
     const created = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Operating', bankName: 'First Bank', routingNumber: '011000015', accountNumber: '000123456789' }] });
     expect(created.status).toBe(201);
     const account = created.body.data.bankAccounts[0];
-    expect(account).toEqual({ bankAccountId: expect.stringMatching(/^bank_/), name: 'Operating', bankName: 'First Bank', bankAddress: '', routingNumber: '011000015', accountNumber: '****6789', nextSerial: '10001' });
+    expect(account).toEqual({ bankAccountId: expect.stringMatching(/^bank_/), name: 'Operating', bankName: 'First Bank', bankAddress: '', routingNumber: '011000015', accountNumber: '****6789', nextSerial: '10001', customFromAddressId: null, hasSignature: false });
     expect(JSON.stringify(await api.get(`/bankAccounts/${account.bankAccountId}`))).not.toContain('000123456789');
     const updated = await api.put(`/bankAccounts/${account.bankAccountId}`, { name: 'Main', nextSerial: 2000 });
     expect(updated.body.data).toMatchObject({ name: 'Main', nextSerial: '2000' });
-    expect((await api.put(`/bankAccounts/${account.bankAccountId}`, {})).status).toBe(422);
+    const empty = await api.put(`/bankAccounts/${account.bankAccountId}`, {});
+    expect(empty.body).toEqual({ success: false, errorMsg: 'The body must contain at least 1 field.' });
+    const unknownFrom = await api.put(`/bankAccounts/${account.bankAccountId}`, { customFromAddressId: 'from_missing' });
+    expect(unknownFrom.body).toEqual({ success: false, errorMsg: 'The selected customFromAddressId is invalid.' });
     const bad = await api.post('/bankAccounts', { bankAccounts: [{ name: 'X', routingNumber: '123456789', accountNumber: '1234' }] });
     expect(bad.body).toEqual({ success: false, errorMsg: 'The bankAccounts.0.routingNumber field must be a valid 9-digit ABA routing number.' });
     const short = await api.post('/bankAccounts', { bankAccounts: [{ name: 'X', routingNumber: '12345', accountNumber: '1234' }] });

@@ -98,14 +98,30 @@ describe('renderCheckPdf: printed content', () => {
     expect(pageText(page)).toContain('NOT NEGOTIABLE');
   });
 
-  it('places the payee address block where a #10 window envelope shows it', async () => {
-    const page = await renderPage(sampleCheck());
-    const street = textsMatching(page, '88 Riverside Drive');
-    expect(street).toHaveLength(1);
-    const [line] = street;
-    expect(line?.x ?? 0).toBeGreaterThanOrEqual(0.75 * IN);
-    expect(inchesFromTop(line?.y ?? 0)).toBeGreaterThan(1.8);
-    expect(inchesFromTop(line?.y ?? 0)).toBeLessThan(2.7);
+  it('places the payee name and address where a folded page always shows them in a #10 window envelope', async () => {
+    // #10 envelope 4.125 in high, window 4.5 × 1.125 in, 7/8 in from the left, 1/2 in from the bottom.
+    // The check panel (11/3 in) rests on the envelope bottom and can slide up by 4.125 − 11/3 in and
+    // sideways by 9.5 − 8.5 in; the window shows this band of the page in every position:
+    const panel = 11 / 3;
+    const slack = 4.125 - panel;
+    const top = panel - 0.5 - 1.125;
+    const bottom = panel - 0.5 - slack;
+    const left = 7 / 8;
+    const right = 7 / 8 + 4.5 - 1;
+    const short = ['Harper & Lowe Irrigation Co.', '88 Riverside Drive', 'Peoria, IL 61602'];
+    const long = ['Harper & Lowe Irrigation Co.', 'Attn: Accounts Receivable', '88 Riverside Drive, Unit 12', 'Peoria, IL 61602', 'Canada'];
+    for (const [name, ...addressLines] of [short, long]) {
+      const page = await renderPage(sampleCheck({ payee: { name: name ?? '', addressLines } }));
+      for (const s of [name ?? '', ...addressLines]) {
+        const found = textsMatching(page, s).filter((t) => inchesFromTop(t.y) > 1.8 && inchesFromTop(t.y) < 3);
+        expect(found, s).toHaveLength(1);
+        const [line] = found;
+        expect(line?.box.x1 ?? 0, s).toBeGreaterThanOrEqual(left * IN);
+        expect(line?.box.x2 ?? Infinity, s).toBeLessThanOrEqual(right * IN);
+        expect(inchesFromTop(line?.box.y2 ?? 0), s).toBeGreaterThanOrEqual(top);
+        expect(inchesFromTop(line?.box.y1 ?? Infinity), s).toBeLessThanOrEqual(bottom);
+      }
+    }
   });
 
   it('prints custom elements in their documented places', async () => {
@@ -309,8 +325,9 @@ describe('renderCheckPdf: refused input', () => {
   });
 
   it('fits the longest legal line the amount field allows', async () => {
-    const page = await renderPage(sampleCheck({ amountCents: 9_777_777_777 }));
-    const legal = textsMatching(page, /^Ninety-Seven Million .* and 77\/100 \*{3,}$/);
+    // 77,777,777.77 has the longest words of any amount up to 99,999,999.99.
+    const page = await renderPage(sampleCheck({ amountCents: 7_777_777_777 }));
+    const legal = textsMatching(page, /^Seventy-Seven Million .* and 77\/100 \*{3,}$/);
     expect(legal).toHaveLength(1);
     expect(legal[0]?.box.x2 ?? Infinity).toBeLessThan(7.35 * IN);
   });
@@ -325,7 +342,7 @@ describe('renderChecksPdf', () => {
       expect(textsMatching(page, `Check No. 1000${i + 1}`)).toHaveLength(2);
       expect(page.width).toBe(612);
       expect(page.height).toBe(792);
-      expect(clearBandPaths(page)).toHaveLength(expectedMicr('011000015', '0012345678', '10001').length);
+      expect(clearBandPaths(page)).toHaveLength(expectedMicr(sampleCheck().routingNumber, '0012345678', '10001').length);
     });
   });
 

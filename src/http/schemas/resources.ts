@@ -69,6 +69,7 @@ export const BankAccountInput = Type.Object(
     routingNumber: Type.String({ pattern: '^[0-9]{9}$', 'x-message': 'must be 9 digits' }),
     accountNumber: Type.String({ pattern: '^[0-9]{4,17}$', 'x-message': 'must be 4 to 17 digits' }),
     startingSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
+    customFromAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
   },
   { additionalProperties: false },
 );
@@ -79,6 +80,7 @@ export const UpdateBankAccountBody = Type.Object(
     bankName: OptionalText(100),
     bankAddress: OptionalText(200),
     nextSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
+    customFromAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -91,6 +93,8 @@ export const BankAccountRead = Type.Object({
   routingNumber: Type.String(),
   accountNumber: Type.String({ description: 'Last four digits only, e.g. ****6789.' }),
   nextSerial: Type.String(),
+  customFromAddressId: Type.Union([Type.String(), Type.Null()], { description: "The custom 'from' address printed as the drawer; null prints the account's company name." }),
+  hasSignature: Type.Boolean({ description: 'Whether a signature image prints on this account\'s checks.' }),
 });
 export const BankAccountResponse = Type.Object({ success: Type.Literal(true), data: BankAccountRead });
 export const CreateBankAccountsResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ bankAccounts: Type.Array(BankAccountRead) }) });

@@ -10,8 +10,8 @@ export function sampleCheck(overrides: Partial<CheckDocument> = {}): CheckDocume
       addressLines: ['1200 Orchard Lane, Suite 4', 'Springfield, IL 62704', '(217) 555-0142'],
     },
     bankName: 'First Prairie Community Bank',
-    // 011000015 is the Federal Reserve's published test-style routing number with a valid checksum.
-    routingNumber: '011000015',
+    // Passes the ABA checksum, but prefix 50 is not assigned to any US bank: safely fictional.
+    routingNumber: '500000005',
     accountNumber: '0012345678',
     checkNumber: '10001',
     issueDate: '2026-11-21',

@@ -62,7 +62,13 @@ function transformBox(m: Matrix, x1: number, y1: number, x2: number, y2: number)
 
 function numbers(value: unknown): number[] {
   if (value instanceof Float32Array || value instanceof Float64Array) return Array.from(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return value as number[];
+  if (Array.isArray(value)) {
+    const items: unknown[] = value;
+    return items.map((v) => {
+      if (typeof v !== 'number') throw new Error(`expected a number, got ${String(v)}`);
+      return v;
+    });
+  }
   throw new Error(`expected numbers, got ${String(value)}`);
 }
 
@@ -106,8 +112,9 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedPage[]> {
         else if (fn === OPS.transform) ctm = multiply(asMatrix(args), ctm);
         else if (fn === OPS.constructPath && Array.isArray(args)) {
           // pdf.js 5: [paint operator, [path data], [minX, minY, maxX, maxY] in user space].
-          const [op, , minMax] = args as [unknown, unknown, unknown];
-          const mm = numbers(minMax);
+          const parts: unknown[] = args;
+          const op = parts[0];
+          const mm = numbers(parts[2]);
           const paint =
             op === OPS.fill || op === OPS.eoFill ? 'fill' : op === OPS.stroke || op === OPS.closeStroke ? 'stroke' : 'other';
           paths.push({ paint, box: transformBox(ctm, mm[0] ?? 0, mm[1] ?? 0, mm[2] ?? 0, mm[3] ?? 0) });

@@ -1,0 +1,108 @@
+// Checks on paper: builds the renderer's CheckDocument from our records, renders PDFs, and moves
+// printed checks to `printed` with their statement. Rendering validates everything first (routing
+// checksum, field widths), so a bad check is a 422, never a broken PDF.
+import type { Principal } from '../domain/owner.ts';
+import type { Check, Payee } from '../domain/records.ts';
+import { canPrint, statusCode, statusName } from '../domain/check-status.ts';
+import { notFound, validationError } from '../errors.ts';
+import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
+import { renderChecksPdf } from '../render/check-pdf.ts';
+import { RenderInputError } from '../render/render-error.ts';
+import * as accounts from '../store/accounts.repository.ts';
+import * as checks from '../store/checks.repository.ts';
+import * as resources from '../store/resources.repository.ts';
+import type { Queryable } from '../store/db.ts';
+import type { ServiceContext } from './context.ts';
+import { rules } from './validation.ts';
+
+function payeeParty(payee: Payee): CheckParty {
+  const cityLine = [[payee.city, payee.state].filter((s) => s !== '').join(', '), payee.zip].filter((s) => s !== '').join(' ');
+  const country = /^(us|usa|united states)$/i.test(payee.country) ? '' : payee.country;
+  return { name: payee.name, addressLines: [payee.address1, payee.address2, cityLine, country].filter((s) => s.trim() !== '') };
+}
+
+async function documentFor(q: Queryable, principal: Principal, check: Check): Promise<CheckDocument> {
+  const bank = await resources.findBankAccountForPrinting(q, principal, check.bankAccountId);
+  if (bank === undefined) throw notFound('Bank account');
+  const account = await accounts.findAccountById(q, principal.accountId);
+  const fromAddress = bank.account.customFromAddressId === null ? undefined : await resources.findAddress(q, principal, 'from', bank.account.customFromAddressId);
+  const payee = check.payeeId === null ? undefined : await resources.findPayeeForPrinting(q, principal, check.payeeId);
+  const voucher = check.voucherId === null ? undefined : await resources.findVoucher(q, principal, check.voucherId);
+  return {
+    environment: principal.env,
+    from: fromAddress === undefined ? { name: account?.company ?? '', addressLines: [] } : partyFromCustomAddress(fromAddress),
+    bankName: bank.account.bankName === '' ? bank.account.name : bank.account.bankName,
+    routingNumber: bank.account.routingNumber,
+    accountNumber: bank.account.accountNumber,
+    checkNumber: check.serialNumber,
+    issueDate: check.issueDate,
+    payee: payee === undefined ? null : payeeParty(payee),
+    amountCents: check.amountCents,
+    memo: check.memo,
+    invoiceNumber: check.invoiceNumber,
+    signature: bank.signature === null ? null : { data: bank.signature },
+    customElements: check.customElements,
+    noSign: check.noSign,
+    noAmount: check.noAmount || check.amountCents === null,
+    noDate: check.noDate,
+    noPayee: check.noPayee || payee === undefined,
+    voucher:
+      voucher === undefined
+        ? null
+        : { voucherNumber: voucher.voucherNumber === '' ? null : voucher.voucherNumber, date: voucher.date, memo: voucher.memo === '' ? null : voucher.memo, items: voucher.items },
+  };
+}
+
+/** A renderer refusal, worded like every other validation failure. */
+function refusal(error: RenderInputError, path: string): Error {
+  return validationError(`The check ${path}cannot be printed: ${error.message}.`.replace(/\.\.$/, '.'));
+}
+
+async function render(documents: CheckDocument[], paths: string[]): Promise<Buffer> {
+  try {
+    return await renderChecksPdf(documents);
+  } catch (error) {
+    if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
+    throw error;
+  }
+}
+
+/** GET /checks/{id}/pdf: the check as it would print; its status does not change. */
+export async function checkPdf(ctx: ServiceContext, principal: Principal, checkId: string): Promise<{ pdf: Buffer; serialNumber: string }> {
+  const check = await checks.findCheck(ctx.db, principal, checkId);
+  if (check === undefined) throw notFound('Check');
+  if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
+  return { pdf: await render([await documentFor(ctx.db, principal, check)], ['']), serialNumber: check.serialNumber };
+}
+
+/**
+ * POST /checks/print: several checks, one PDF, one check a page; each moves to `printed` with a
+ * statement. All or nothing: any unknown or unprintable check refuses the whole request.
+ */
+export async function printChecks(ctx: ServiceContext, principal: Principal, checkIds: readonly string[]): Promise<Buffer> {
+  const seen = new Set<string>();
+  checkIds.forEach((id, i) => {
+    if (seen.has(id)) throw rules.distinct(`checkIds.${i}`);
+    seen.add(id);
+  });
+  const found = await checks.findChecks(ctx.db, principal, checkIds);
+  const ordered = checkIds.map((id, i) => {
+    const check = found.get(id);
+    if (check === undefined) throw rules.invalid(`checkIds.${i}`);
+    if (!canPrint(check.status)) throw rules.custom(`checkIds.${i}`, `names a check that cannot be printed: its status is ${statusName(check.status)}`);
+    return check;
+  });
+  const documents = await Promise.all(ordered.map((check) => documentFor(ctx.db, principal, check)));
+  // Render before writing: a refusal leaves every check as it was.
+  const pdf = await render(documents, checkIds.map((_, i) => `in checkIds.${i} `));
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    // A concurrent void between our read and this write must not be overwritten.
+    for (const [i, check] of ordered.entries()) {
+      const moved = await checks.moveStatus(tx, principal, check.id, check.status, statusCode('printed'));
+      if (moved !== 1) throw rules.custom(`checkIds.${i}`, 'names a check whose status changed while printing; try again');
+    }
+    await checks.insertStatements(tx, ordered.map((check) => ({ checkId: check.id, status: 'printed', at: now })));
+  });
+  return pdf;
+}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../support/databases.ts';
+import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { pageText, parsePdf } from '../render/support/pdf.ts';
+import { signaturePng } from '../render/support/png.ts';
+
+describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
+  let t: TestApp;
+  let api: Client;
+  let ids: { bankAccountId: string; payeeId: string };
+
+  const pdfOf = async (client: Client, path: string, body?: unknown) => {
+    const res = await t.app.inject({
+      method: body === undefined ? 'GET' : 'POST',
+      url: `${BASE}${path}`,
+      headers: { authorization: `Bearer ${client.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    return { status: res.statusCode, type: res.headers['content-type'], bytes: res.rawPayload, json: res.headers['content-type']?.toString().startsWith('application/json') ? JSON.parse(res.body) : null };
+  };
+  const newCheck = async (client: Client, basics: { bankAccountId: string; payeeId: string }, extra: Record<string, unknown> = {}): Promise<string> =>
+    (await client.post('/checks', { checks: [{ ...basics, amount: '1234.56', memo: 'October repairs', ...extra }] })).body.data.checks[0].checkId;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    api = await t.client('printer@example.com');
+    ids = await seedBasics(api, { address1: '88 Riverside Drive', city: 'Peoria', state: 'IL', zip: '61602' });
+  });
+  afterAll(() => t.close());
+
+  it('GET /checks/{id}/pdf answers a real PDF with the check and a VOID — TEST mark for test keys', async () => {
+    const checkId = await newCheck(api, ids);
+    const res = await pdfOf(api, `/checks/${checkId}/pdf`);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/pdf');
+    expect(res.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const pages = await parsePdf(res.bytes);
+    expect(pages).toHaveLength(1);
+    const text = pageText(pages[0] ?? { width: 0, height: 0, texts: [], paths: [], images: [] });
+    expect(text).toContain('Acme Supplies');
+    expect(text).toContain('1,234.56');
+    expect(text).toContain('One Thousand Two Hundred Thirty-Four and 56/100');
+    expect(text).toContain('October repairs');
+    expect(text).toContain('88 Riverside Drive');
+    expect(text).toMatch(/VOID\s*[—-]\s*TEST/);
+    // A preview does not print: the status stays New.
+    expect((await api.get(`/checks/${checkId}`)).body.data.status).toBe(0);
+  });
+
+  it('live checks carry no VOID mark, and the uploaded signature is drawn', async () => {
+    const account = (await t.keys.list(null))[0];
+    const live = await t.client('printer@example.com', { env: 'live' });
+    expect(account).toBeDefined();
+    const basics = await seedBasics(live);
+    const signature = await t.app.inject({
+      method: 'PUT',
+      url: `${BASE}/bankAccounts/${basics.bankAccountId}/signature`,
+      headers: { authorization: `Bearer ${live.key}`, 'content-type': 'image/png' },
+      payload: signaturePng(),
+    });
+    expect(signature.statusCode).toBe(200);
+    expect(JSON.parse(signature.body).data.hasSignature).toBe(true);
+    const res = await pdfOf(live, `/checks/${await newCheck(live, basics)}/pdf`);
+    const [page] = await parsePdf(res.bytes);
+    expect(page?.images.length).toBeGreaterThanOrEqual(1);
+    expect(pageText(page ?? { width: 0, height: 0, texts: [], paths: [], images: [] })).not.toMatch(/VOID\s*[—-]\s*TEST/);
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `${BASE}/bankAccounts/${basics.bankAccountId}/signature`,
+      headers: { authorization: `Bearer ${live.key}`, 'content-type': 'image/png' },
+      payload: Buffer.from('not an image at all'),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(JSON.parse(bad.body)).toEqual({ success: false, errorMsg: 'The signature field must be a PNG or JPEG image.' });
+  });
+
+  it('POST /checks/print: one PDF, one page per check, each check printed with its statement', async () => {
+    const first = await newCheck(api, ids);
+    const second = await newCheck(api, ids, { amount: 20, memo: 'Second' });
+    const res = await pdfOf(api, '/checks/print', { checkIds: [first, second] });
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/pdf');
+    const pages = await parsePdf(res.bytes);
+    expect(pages).toHaveLength(2);
+    expect(pageText(pages[1] ?? { width: 0, height: 0, texts: [], paths: [], images: [] })).toContain('Twenty and 00/100');
+    for (const id of [first, second]) {
+      const check = (await api.get(`/checks/${id}`)).body.data;
+      expect(check.checkStatus).toEqual({ status: 1, description: 'Printed' });
+      expect(check.checkStatements.map((s: { status: string }) => s.status)).toEqual(['created', 'printed']);
+    }
+  });
+
+  it("prints the bank account's custom 'from' address as the drawer", async () => {
+    const from = await api.post('/customFromAddresses', { addresses: [{ name: 'Bluebird Garden Supply', addressLine1: '1200 Orchard Lane', city: 'Springfield', state: 'IL', zip: '62704' }] });
+    const fromId = from.body.data.addresses[0].customFromAddressId;
+    expect((await api.put(`/bankAccounts/${ids.bankAccountId}`, { customFromAddressId: fromId })).body.data.customFromAddressId).toBe(fromId);
+    const res = await pdfOf(api, `/checks/${await newCheck(api, ids)}/pdf`);
+    const text = pageText((await parsePdf(res.bytes))[0] ?? { width: 0, height: 0, texts: [], paths: [], images: [] });
+    expect(text).toContain('Bluebird Garden Supply');
+    expect(text).toContain('Springfield, IL 62704');
+    await api.put(`/bankAccounts/${ids.bankAccountId}`, { customFromAddressId: null });
+  });
+
+  it('refuses void, emailed, unknown and foreign checks, all or nothing', async () => {
+    const good = await newCheck(api, ids);
+    const voided = await newCheck(api, ids);
+    await t.database.db.run('UPDATE checks SET status = 5 WHERE id = ?', [voided]);
+    const emailed = await newCheck(api, ids);
+    expect((await api.post('/emailchecks', { emailChecks: [{ checkId: emailed }] })).status).toBe(200);
+    const stranger = await t.client('other-printer@example.com');
+    const theirs = await newCheck(stranger, await seedBasics(stranger));
+
+    for (const [checkIds, message] of [
+      [[good, voided], 'The checkIds.1 field names a check that cannot be printed: its status is void.'],
+      [[good, emailed], 'The checkIds.1 field names a check that cannot be printed: its status is emailed.'],
+      [[good, 'chk_missing'], 'The selected checkIds.1 is invalid.'],
+      [[good, theirs], 'The selected checkIds.1 is invalid.'],
+      [[good, good], 'The checkIds.1 field has a duplicate value.'],
+      [[], 'The checkIds field must have at least 1 item.'],
+    ] as const) {
+      const res = await pdfOf(api, '/checks/print', { checkIds });
+      expect(res.status, message).toBe(422);
+      expect(res.json).toEqual({ success: false, errorMsg: message });
+    }
+    expect((await api.get(`/checks/${good}`)).body.data.status).toBe(0);
+    expect((await pdfOf(api, `/checks/${voided}/pdf`)).status).toBe(422);
+    expect((await pdfOf(api, `/checks/${theirs}/pdf`)).status).toBe(404);
+    expect((await pdfOf(api, '/checks/chk_missing/pdf')).json).toEqual({ success: false, errorMsg: 'Check not found.' });
+  });
+
+  it('a stored routing number that fails its checksum is a 422, never a broken PDF', async () => {
+    const own = await t.client('badrouting@example.com');
+    const basics = await seedBasics(own);
+    await t.database.db.run('UPDATE bank_accounts SET routing_number = ? WHERE id = ?', ['123456789', basics.bankAccountId]);
+    const checkId = await newCheck(own, basics);
+    const res = await pdfOf(own, `/checks/${checkId}/pdf`);
+    expect(res.status).toBe(422);
+    expect(res.json.errorMsg).toMatch(/^The check cannot be printed: .*routing/i);
+    const print = await pdfOf(own, '/checks/print', { checkIds: [checkId] });
+    expect(print.status).toBe(422);
+    expect((await own.get(`/checks/${checkId}`)).body.data.status).toBe(0);
+  });
+});
