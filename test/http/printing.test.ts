@@ -128,6 +128,17 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     expect((await pdfOf(api, '/checks/chk_missing/pdf')).json).toEqual({ success: false, errorMsg: 'Check not found.' });
   });
 
+  it('the longest memo and payee name the API accepts still print; a longer memo is refused at creation', async () => {
+    const longPayee = await api.post('/payees', { payees: [{ name: 'The Extremely Long Named Municipal Water And Sewer Utility District Of Springfield' }] });
+    const checkId = await newCheck(api, { bankAccountId: ids.bankAccountId, payeeId: longPayee.body.data.payees[0].payeeId }, { memo: 'W'.repeat(150) });
+    const res = await pdfOf(api, `/checks/${checkId}/pdf`);
+    expect(res.status).toBe(200);
+    expect(await parsePdf(res.bytes)).toHaveLength(1);
+    const tooLong = await api.post('/checks', { checks: [{ ...ids, amount: 1, memo: 'W'.repeat(151) }] });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errorMsg).toBe('The checks.0.memo field must not be greater than 150 characters.');
+  });
+
   it('a stored routing number that fails its checksum is a 422, never a broken PDF', async () => {
     const own = await t.client('badrouting@example.com');
     const basics = await seedBasics(own);
