@@ -7,11 +7,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
+import { deliveryStatus } from './delivery/setup.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerJsonBody } from './http/plugins/json-body.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { ErrorBody, UnauthenticatedBody } from './http/schemas/common.ts';
 import { addressesRoutes } from './http/routes/addresses.route.ts';
@@ -46,7 +48,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now };
+  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret };
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
@@ -64,6 +66,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (closing) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
+  registerJsonBody(app);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
 
@@ -87,7 +90,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await deps.db.get('SELECT 1 AS ok');
-      return { status: 'ok', database: deps.db.dialect };
+      return { status: 'ok', database: deps.db.dialect, delivery: deliveryStatus(config) };
     } catch {
       return reply.code(503).send({ status: 'unavailable', database: deps.db.dialect });
     }

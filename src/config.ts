@@ -11,6 +11,31 @@ export interface DatabaseConfig {
   readonly schema: string | null;
 }
 
+export interface SmsConfig {
+  /** `twilio`: the Twilio-compatible Messages API; `log`: write messages to the log only; `none`: keep live SMS queued. */
+  readonly provider: 'twilio' | 'log' | 'none';
+  readonly baseUrl: string;
+  readonly accountSid: string;
+  readonly authToken: string;
+  readonly from: string;
+}
+
+export interface DeliveryConfig {
+  /** Run the outbox worker inside the server process (`inline`) or only as `checkwriter worker` (`off`). */
+  readonly worker: 'inline' | 'off';
+  /** SMTP connection URL (smtp://user:pass@host:587, smtps://...); empty: live email stays queued. */
+  readonly smtpUrl: string;
+  readonly mailFrom: string;
+  readonly sms: SmsConfig;
+  readonly maxAttempts: number;
+  /** First retry delay; each further one doubles (with jitter), capped at an hour. */
+  readonly retryBaseMs: number;
+  /** How long a claimed row stays with its worker before another may take it. */
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly payeeLinkDays: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -23,6 +48,7 @@ export interface Config {
   /** HMAC secret for API keys; when empty the service keeps a generated one in the database. */
   readonly keySigningSecret: string;
   readonly webhooksAllowPrivate: boolean;
+  readonly delivery: DeliveryConfig;
 }
 
 export class ConfigError extends Error {
@@ -57,6 +83,40 @@ export function parseDatabaseUrl(raw: string | undefined, schema: string | undef
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${value}"`);
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function loadDeliveryConfig(env: NodeJS.ProcessEnv): DeliveryConfig {
+  const smtpUrl = env.SMTP_URL ?? '';
+  if (smtpUrl !== '' && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  const provider = oneOf(env, 'SMS_PROVIDER', ['twilio', 'log', 'none'] as const, 'none');
+  const sms: SmsConfig = Object.freeze({
+    provider,
+    baseUrl: (env.SMS_BASE_URL ?? 'https://api.twilio.com').replace(/\/+$/, ''),
+    accountSid: env.SMS_ACCOUNT_SID ?? '',
+    authToken: env.SMS_AUTH_TOKEN ?? '',
+    from: env.SMS_FROM ?? '',
+  });
+  if (provider === 'twilio' && (sms.accountSid === '' || sms.authToken === '' || sms.from === '')) {
+    throw new ConfigError('SMS_PROVIDER=twilio needs SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM');
+  }
+  return Object.freeze({
+    worker: oneOf(env, 'DELIVERY_WORKER', ['inline', 'off'] as const, 'inline'),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM !== undefined && env.MAIL_FROM !== '' ? env.MAIL_FROM : 'checkwriter <no-reply@localhost>',
+    sms,
+    maxAttempts: integer(env, 'DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
+    retryBaseMs: integer(env, 'DELIVERY_RETRY_BASE_MS', 30_000, 1, 86_400_000),
+    leaseMs: integer(env, 'DELIVERY_LEASE_MS', 60_000, 100, 86_400_000),
+    pollMs: integer(env, 'DELIVERY_POLL_MS', 500, 10, 60_000),
+    payeeLinkDays: integer(env, 'PAYEE_LINK_DAYS', 30, 1, 3650),
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '127.0.0.1';
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -73,5 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     keySigningSecret: env.KEY_SIGNING_SECRET ?? '',
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    delivery: loadDeliveryConfig(env),
   });
 }

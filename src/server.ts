@@ -8,6 +8,7 @@ import { connect } from './store/connect.ts';
 import type { Db } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
+import { buildDeliveryWorker } from './delivery/setup.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -33,11 +34,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config);
   const keys = await ApiKeys.open(db, config.keySigningSecret);
   const app = await buildApp(config, { db, keys });
+  const delivery = config.delivery.worker === 'inline' ? buildDeliveryWorker(config, db, keys.secret, app.log) : null;
   const url = await app.listen({ host: config.host, port: config.port });
+  delivery?.worker.start();
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
-    // app.close stops accepting connections and resolves once in-flight requests have answered.
-    closing ??= app.close().then(() => db.close());
+    // app.close stops accepting connections and resolves once in-flight requests have answered;
+    // the worker finishes the batch it holds; then the database closes.
+    closing ??= app
+      .close()
+      .then(() => delivery?.close())
+      .then(() => db.close());
     return closing;
   };
   return { app, db, url, close };

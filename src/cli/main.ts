@@ -5,7 +5,9 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
-import { closeOnSignals, startServer } from '../server.ts';
+import { pino } from 'pino';
+import { closeOnSignals, openDatabase, startServer } from '../server.ts';
+import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
 import type { Db } from '../store/db.ts';
 import { findAccountByEmail, listApiKeys } from '../store/accounts.repository.ts';
 import { migrate } from '../store/migrate.ts';
@@ -15,6 +17,7 @@ const USAGE = `Usage: checkwriter <command>
 
 Commands:
   serve                                   run the API (npm start)
+  worker                                  run only the delivery worker (email, SMS)
   migrate                                 apply database migrations
   keys create --email EMAIL [--env test|live] [--name NAME] [--company NAME] [--phone PHONE] [--unverified]
                                           create an API key (and the account when it is new);
@@ -55,11 +58,13 @@ async function serve(config: Config): Promise<void> {
   closeOnSignals(server);
   const keys = await listApiKeys(server.db, null);
   const base = `${server.url}/api/v3`;
+  const delivery = deliveryStatus(config);
   const lines = [
     '',
     `checkwriter is listening on ${server.url} (database: ${config.database.kind})`,
     `  API:      ${base}   (docs: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
     `  health:   ${server.url}/healthz`,
+    `  delivery: worker ${delivery.worker === 'inline' ? 'running in this process' : 'off (run npx checkwriter worker)'}; email ${delivery.smtp}; SMS ${delivery.sms}`,
   ];
   if (keys.filter((k) => k.revokedAt === null).length === 0) {
     lines.push('', 'No API keys yet. Create a test key in another terminal with:', '  npx checkwriter keys create --email you@example.com', '');
@@ -74,6 +79,24 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve':
       await serve(config);
       return -1;
+    case 'worker': {
+      const db = await openDatabase(config);
+      const keys = await ApiKeys.open(db, config.keySigningSecret);
+      const log = pino({ level: config.logLevel });
+      const { worker, close } = buildDeliveryWorker(config, db, keys.secret, log);
+      worker.start();
+      const status = deliveryStatus(config);
+      log.info({ smtp: status.smtp, sms: status.sms }, 'delivery worker started');
+      const stop = (): void => {
+        close()
+          .then(() => db.close())
+          .then(() => process.exit(0))
+          .catch(() => process.exit(1));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return -1;
+    }
     case 'migrate': {
       const db = connect(config.database);
       const applied = await migrate(db).finally(() => db.close());

@@ -72,7 +72,8 @@ export class ApiKeys {
 
   constructor(
     private readonly db: Db,
-    private readonly secret: Buffer,
+    /** The service secret: signs keys, and (under its own label) payee link tokens. */
+    readonly secret: Buffer,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -50,6 +50,9 @@ export interface CheckInput {
   customElements?: Record<string, string | undefined>;
 }
 
+/** Check numbers are at most 15 digits (the MICR auxiliary on-us field and exact integer arithmetic). */
+const MAX_SERIAL = 999_999_999_999_999;
+
 export function flag(value: Flag | undefined): boolean {
   return value === true || value === 1 || value === '1';
 }
@@ -196,6 +199,9 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
     const floor = Math.max(0, ...mine.filter((p) => p.serialGiven).map((p) => Number(p.check.serialNumber) + 1));
     const automatic = mine.filter((p) => !p.serialGiven);
     let next = await checks.reserveSerials(tx, bankId, floor, automatic.length);
+    if (automatic.length > 0 && next + automatic.length - 1 > MAX_SERIAL) {
+      throw rules.custom(`checks.${prepared.indexOf(automatic[0] as Prepared)}.serialNumber`, `cannot be assigned: the bank account has run out of check numbers (the largest is ${MAX_SERIAL}); set its nextSerial lower`);
+    }
     for (const p of automatic) p.check.serialNumber = String(next++);
   }
 

@@ -6,4 +6,6 @@ export interface ServiceContext {
   readonly db: Db;
   readonly config: Config;
   readonly now: () => number;
+  /** The service secret (payee link tokens). */
+  readonly secret: Buffer;
 }

@@ -9,6 +9,7 @@ import * as deliveries from '../store/deliveries.repository.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { normalisePhone } from './payee.service.ts';
+import { linkToken, linkTokenHash } from '../domain/payee-links.ts';
 import { rules } from './validation.ts';
 
 export interface EmailCheckInput {
@@ -26,10 +27,15 @@ export const UNVERIFIED_MESSAGE = 'Please verify your phone number and email add
  * POST /emailchecks. In one transaction: each check moves to `emailed` with its statement, and one
  * delivery row per message is queued (the outbox); the response never waits for SMTP.
  */
-export async function emailChecks(ctx: ServiceContext, principal: Principal, items: readonly EmailCheckInput[]): Promise<void> {
+/** The account owner's email and phone must both be verified (spec "Errors", 403). */
+export async function assertMayEmail(ctx: ServiceContext, principal: Principal): Promise<void> {
   const account = await accounts.findAccountById(ctx.db, principal.accountId);
-  // The 403 comes before any item is looked at (API decisions, "Email checks").
   if (account === undefined || !account.emailVerified || !account.phoneVerified) throw new AppError('forbidden', UNVERIFIED_MESSAGE);
+}
+
+export async function emailChecks(ctx: ServiceContext, principal: Principal, items: readonly EmailCheckInput[]): Promise<void> {
+  // The 403 comes before any item is looked at (API decisions, "Email checks").
+  await assertMayEmail(ctx, principal);
 
   const seen = new Set<string>();
   items.forEach((item, i) => {
@@ -64,5 +70,10 @@ export async function emailChecks(ctx: ServiceContext, principal: Principal, ite
     }
     await checks.insertStatements(tx, items.map((item) => ({ checkId: item.checkId, status: 'emailed', at: now })));
     await deliveries.insertDeliveries(tx, principal, queued);
+    // Each message carries its own payee link; the page it opens lives as long as the link.
+    const expiresAt = now + ctx.config.delivery.payeeLinkDays * 86_400_000;
+    for (const d of queued) {
+      if (d.checkId !== null) await deliveries.insertLink(tx, principal, { tokenHash: linkTokenHash(linkToken(ctx.secret, d.id)), checkId: d.checkId, expiresAt, createdAt: now });
+    }
   });
 }

@@ -1,8 +1,10 @@
-import type { Owner } from '../domain/owner.ts';
+// The outbox (deliveries), what test keys "sent" (sandbox_messages), payee links and attachments.
+import type { Environment, Owner } from '../domain/owner.ts';
 import type { Delivery } from '../domain/records.ts';
 import type { Queryable } from './db.ts';
+import { skipLocked } from './dialect.ts';
 
-/** Queues deliveries (the outbox): written in the same transaction as the change that causes them. */
+/** Queues deliveries: written in the same transaction as the change that causes them. */
 export async function insertDeliveries(q: Queryable, owner: Owner, deliveries: readonly Delivery[]): Promise<void> {
   for (const d of deliveries) {
     await q.run(
@@ -15,6 +17,8 @@ export async function insertDeliveries(q: Queryable, owner: Owner, deliveries: r
 
 interface DeliveryRow {
   id: string;
+  account_id: string;
+  env: Environment;
   check_id: string | null;
   channel: Delivery['channel'];
   recipient: string;
@@ -27,9 +31,8 @@ interface DeliveryRow {
   sent_at: number | null;
 }
 
-export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: string): Promise<Delivery[]> {
-  const rows = await q.all<DeliveryRow>('SELECT * FROM deliveries WHERE check_id = ? AND account_id = ? AND env = ? ORDER BY created_at, id', [checkId, owner.accountId, owner.env]);
-  return rows.map((r) => ({
+function toDelivery(r: DeliveryRow): Delivery {
+  return {
     id: r.id,
     checkId: r.check_id,
     channel: r.channel,
@@ -41,5 +44,184 @@ export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: st
     lastError: r.last_error,
     createdAt: Number(r.created_at),
     sentAt: r.sent_at === null ? null : Number(r.sent_at),
-  }));
+  };
+}
+
+export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: string): Promise<Delivery[]> {
+  const rows = await q.all<DeliveryRow>('SELECT * FROM deliveries WHERE check_id = ? AND account_id = ? AND env = ? ORDER BY created_at, id', [checkId, owner.accountId, owner.env]);
+  return rows.map(toDelivery);
+}
+
+/** A claimed delivery, with the owner it belongs to. */
+export interface ClaimedDelivery extends Delivery {
+  owner: Owner;
+}
+
+/**
+ * Takes up to `limit` due rows for this worker: queued ones whose time has come, and ones whose
+ * worker's lease ran out (it died mid-send). `channels` limits what this worker can send now
+ * (live email waits while SMTP is not configured). On PostgreSQL, SKIP LOCKED lets several
+ * workers claim disjoint rows at once.
+ */
+export async function claimDue(q: Queryable, now: number, leaseMs: number, limit: number, sendable: { liveEmail: boolean; liveSms: boolean }): Promise<ClaimedDelivery[]> {
+  const held: string[] = [];
+  if (!sendable.liveEmail) held.push("(env = 'live' AND channel = 'email')");
+  if (!sendable.liveSms) held.push("(env = 'live' AND channel = 'sms')");
+  const hold = held.length === 0 ? '' : ` AND NOT (${held.join(' OR ')})`;
+  const rows = await q.all<DeliveryRow>(
+    `UPDATE deliveries SET status = 'sending', lease_until = ?, attempts = attempts + 1
+     WHERE id IN (
+       SELECT id FROM deliveries
+       WHERE ((status = 'queued' AND next_attempt_at <= ?) OR (status = 'sending' AND lease_until <= ?))${hold}
+       ORDER BY next_attempt_at, id LIMIT ?${skipLocked(q.dialect)}
+     )
+     RETURNING *`,
+    [now + leaseMs, now, now, limit],
+  );
+  return rows.map((r) => ({ ...toDelivery(r), owner: { accountId: r.account_id, env: r.env } }));
+}
+
+export async function markSent(q: Queryable, id: string, now: number): Promise<void> {
+  await q.run("UPDATE deliveries SET status = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?", [now, id]);
+}
+
+export async function reschedule(q: Queryable, id: string, at: number, error: string): Promise<void> {
+  await q.run("UPDATE deliveries SET status = 'queued', next_attempt_at = ?, lease_until = NULL, last_error = ? WHERE id = ?", [at, error, id]);
+}
+
+export async function markFailed(q: Queryable, id: string, error: string): Promise<void> {
+  await q.run("UPDATE deliveries SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ?", [error, id]);
+}
+
+export async function countByStatus(q: Queryable): Promise<Record<string, number>> {
+  const rows = await q.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status');
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+// ---- payee links ----
+
+export async function insertLink(q: Queryable, owner: Owner, link: { tokenHash: string; checkId: string; expiresAt: number; createdAt: number }): Promise<void> {
+  await q.run('INSERT INTO check_links (token_hash, check_id, account_id, env, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    link.tokenHash,
+    link.checkId,
+    owner.accountId,
+    owner.env,
+    link.expiresAt,
+    link.createdAt,
+  ]);
+}
+
+export async function findLink(q: Queryable, tokenHash: string): Promise<{ checkId: string; owner: Owner; expiresAt: number } | undefined> {
+  const row = await q.get<{ check_id: string; account_id: string; env: Environment; expires_at: number }>('SELECT * FROM check_links WHERE token_hash = ?', [tokenHash]);
+  return row === undefined ? undefined : { checkId: row.check_id, owner: { accountId: row.account_id, env: row.env }, expiresAt: Number(row.expires_at) };
+}
+
+// ---- sandbox ----
+
+export interface SandboxMessage {
+  id: string;
+  deliveryId: string;
+  checkId: string | null;
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  link: string;
+  attachments: string[];
+  createdAt: number;
+}
+
+export async function insertSandboxMessage(q: Queryable, accountId: string, m: SandboxMessage): Promise<void> {
+  await q.run(
+    `INSERT INTO sandbox_messages (id, account_id, delivery_id, check_id, channel, recipient, subject, text_body, html_body, link, attachments, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [m.id, accountId, m.deliveryId, m.checkId, m.channel, m.recipient, m.subject, m.text, m.html, m.link, JSON.stringify(m.attachments), m.createdAt],
+  );
+}
+
+export async function listSandboxMessages(q: Queryable, accountId: string, limit: number, offset: number): Promise<{ total: number; items: SandboxMessage[] }> {
+  const count = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM sandbox_messages WHERE account_id = ?', [accountId]);
+  const rows = await q.all<{
+    id: string;
+    delivery_id: string;
+    check_id: string | null;
+    channel: 'email' | 'sms';
+    recipient: string;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    link: string;
+    attachments: string;
+    created_at: number;
+  }>('SELECT * FROM sandbox_messages WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [accountId, limit, offset]);
+  return {
+    total: Number(count?.n ?? 0),
+    items: rows.map((r) => ({
+      id: r.id,
+      deliveryId: r.delivery_id,
+      checkId: r.check_id,
+      channel: r.channel,
+      recipient: r.recipient,
+      subject: r.subject,
+      text: r.text_body,
+      html: r.html_body,
+      link: r.link,
+      attachments: JSON.parse(r.attachments) as string[],
+      createdAt: Number(r.created_at),
+    })),
+  };
+}
+
+// ---- attachments ----
+
+export interface AttachmentMeta {
+  id: string;
+  checkId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  createdAt: number;
+}
+
+export async function insertAttachment(q: Queryable, owner: Owner, a: AttachmentMeta, data: Buffer): Promise<void> {
+  await q.run('INSERT INTO attachments (id, account_id, env, check_id, filename, content_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+    a.id,
+    owner.accountId,
+    owner.env,
+    a.checkId,
+    a.filename,
+    a.contentType,
+    a.size,
+    data,
+    a.createdAt,
+  ]);
+}
+
+interface AttachmentRow {
+  id: string;
+  check_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  created_at: number;
+}
+
+const toMeta = (r: AttachmentRow): AttachmentMeta => ({ id: r.id, checkId: r.check_id, filename: r.filename, contentType: r.content_type, size: Number(r.size), createdAt: Number(r.created_at) });
+
+export async function listAttachments(q: Queryable, owner: Owner, checkId: string): Promise<AttachmentMeta[]> {
+  const rows = await q.all<AttachmentRow>(
+    'SELECT id, check_id, filename, content_type, size, created_at FROM attachments WHERE check_id = ? AND account_id = ? AND env = ? ORDER BY created_at, id',
+    [checkId, owner.accountId, owner.env],
+  );
+  return rows.map(toMeta);
+}
+
+export async function attachmentsWithData(q: Queryable, owner: Owner, checkId: string): Promise<(AttachmentMeta & { data: Buffer })[]> {
+  const rows = await q.all<AttachmentRow & { data: Buffer }>('SELECT * FROM attachments WHERE check_id = ? AND account_id = ? AND env = ? ORDER BY created_at, id', [checkId, owner.accountId, owner.env]);
+  return rows.map((r) => ({ ...toMeta(r), data: Buffer.from(r.data) }));
+}
+
+export async function deleteAttachment(q: Queryable, owner: Owner, checkId: string, id: string): Promise<number> {
+  return q.run('DELETE FROM attachments WHERE id = ? AND check_id = ? AND account_id = ? AND env = ?', [id, checkId, owner.accountId, owner.env]);
 }

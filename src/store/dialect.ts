@@ -31,3 +31,8 @@ export async function announceKeysChanged(q: Queryable): Promise<void> {
 export async function lockForMigrations(q: Queryable): Promise<void> {
   if (q.dialect === 'postgres') await q.get('SELECT pg_advisory_xact_lock(7305442001)');
 }
+
+/** Row locks that let several workers claim different rows at once (PostgreSQL); SQLite has one writer. */
+export function skipLocked(dialect: Dialect): string {
+  return dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+}

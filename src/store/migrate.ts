@@ -2,6 +2,7 @@ import type { Db, Queryable } from './db.ts';
 import { columnTypes, lockForMigrations } from './dialect.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as printing from './migrations/002-printing.ts';
+import * as delivery from './migrations/003-delivery.ts';
 
 interface Migration {
   id: number;
@@ -10,7 +11,7 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery];
 
 /**
  * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second

@@ -3,7 +3,7 @@ import * as addressService from '../../services/address.service.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { customFromAddressWire, fromAddressListWire, metaWire, toAddressListWire } from '../presenters.ts';
-import { errorResponses, IdParam, pageOf } from '../schemas/common.ts';
+import { errorResponses, IdParam, pageOf, pathId } from '../schemas/common.ts';
 import {
   CreateAddressesBody,
   CreateFromAddressesResponse,
@@ -50,7 +50,7 @@ export const addressesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }>
       },
     },
     async (request) => {
-      const address = await addressService.getAddress(ctx, principalOf(request), 'from', (request.params as { customFromAddressId: string }).customFromAddressId);
+      const address = await addressService.getAddress(ctx, principalOf(request), 'from', pathId(request.params, 'customFromAddressId'));
       return { success: true as const, data: customFromAddressWire(address) };
     },
   );

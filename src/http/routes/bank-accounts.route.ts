@@ -3,11 +3,11 @@ import * as bankAccountService from '../../services/bank-account.service.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { bankAccountWire, metaWire } from '../presenters.ts';
-import { errorResponses, IdParam, Message, pageOf } from '../schemas/common.ts';
+import { errorResponses, IdParam, Message, pageOf, pathId } from '../schemas/common.ts';
 import { BankAccountResponse, CreateBankAccountsBody, CreateBankAccountsResponse, ListBankAccountsResponse, ListQuery, UpdateBankAccountBody } from '../schemas/resources.ts';
 
 const Params = IdParam('bankAccountId');
-const idOf = (params: unknown): string => (params as { bankAccountId: string }).bankAccountId;
+const idOf = (params: unknown): string => pathId(params, 'bankAccountId');
 
 export const bankAccountsRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.post(

@@ -6,7 +6,7 @@ import * as voucherService from '../../services/voucher.service.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { checkWire, createdCheckWire, metaWire, voucherWire } from '../presenters.ts';
 import { CheckResponse, CreateChecksBody, CreateChecksResponse, ListChecksQuery, ListChecksResponse } from '../schemas/checks.ts';
-import { errorResponses, IdParam, pageOf } from '../schemas/common.ts';
+import { errorResponses, IdParam, pageOf, pathId } from '../schemas/common.ts';
 import { CreateVoucherResponse, VoucherBody, VoucherResponse } from '../schemas/resources.ts';
 
 export const checksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -70,7 +70,7 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     },
     async (request) => {
       const principal = principalOf(request);
-      const check = await checkService.getCheck(ctx, principal, (request.params as { checkId: string }).checkId);
+      const check = await checkService.getCheck(ctx, principal, pathId(request.params, 'checkId'));
       return { success: true as const, data: checkWire(check, principal.timeZone) };
     },
   );
@@ -87,7 +87,7 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       },
     },
     async (request, reply) => {
-      const voucher = await voucherService.attachVoucher(ctx, principalOf(request), (request.params as { checkId: string }).checkId, request.body);
+      const voucher = await voucherService.attachVoucher(ctx, principalOf(request), pathId(request.params, 'checkId'), request.body);
       return reply.code(201).send({ success: true as const, message: 'Voucher created successfully.', data: voucherWire(voucher) });
     },
   );
@@ -103,7 +103,7 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       },
     },
     async (request) => {
-      const voucher = await voucherService.getCheckVoucher(ctx, principalOf(request), (request.params as { checkId: string }).checkId);
+      const voucher = await voucherService.getCheckVoucher(ctx, principalOf(request), pathId(request.params, 'checkId'));
       return { success: true as const, data: voucherWire(voucher) };
     },
   );

@@ -9,6 +9,9 @@ export const emailChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
   app.post(
     '/emailchecks',
     {
+      // The 403 for an unverified account answers before the body is even validated
+      // (API decisions: "before any item is looked at").
+      preValidation: async (request) => emailCheckService.assertMayEmail(ctx, principalOf(request)),
       schema: {
         summary: 'Email one or more checks to their payees, optionally with an SMS (all or nothing)',
         description: 'Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery.',

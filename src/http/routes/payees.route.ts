@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../services/context.ts';
 import * as payeeService from '../../services/payee.service.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { metaWire, payeeWire } from '../presenters.ts';
-import { errorResponses, IdParam, Message, pageOf } from '../schemas/common.ts';
+import { errorResponses, IdParam, Message, pageOf, pathId } from '../schemas/common.ts';
 import { CreatePayeesBody, CreatePayeesResponse, ListPayeesResponse, ListQuery, PayeeIdResponse, PayeeResponse, UpdatePayeeBody } from '../schemas/resources.ts';
 
 export const payeesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -30,7 +30,7 @@ export const payeesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     '/payees/:payeeId',
     { schema: { summary: 'Fetch one payee', tags: ['payees'], params: IdParam('payeeId'), response: { 200: PayeeResponse, ...errorResponses(404) } } },
     async (request) => {
-      const payee = await payeeService.getPayee(ctx, principalOf(request), (request.params as { payeeId: string }).payeeId);
+      const payee = await payeeService.getPayee(ctx, principalOf(request), pathId(request.params, 'payeeId'));
       return { success: true as const, data: payeeWire(payee) };
     },
   );
@@ -48,7 +48,7 @@ export const payeesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       },
     },
     async (request) => {
-      const payeeId = (request.params as { payeeId: string }).payeeId;
+      const payeeId = pathId(request.params, 'payeeId');
       await payeeService.updatePayee(ctx, principalOf(request), payeeId, request.body);
       return { success: true as const, message: 'Payee updated successfully.', data: { payeeId } };
     },
@@ -58,7 +58,7 @@ export const payeesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     '/payees/:payeeId',
     { schema: { summary: 'Delete a payee (its checks keep its name)', tags: ['payees'], params: IdParam('payeeId'), response: { 200: Message, ...errorResponses(404) } } },
     async (request) => {
-      await payeeService.deletePayee(ctx, principalOf(request), (request.params as { payeeId: string }).payeeId);
+      await payeeService.deletePayee(ctx, principalOf(request), pathId(request.params, 'payeeId'));
       return { success: true as const, message: 'Payee deleted successfully.' };
     },
   );

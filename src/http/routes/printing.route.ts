@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../services/context.ts';
 import * as printService from '../../services/print.service.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { bankAccountWire } from '../presenters.ts';
-import { errorResponses, IdParam, MAX_BATCH } from '../schemas/common.ts';
+import { errorResponses, IdParam, MAX_BATCH, pathId } from '../schemas/common.ts';
 import { BankAccountResponse } from '../schemas/resources.ts';
 
 const Pdf = { description: 'A US letter PDF: the check on top, two stubs below.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } };
@@ -29,7 +29,7 @@ export const printingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       },
     },
     async (request, reply) => {
-      const { pdf, serialNumber } = await printService.checkPdf(ctx, principalOf(request), (request.params as { checkId: string }).checkId);
+      const { pdf, serialNumber } = await printService.checkPdf(ctx, principalOf(request), pathId(request.params, 'checkId'));
       return reply.type('application/pdf').header('content-disposition', `inline; filename="check-${serialNumber}.pdf"`).send(pdf);
     },
   );
@@ -67,7 +67,7 @@ export const printingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     async (request) => {
       const body = request.body;
       const image = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-      const account = await setSignature(ctx, principalOf(request), (request.params as { bankAccountId: string }).bankAccountId, image);
+      const account = await setSignature(ctx, principalOf(request), pathId(request.params, 'bankAccountId'), image);
       return { success: true as const, data: bankAccountWire(account) };
     },
   );
@@ -78,7 +78,7 @@ export const printingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       schema: { summary: 'Remove the signature image', tags: ['bank accounts'], params: IdParam('bankAccountId'), response: { 200: BankAccountResponse, ...errorResponses(404) } },
     },
     async (request) => {
-      const account = await setSignature(ctx, principalOf(request), (request.params as { bankAccountId: string }).bankAccountId, null);
+      const account = await setSignature(ctx, principalOf(request), pathId(request.params, 'bankAccountId'), null);
       return { success: true as const, data: bankAccountWire(account) };
     },
   );

@@ -8,7 +8,7 @@ const Flag = Type.Optional(
 );
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
-const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 20 })], { 'x-message': 'must be a number', description: 'Dollars with at most 2 decimals, as a number or a numeric string.' });
+const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], { 'x-message': 'must be a number', description: 'Dollars with at most 2 decimals, as a number or a numeric string.' });
 
 const NullableId = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' }));
 
@@ -107,7 +107,7 @@ export const CheckResponse = Type.Object({ success: Type.Literal(true), data: Ch
 export const ListChecksQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Type.Union([Type.Union(CHECK_STATUSES.map((s) => Type.Literal(s))), Type.Literal('')], { 'x-message': `must be one of ${CHECK_STATUSES.join(', ')}` })),
-  referenceId: Type.Optional(Type.String({ maxLength: 255 })),
+  referenceId: Type.Optional(Type.String({ maxLength: 255, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters' })),
 });
 
 export const ListChecksResponse = Type.Object({

@@ -26,7 +26,7 @@ export const Message = Type.Object({ success: Type.Literal(true), message: Type.
 export const PageQuery = {
   perPage: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Records per page, 1..500 (larger values are clamped to 500); default 10.', 'x-message': 'must be an integer of at least 1' })),
   page: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Page number, 1-based; default 1.', 'x-message': 'must be an integer of at least 1' })),
-  term: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive keyword filter.' })),
+  term: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters', description: 'Case-insensitive keyword filter.' })),
 };
 
 export const MAX_PER_PAGE = 500;
@@ -49,5 +49,14 @@ export function OptionalText(maxLength: number, options: Record<string, unknown>
 }
 
 export function IdParam(name: string) {
-  return Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 64 }) });
+  return Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 200 }) });
+}
+
+/**
+ * An id in a path that holds a NUL cannot name anything (and PostgreSQL cannot even compare it):
+ * services get an id that matches nothing instead, so the answer is the ordinary 404.
+ */
+export function pathId(params: unknown, name: string): string {
+  const value = (params as Record<string, unknown>)[name];
+  return typeof value === 'string' && !value.includes('\u0000') ? value : '';
 }

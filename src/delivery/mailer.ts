@@ -1,0 +1,48 @@
+// Email leaves through SMTP (nodemailer, pooled connections). The interface is what the worker
+// needs; tests use a real SMTP server on loopback as the peer.
+import { createTransport, type Transporter } from 'nodemailer';
+
+export interface OutgoingEmail {
+  /** Stable per delivery row, so a retried send is recognisable as the same message. */
+  messageId: string;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: { filename: string; contentType: string; content: Buffer }[];
+}
+
+export interface Mailer {
+  send(email: OutgoingEmail): Promise<void>;
+  close(): void;
+}
+
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(url: string) {
+    // Pooled connections (nodemailer reads transport options from the URL's query) keep a busy
+    // outbox from opening a connection per message.
+    const pooled = new URL(url);
+    if (!pooled.searchParams.has('pool')) pooled.searchParams.set('pool', 'true');
+    if (!pooled.searchParams.has('maxConnections')) pooled.searchParams.set('maxConnections', '5');
+    this.transport = createTransport(pooled.toString());
+  }
+
+  async send(email: OutgoingEmail): Promise<void> {
+    await this.transport.sendMail({
+      messageId: email.messageId,
+      from: email.from,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      attachments: email.attachments,
+    });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,57 @@
+// What a payee receives: the email (HTML and text) and the SMS, built from the check and the
+// sender's company. Plain templates; every value is HTML-escaped.
+import { centsToDecimalString } from '../domain/money.ts';
+
+export interface CheckMessageInput {
+  company: string;
+  payeeName: string;
+  amountCents: number | null;
+  memo: string | null;
+  serialNumber: string;
+  issueDate: string;
+  link: string;
+  linkExpiresOn: string;
+}
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+function money(cents: number | null): string {
+  if (cents === null) return 'a check';
+  const [whole = '0', fraction = '00'] = centsToDecimalString(cents).split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+export function checkEmail(m: CheckMessageInput): EmailContent {
+  const amount = money(m.amountCents);
+  const subject = `${m.company} sent you a check for ${amount}`;
+  const lines = [
+    `Hello ${m.payeeName},`,
+    '',
+    `${m.company} has sent you check number ${m.serialNumber} for ${amount}, dated ${m.issueDate}.`,
+    ...(m.memo === null ? [] : [`Memo: ${m.memo}`]),
+    '',
+    `View and print your check: ${m.link}`,
+    `The link works until ${m.linkExpiresOn}. Print it on plain paper and deposit it as you would any check.`,
+  ];
+  const e = escapeHtml;
+  const html = `<!doctype html><html><body style="font-family:Helvetica,Arial,sans-serif;color:#1a1a1a;max-width:560px">
+<p>Hello ${e(m.payeeName)},</p>
+<p><strong>${e(m.company)}</strong> has sent you check number ${e(m.serialNumber)} for <strong>${e(amount)}</strong>, dated ${e(m.issueDate)}.</p>
+${m.memo === null ? '' : `<p>Memo: ${e(m.memo)}</p>`}
+<p><a href="${e(m.link)}" style="display:inline-block;padding:10px 16px;background:#1f4e8c;color:#fff;text-decoration:none;border-radius:4px">View and print your check</a></p>
+<p style="font-size:13px;color:#555">The link works until ${e(m.linkExpiresOn)}. Print it on plain paper and deposit it as you would any check.</p>
+</body></html>`;
+  return { subject, text: lines.join('\n'), html };
+}
+
+export function checkSms(m: CheckMessageInput): string {
+  return `${m.company} sent you a check for ${money(m.amountCents)}. View and print it: ${m.link}`;
+}

@@ -1,0 +1,204 @@
+// The outbox worker: claims due delivery rows, sends them, and records the outcome. A row is
+// leased while it is being sent; a worker killed mid-send leaves it to be claimed again when the
+// lease ends, and the stable Message-ID lets the receiver recognise the repeat. Failures retry
+// with exponential backoff and jitter; after the last attempt the row is `failed`, logged, and
+// visible through the API — never dropped.
+import type { Config } from '../config.ts';
+import type { Owner } from '../domain/owner.ts';
+import { newId } from '../domain/ids.ts';
+import { localMoment } from '../domain/dates.ts';
+import type { Db } from '../store/db.ts';
+import * as accounts from '../store/accounts.repository.ts';
+import * as checks from '../store/checks.repository.ts';
+import * as deliveries from '../store/deliveries.repository.ts';
+import type { ClaimedDelivery } from '../store/deliveries.repository.ts';
+import { checkEmail, checkSms, type CheckMessageInput } from './messages.ts';
+import type { Mailer } from './mailer.ts';
+import { linkToken, payeeLink } from '../domain/payee-links.ts';
+import { SmsError, type SmsSender } from './sms.ts';
+
+/** The logger the worker writes to (pino's, or Fastify's which is pino too). */
+export interface WorkerLog {
+  info(entry: object, message: string): void;
+  warn(entry: object, message: string): void;
+  error(entry: object, message: string): void;
+}
+
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+const BATCH = 50;
+const CONCURRENCY = 20;
+
+export interface WorkerDeps {
+  db: Db;
+  config: Config;
+  secret: Buffer;
+  /** null: SMTP is not configured, live email stays queued. */
+  mailer: Mailer | null;
+  /** null: no SMS provider, live SMS stays queued. */
+  sms: SmsSender | null;
+  log: WorkerLog;
+  now?: () => number;
+  random?: () => number;
+}
+
+/** Delay before attempt `attempts + 1`: base·2^(attempts-1), capped, with "equal jitter" (half fixed, half random). */
+export function backoffMs(attempts: number, baseMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+class Permanent extends Error {}
+
+export class DeliveryWorker {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly deps: WorkerDeps) {
+    this.now = deps.now ?? Date.now;
+    this.random = deps.random ?? Math.random;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.tick();
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'delivery worker: claiming failed; retrying');
+      }
+      if (claimed === 0 && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.deps.config.delivery.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  /** Claims and sends one batch; answers how many rows it took. */
+  async tick(): Promise<number> {
+    const { delivery } = this.deps.config;
+    const claimed = await deliveries.claimDue(this.deps.db, this.now(), delivery.leaseMs, BATCH, {
+      liveEmail: this.deps.mailer !== null,
+      liveSms: this.deps.sms !== null,
+    });
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, async () => {
+      while (next < claimed.length) {
+        const item = claimed[next++];
+        if (item !== undefined) await this.deliver(item);
+      }
+    });
+    await Promise.all(lanes);
+    return claimed.length;
+  }
+
+  /** Sends until nothing is due (tests and `checkwriter worker --drain`). */
+  async drain(): Promise<void> {
+    while ((await this.tick()) > 0) {
+      // keep going
+    }
+  }
+
+  private async deliver(d: ClaimedDelivery): Promise<void> {
+    const { db, log } = this.deps;
+    try {
+      await this.send(d);
+      await deliveries.markSent(db, d.id, this.now());
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof Permanent || (error instanceof SmsError && !error.retryable);
+      if (permanent || d.attempts >= this.deps.config.delivery.maxAttempts) {
+        await deliveries.markFailed(db, d.id, message);
+        log.error({ deliveryId: d.id, checkId: d.checkId, channel: d.channel, attempts: d.attempts, err: message }, 'delivery failed for good');
+      } else {
+        const at = this.now() + backoffMs(d.attempts, this.deps.config.delivery.retryBaseMs, this.random);
+        await deliveries.reschedule(db, d.id, at, message);
+        log.warn({ deliveryId: d.id, channel: d.channel, attempts: d.attempts, retryAt: new Date(at).toISOString(), err: message }, 'delivery failed; will retry');
+      }
+    }
+  }
+
+  private async content(d: ClaimedDelivery): Promise<{ input: CheckMessageInput; owner: Owner }> {
+    const { db, config, secret } = this.deps;
+    if (d.checkId === null) throw new Permanent('delivery names no check');
+    const check = await checks.findCheck(db, d.owner, d.checkId);
+    if (check === undefined) throw new Permanent(`check ${d.checkId} no longer exists`);
+    const account = await accounts.findAccountById(db, d.owner.accountId);
+    const expires = d.createdAt + config.delivery.payeeLinkDays * 86_400_000;
+    return {
+      owner: d.owner,
+      input: {
+        company: account?.company ?? 'A company',
+        payeeName: check.payeeName ?? 'there',
+        amountCents: check.amountCents,
+        memo: check.memo,
+        serialNumber: check.serialNumber,
+        issueDate: check.issueDate,
+        link: payeeLink(config.publicUrl, linkToken(secret, d.id)),
+        linkExpiresOn: localMoment(expires, account?.timeZone ?? 'UTC').date,
+      },
+    };
+  }
+
+  private async send(d: ClaimedDelivery): Promise<void> {
+    const { db, config } = this.deps;
+    const { input, owner } = await this.content(d);
+    const attachments =
+      d.channel === 'email' && d.payload.sendAttachment === 1 && d.checkId !== null ? await deliveries.attachmentsWithData(db, owner, d.checkId) : [];
+    const email = checkEmail(input);
+    const sms = checkSms(input);
+    if (owner.env === 'test') {
+      // Nothing leaves the machine for test keys: the message lands in the sandbox inbox.
+      await deliveries.insertSandboxMessage(db, owner.accountId, {
+        id: newId('dlv', this.now()),
+        deliveryId: d.id,
+        checkId: d.checkId,
+        channel: d.channel,
+        recipient: d.recipient,
+        subject: d.channel === 'email' ? email.subject : '',
+        text: d.channel === 'email' ? email.text : sms,
+        html: d.channel === 'email' ? email.html : '',
+        link: input.link,
+        attachments: attachments.map((a) => a.filename),
+        createdAt: this.now(),
+      });
+      return;
+    }
+    if (d.channel === 'email') {
+      if (this.deps.mailer === null) throw new Error('SMTP is not configured');
+      await this.deps.mailer.send({
+        messageId: `<${d.id}@checkwriter>`,
+        from: config.delivery.mailFrom,
+        to: d.recipient,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data })),
+      });
+      return;
+    }
+    if (this.deps.sms === null) throw new Error('no SMS provider is configured');
+    await this.deps.sms.send(d.recipient, sms, d.id);
+  }
+}
