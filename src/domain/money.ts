@@ -15,12 +15,25 @@ export type AmountProblem = 'format' | 'precision' | 'positive' | 'max';
 export function parseAmountToCents(value: number | string): { cents: number } | { problem: AmountProblem } {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
   if (/^-\d/.test(text)) return { problem: 'positive' };
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (match === null) return { problem: typeof value === 'number' && /e-/.test(text) ? 'precision' : 'format' };
-  const whole = match[1] as string;
-  const fraction = match[2] ?? '';
+  const match = /^(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d{1,6}))?$/.exec(text);
+  if (match === null) return { problem: 'format' };
+  // Move the decimal point by the exponent on the digit string itself: exact at any size.
+  let whole = match[1] as string;
+  let fraction = match[2] ?? '';
+  const exponent = Number(match[3] ?? '0');
+  if (exponent > 0) {
+    const moved = fraction.padEnd(exponent, '0');
+    whole += moved.slice(0, exponent);
+    fraction = moved.slice(exponent);
+  } else if (exponent < 0) {
+    const shift = -exponent;
+    const padded = whole.padStart(shift + 1, '0');
+    fraction = padded.slice(padded.length - shift) + fraction;
+    whole = padded.slice(0, padded.length - shift);
+  }
+  whole = whole.replace(/^0+(?=\d)/, '');
   if (fraction.length > 2 && !/^0*$/.test(fraction.slice(2))) return { problem: 'precision' };
-  if (whole.replace(/^0+/, '').length > 8) return { problem: 'max' };
+  if (whole.length > 8) return { problem: 'max' };
   const cents = Number(whole) * 100 + Number(fraction.slice(0, 2).padEnd(2, '0'));
   if (cents <= 0) return { problem: 'positive' };
   if (cents > MAX_AMOUNT_CENTS) return { problem: 'max' };
