@@ -23,6 +23,8 @@ import { checksRoutes } from './http/routes/checks.route.ts';
 import { emailChecksRoutes } from './http/routes/email-checks.route.ts';
 import { payeesRoutes } from './http/routes/payees.route.ts';
 import { printingRoutes } from './http/routes/printing.route.ts';
+import { deliveriesRoutes } from './http/routes/deliveries.route.ts';
+import { registerPayeePage } from './http/pages/payee-page.route.ts';
 
 export const API_PREFIX = '/api/v3';
 
@@ -96,6 +98,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }
   });
 
+  registerPayeePage(app, ctx);
+
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
@@ -108,6 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await secured.register(categoriesRoutes, { ctx });
       await secured.register(addressesRoutes, { ctx });
       await secured.register(printingRoutes, { ctx });
+      await secured.register(deliveriesRoutes, { ctx });
     });
   }, { prefix: API_PREFIX });
 

@@ -171,7 +171,7 @@ export class DeliveryWorker {
     if (owner.env === 'test') {
       // Nothing leaves the machine for test keys: the message lands in the sandbox inbox.
       await deliveries.insertSandboxMessage(db, owner.accountId, {
-        id: newId('dlv', this.now()),
+        id: newId('msg', this.now()),
         deliveryId: d.id,
         checkId: d.checkId,
         channel: d.channel,

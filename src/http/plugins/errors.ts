@@ -30,7 +30,14 @@ function fromFastify(error: FastifyError, request: FastifyRequest): { code: Erro
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
       return { code: 'payload_too_large', status: 413, message: 'The request body is too large.' };
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return { code: 'payload_too_large', status: 413, message: 'The file is too large: at most 5 MB.' };
+    case 'FST_FILES_LIMIT':
+      return { code: 'validation', status: 422, message: 'Send one file at a time.' };
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { code: 'bad_request', status: 400, message: 'Send the file as multipart/form-data in a field named "file".' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -1,0 +1,49 @@
+// Files added to a check, sent with its email when `sendAttachment` is 1.
+import type { Owner } from '../domain/owner.ts';
+import { newId } from '../domain/ids.ts';
+import { AppError, notFound } from '../errors.ts';
+import * as checks from '../store/checks.repository.ts';
+import * as deliveries from '../store/deliveries.repository.ts';
+import type { AttachmentMeta } from '../store/deliveries.repository.ts';
+import type { ServiceContext } from './context.ts';
+import { rules } from './validation.ts';
+
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+export const MAX_ATTACHMENTS_PER_CHECK = 10;
+
+/** The content type a file really is, from its first bytes; a name or a header can lie. */
+export function sniffType(data: Buffer): 'application/pdf' | 'image/png' | 'image/jpeg' | null {
+  if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  if (data.length > 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  return null;
+}
+
+function cleanFilename(name: string, type: string): string {
+  const base = name.replace(/[^\w.\- ]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100);
+  const extension = type === 'application/pdf' ? '.pdf' : type === 'image/png' ? '.png' : '.jpg';
+  return base === '' ? `attachment${extension}` : base;
+}
+
+export async function addAttachment(ctx: ServiceContext, owner: Owner, checkId: string, file: { filename: string; data: Buffer }): Promise<AttachmentMeta> {
+  const type = sniffType(file.data);
+  if (type === null) throw rules.custom('file', 'must be a PDF, PNG or JPEG file');
+  const now = ctx.now();
+  const meta: AttachmentMeta = { id: newId('att', now), checkId, filename: cleanFilename(file.filename, type), contentType: type, size: file.data.length, createdAt: now };
+  await ctx.db.transaction(async (tx) => {
+    if ((await checks.findCheck(tx, owner, checkId)) === undefined) throw notFound('Check');
+    const existing = await deliveries.listAttachments(tx, owner, checkId);
+    if (existing.length >= MAX_ATTACHMENTS_PER_CHECK) throw rules.custom('file', `cannot be added: a check holds at most ${MAX_ATTACHMENTS_PER_CHECK} attachments`);
+    await deliveries.insertAttachment(tx, owner, meta, file.data);
+  });
+  return meta;
+}
+
+export async function listAttachments(ctx: ServiceContext, owner: Owner, checkId: string): Promise<AttachmentMeta[]> {
+  if ((await checks.findCheck(ctx.db, owner, checkId)) === undefined) throw notFound('Check');
+  return deliveries.listAttachments(ctx.db, owner, checkId);
+}
+
+export async function removeAttachment(ctx: ServiceContext, owner: Owner, checkId: string, attachmentId: string): Promise<void> {
+  if ((await deliveries.deleteAttachment(ctx.db, owner, checkId, attachmentId)) === 0) throw new AppError('not_found', 'Attachment not found.');
+}

@@ -1,0 +1,61 @@
+// What the API shows of deliveries: a check's delivery rows, the sandbox inbox of test keys, and
+// the payee page behind an emailed link.
+import type { Owner, Principal } from '../domain/owner.ts';
+import type { Check, Delivery } from '../domain/records.ts';
+import { statusCode, statusName } from '../domain/check-status.ts';
+import { linkTokenHash } from '../domain/payee-links.ts';
+import { AppError, notFound } from '../errors.ts';
+import * as accounts from '../store/accounts.repository.ts';
+import * as checks from '../store/checks.repository.ts';
+import * as deliveries from '../store/deliveries.repository.ts';
+import type { SandboxMessage } from '../store/deliveries.repository.ts';
+import type { ServiceContext } from './context.ts';
+import { checkPdf } from './print.service.ts';
+
+export async function checkDeliveries(ctx: ServiceContext, owner: Owner, checkId: string): Promise<Delivery[]> {
+  if ((await checks.findCheck(ctx.db, owner, checkId)) === undefined) throw notFound('Check');
+  return deliveries.deliveriesForCheck(ctx.db, owner, checkId);
+}
+
+export async function sandboxMessages(ctx: ServiceContext, principal: Principal, limit: number, offset: number): Promise<{ total: number; items: SandboxMessage[] }> {
+  if (principal.env !== 'test') throw new AppError('forbidden', 'The sandbox inbox holds what test keys send; use a test key.');
+  return deliveries.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
+}
+
+export interface PayeeView {
+  check: Check;
+  company: string;
+  owner: Owner;
+  timeZone: string;
+}
+
+export type PayeePageProblem = 'unknown' | 'expired' | 'void';
+
+/** The check behind a payee link, or why it cannot be shown. */
+export async function payeeView(ctx: ServiceContext, token: string): Promise<PayeeView | PayeePageProblem> {
+  const link = await deliveries.findLink(ctx.db, linkTokenHash(token));
+  if (link === undefined) return 'unknown';
+  if (link.expiresAt <= ctx.now()) return 'expired';
+  const check = await checks.findCheck(ctx.db, link.owner, link.checkId);
+  if (check === undefined) return 'unknown';
+  const name = statusName(check.status);
+  if (name === 'void' || name === 'refunded') return 'void';
+  const account = await accounts.findAccountById(ctx.db, link.owner.accountId);
+  return { check, company: account?.company ?? '', owner: link.owner, timeZone: account?.timeZone ?? 'UTC' };
+}
+
+/**
+ * The payee downloads the check to print it: the PDF, and the check moves from `emailed` to
+ * `eprinted` with its statement (once; later downloads change nothing).
+ */
+export async function payeeDownload(ctx: ServiceContext, view: PayeeView): Promise<{ pdf: Buffer; serialNumber: string }> {
+  const principal: Principal = { ...view.owner, keyId: '', timeZone: view.timeZone };
+  const result = await checkPdf(ctx, principal, view.check.id);
+  if (statusName(view.check.status) === 'emailed') {
+    await ctx.db.transaction(async (tx) => {
+      const moved = await checks.moveStatus(tx, view.owner, view.check.id, statusCode('emailed'), statusCode('eprinted'));
+      if (moved === 1) await checks.insertStatements(tx, [{ checkId: view.check.id, status: 'eprinted', at: ctx.now() }]);
+    });
+  }
+  return result;
+}
