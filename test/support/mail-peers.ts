@@ -20,7 +20,7 @@ export interface SmtpPeer {
   close(): Promise<void>;
 }
 
-export async function startSmtpPeer(): Promise<SmtpPeer> {
+export async function startSmtpPeer(options: { delayMs?: number } = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   let failures = 0;
   let always = false;
@@ -32,7 +32,8 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        if (options.delayMs !== undefined) await new Promise((r) => setTimeout(r, options.delayMs));
         if (always || failures > 0) {
           failures = Math.max(0, failures - 1);
           const error = new Error('try again later') as Error & { responseCode: number };

@@ -80,3 +80,30 @@ export async function http(url: string, init: { method?: string; key?: string; b
   }
   return { status: response.status, body };
 }
+
+/** `checkwriter worker` as its own process; resolves once it has started. */
+export function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; stop: (signal?: NodeJS.Signals) => Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('delivery worker started')) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve({
+          child,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  });
+}
