@@ -48,6 +48,8 @@ export async function startSmtpPeer(options: { delayMs?: number } = {}): Promise
       });
     },
   });
+  // A client killed mid-conversation (the crash test's SIGKILL) resets its connection: expected here.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.server.address() as AddressInfo;
   return {
