@@ -43,8 +43,12 @@ export class SqliteDb implements Db {
     };
   }
 
+  private dataVersionStatement: Statement | null = null;
+
   private readDataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    // Prepared once: this runs on every authenticated request.
+    this.dataVersionStatement ??= this.db.prepare('PRAGMA data_version');
+    return (this.dataVersionStatement.get() as { data_version: number }).data_version;
   }
 
   private prepare(sql: string): Statement {
