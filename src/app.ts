@@ -24,6 +24,7 @@ import { emailChecksRoutes } from './http/routes/email-checks.route.ts';
 import { payeesRoutes } from './http/routes/payees.route.ts';
 import { printingRoutes } from './http/routes/printing.route.ts';
 import { deliveriesRoutes } from './http/routes/deliveries.route.ts';
+import { lifecycleRoutes } from './http/routes/lifecycle.route.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 
 export const API_PREFIX = '/api/v3';
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await secured.register(addressesRoutes, { ctx });
       await secured.register(printingRoutes, { ctx });
       await secured.register(deliveriesRoutes, { ctx });
+      await secured.register(lifecycleRoutes, { ctx });
     });
   }, { prefix: API_PREFIX });
 

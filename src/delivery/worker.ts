@@ -16,6 +16,9 @@ import { checkEmail, checkSms, type CheckMessageInput } from './messages.ts';
 import type { Mailer } from './mailer.ts';
 import { linkToken, payeeLink } from '../domain/payee-links.ts';
 import { SmsError, type SmsSender } from './sms.ts';
+import { createHmac } from 'node:crypto';
+import * as webhooks from '../store/events.repository.ts';
+import { emit, type EventType } from '../services/events.ts';
 
 /** The logger the worker writes to (pino's, or Fastify's which is pino too). */
 export interface WorkerLog {
@@ -120,16 +123,33 @@ export class DeliveryWorker {
     }
   }
 
+  /** What a delivery event says about a message (webhooks are not themselves announced). */
+  private deliveryEvent(d: ClaimedDelivery, outcome: 'sent' | 'failed', error: string | null): { type: EventType; data: Record<string, unknown> }[] {
+    if (d.channel === 'webhook') return [];
+    return [
+      {
+        type: `delivery.${d.channel}.${outcome}`,
+        data: { deliveryId: d.id, checkId: d.checkId, channel: d.channel, recipient: d.recipient, status: outcome, attempts: d.attempts, error },
+      },
+    ];
+  }
+
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const { db, log } = this.deps;
     try {
       await this.send(d);
-      await deliveries.markSent(db, d.id, this.now());
+      await db.transaction(async (tx) => {
+        await deliveries.markSent(tx, d.id, this.now());
+        await emit(tx, d.owner, this.deliveryEvent(d, 'sent', null), this.now());
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const permanent = error instanceof Permanent || (error instanceof SmsError && !error.retryable);
       if (permanent || d.attempts >= this.deps.config.delivery.maxAttempts) {
-        await deliveries.markFailed(db, d.id, message);
+        await db.transaction(async (tx) => {
+          await deliveries.markFailed(tx, d.id, message);
+          await emit(tx, d.owner, this.deliveryEvent(d, 'failed', message), this.now());
+        });
         log.error({ deliveryId: d.id, checkId: d.checkId, channel: d.channel, attempts: d.attempts, err: message }, 'delivery failed for good');
       } else {
         const at = this.now() + backoffMs(d.attempts, this.deps.config.delivery.retryBaseMs, this.random);
@@ -161,8 +181,47 @@ export class DeliveryWorker {
     };
   }
 
+  /**
+   * POSTs the event to the endpoint: `{ "event": { type, data, id, createdAt } }`, signed two ways:
+   * `Signature` (hex HMAC-SHA256 of the raw body, what the hosted service's users verify) and
+   * `Checkwriter-Signature: t=<unix seconds>,v1=<hex HMAC of "t.body">` so receivers can refuse replays.
+   */
+  private async sendWebhook(d: ClaimedDelivery): Promise<void> {
+    const { db } = this.deps;
+    if (d.endpointId === null || d.eventId === null) throw new Permanent('webhook delivery names no endpoint or event');
+    const endpoint = await webhooks.endpointById(db, d.endpointId);
+    const event = await webhooks.findEvent(db, d.eventId);
+    if (endpoint === undefined || event === undefined) throw new Permanent('webhook endpoint or event no longer exists');
+    const body = JSON.stringify({ event: { type: event.type, data: event.data, id: event.id, createdAt: new Date(event.createdAt).toISOString() } });
+    const timestamp = Math.floor(this.now() / 1000);
+    const sign = (text: string): string => createHmac('sha256', endpoint.secret).update(text).digest('hex');
+    let response: Response;
+    try {
+      response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'checkwriter-webhooks/1',
+          signature: sign(body),
+          'checkwriter-signature': `t=${timestamp},v1=${sign(`${timestamp}.${body}`)}`,
+          'checkwriter-event-id': event.id,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+    } catch (error) {
+      await webhooks.setResponseStatus(db, d.id, null);
+      throw new Error(`endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await webhooks.setResponseStatus(db, d.id, response.status);
+    if (response.status < 200 || response.status >= 300) throw new Error(`endpoint answered ${response.status}`);
+  }
+
   private async send(d: ClaimedDelivery): Promise<void> {
     const { db, config } = this.deps;
+    if (d.channel === 'webhook') return this.sendWebhook(d);
     const { input, owner } = await this.content(d);
     const attachments =
       d.channel === 'email' && d.payload.sendAttachment === 1 && d.checkId !== null ? await deliveries.attachmentsWithData(db, owner, d.checkId) : [];
@@ -174,7 +233,7 @@ export class DeliveryWorker {
         id: newId('msg', this.now()),
         deliveryId: d.id,
         checkId: d.checkId,
-        channel: d.channel,
+        channel: d.channel === 'sms' ? 'sms' : 'email',
         recipient: d.recipient,
         subject: d.channel === 'email' ? email.subject : '',
         text: d.channel === 'email' ? email.text : sms,

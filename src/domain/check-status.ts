@@ -33,20 +33,56 @@ export function isStatusName(value: string): value is CheckStatusName {
   return (CHECK_STATUSES as readonly string[]).includes(value);
 }
 
-/** Statuses from which a check may be (re)sent by email: never once void, refunded or mailed. */
-const EMAILABLE: ReadonlySet<CheckStatusName> = new Set(['new', 'printed', 'emailed', 'eprinted']);
+/**
+ * What can happen to a check, the statuses each event may start from, and where it leads
+ * (docs/lifecycle.md draws it). `void` and `refunded` are final: nothing leaves them.
+ */
+export type CheckEvent = 'print' | 'email' | 'eprint' | 'mail' | 'void' | 'refund';
 
-export function canEmail(code: number): boolean {
-  return EMAILABLE.has(statusName(code));
+export const TRANSITIONS: Readonly<Record<CheckEvent, { readonly from: readonly CheckStatusName[]; readonly to: CheckStatusName }>> = {
+  // Reprinting a printed check is allowed (a jammed printer); never a check already sent another way.
+  print: { from: ['new', 'printed'], to: 'printed' },
+  // Emailing again re-sends the same check.
+  email: { from: ['new', 'emailed', 'eprinted'], to: 'emailed' },
+  // The payee downloaded the emailed check to print it.
+  eprint: { from: ['emailed', 'eprinted'], to: 'eprinted' },
+  // A mailing was dispatched by the print-and-mail operator.
+  mail: { from: ['new'], to: 'mailed' },
+  void: { from: ['new', 'printed', 'emailed', 'eprinted', 'mailed'], to: 'void' },
+  // A mailing cancelled before dispatch: the check was never issued and its mailing is refunded.
+  refund: { from: ['new'], to: 'refunded' },
+};
+
+export const FINAL_STATUSES: readonly CheckStatusName[] = ['void', 'refunded'];
+
+/** Past-tense name of an event, as statements and webhooks call it. */
+export const EVENT_STATEMENT: Readonly<Record<CheckEvent, string>> = {
+  print: 'printed',
+  email: 'emailed',
+  eprint: 'eprinted',
+  mail: 'mailed',
+  void: 'void',
+  refund: 'refunded',
+};
+
+export function canHappen(event: CheckEvent, code: number): boolean {
+  return TRANSITIONS[event].from.includes(statusName(code));
 }
 
-/**
- * Statuses from which a check may be printed on paper: a new one, or a printed one again (a jammed
- * printer). Never one already sent electronically or by mail — that would make two negotiable
- * copies — nor a void or refunded one.
- */
-const PRINTABLE: ReadonlySet<CheckStatusName> = new Set(['new', 'printed']);
+/** The status code an event leads to. */
+export function statusAfter(event: CheckEvent): number {
+  return statusCode(TRANSITIONS[event].to);
+}
+
+export function canEmail(code: number): boolean {
+  return canHappen('email', code);
+}
 
 export function canPrint(code: number): boolean {
-  return PRINTABLE.has(statusName(code));
+  return canHappen('print', code);
+}
+
+/** Editing and deleting are only for checks that have not gone anywhere yet. */
+export function isEditable(code: number): boolean {
+  return statusName(code) === 'new';
 }

@@ -118,7 +118,7 @@ export type NewCheck = Omit<Check, 'bankAccountName' | 'payeeName' | 'statements
 export interface Delivery {
   id: string;
   checkId: string | null;
-  channel: 'email' | 'sms';
+  channel: 'email' | 'sms' | 'webhook';
   recipient: string;
   payload: Record<string, unknown>;
   status: 'queued' | 'sending' | 'sent' | 'failed';

@@ -9,6 +9,7 @@ import * as checks from '../store/checks.repository.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
+import { checkEventData, emit } from './events.ts';
 
 /** A flag as clients send it: true/false, 0/1 or "0"/"1" (API decisions, "Create input rules"). */
 export type Flag = boolean | 0 | 1 | '0' | '1';
@@ -70,7 +71,7 @@ function amountRule(path: string, problem: AmountProblem) {
   }
 }
 
-function cents(path: string, value: number | string): number {
+export function cents(path: string, value: number | string): number {
   const parsed = parseAmountToCents(value);
   if ('problem' in parsed) throw amountRule(path, parsed.problem);
   return parsed.cents;
@@ -83,7 +84,7 @@ function voucherCents(path: string, value: number | string | undefined): number 
   return cents(path, value);
 }
 
-function emptyToNull(value: string | null | undefined): string | null {
+export function emptyToNull(value: string | null | undefined): string | null {
   return value === undefined || value === null || value === '' ? null : value;
 }
 
@@ -208,6 +209,7 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
   for (const p of prepared) if (p.voucher !== null) await resources.insertVoucher(tx, owner, p.voucher);
   await checks.insertChecks(tx, owner, prepared.map((p) => p.check));
   await checks.insertStatements(tx, prepared.map((p) => ({ checkId: p.check.id, status: 'created', at: now })));
+  await emit(tx, owner, prepared.map((p) => ({ type: 'check.created' as const, data: checkEventData({ ...p.check, status: 0 }) })), now);
   return prepared.map(({ check }) => ({
     checkId: check.id,
     serialNumber: check.serialNumber,

@@ -11,6 +11,7 @@ import * as deliveries from '../store/deliveries.repository.ts';
 import type { SandboxMessage } from '../store/deliveries.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { checkPdf } from './print.service.ts';
+import { checkEventData, emit } from './events.ts';
 
 export async function checkDeliveries(ctx: ServiceContext, owner: Owner, checkId: string): Promise<Delivery[]> {
   if ((await checks.findCheck(ctx.db, owner, checkId)) === undefined) throw notFound('Check');
@@ -54,7 +55,10 @@ export async function payeeDownload(ctx: ServiceContext, view: PayeeView): Promi
   if (statusName(view.check.status) === 'emailed') {
     await ctx.db.transaction(async (tx) => {
       const moved = await checks.moveStatus(tx, view.owner, view.check.id, statusCode('emailed'), statusCode('eprinted'));
-      if (moved === 1) await checks.insertStatements(tx, [{ checkId: view.check.id, status: 'eprinted', at: ctx.now() }]);
+      if (moved === 1) {
+        await checks.insertStatements(tx, [{ checkId: view.check.id, status: 'eprinted', at: ctx.now() }]);
+        await emit(tx, view.owner, [{ type: 'check.eprinted', data: checkEventData({ ...view.check, status: statusCode('eprinted') }) }], ctx.now());
+      }
     });
   }
   return result;

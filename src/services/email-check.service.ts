@@ -1,7 +1,8 @@
 import type { Principal } from '../domain/owner.ts';
 import type { Delivery } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
-import { canEmail, statusCode, statusName } from '../domain/check-status.ts';
+import { canEmail, statusName } from '../domain/check-status.ts';
+import { applyEvent, assertNotQueuedForMail } from './lifecycle.service.ts';
 import { AppError } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -48,7 +49,6 @@ export async function emailChecks(ctx: ServiceContext, principal: Principal, ite
     const found = await checks.findChecks(tx, principal, items.map((item) => item.checkId));
     const payees = await resources.findPayees(tx, principal, [...new Set([...found.values()].map((c) => c.payeeId).filter((id): id is string => id !== null))]);
     const queued: Delivery[] = [];
-    const emailed = statusCode('emailed');
     for (const [i, item] of items.entries()) {
       const path = `emailChecks.${i}`;
       const check = found.get(item.checkId);
@@ -66,9 +66,10 @@ export async function emailChecks(ctx: ServiceContext, principal: Principal, ite
         if (phone === null) throw rules.custom(`${path}.payeePhone`, 'must be a valid phone number');
         queued.push({ ...base, id: newId('dlv', now), channel: 'sms', recipient: phone, payload: {} });
       }
-      await checks.setStatus(tx, principal, check.id, emailed);
+      await assertNotQueuedForMail(tx, principal, check, 'emailed');
+      await applyEvent(tx, principal, check, 'email', 'emailed', now);
     }
-    await checks.insertStatements(tx, items.map((item) => ({ checkId: item.checkId, status: 'emailed', at: now })));
+
     await deliveries.insertDeliveries(tx, principal, queued);
     // Each message carries its own payee link; the page it opens lives as long as the link.
     const expiresAt = now + ctx.config.delivery.payeeLinkDays * 86_400_000;

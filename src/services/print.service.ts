@@ -11,9 +11,11 @@ import { RenderInputError } from '../render/render-error.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as resources from '../store/resources.repository.ts';
+import * as mailings from '../store/mailings.repository.ts';
 import type { Queryable } from '../store/db.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
+import { checkEventData, emit } from './events.ts';
 
 function payeeParty(payee: Payee): CheckParty {
   const cityLine = [[payee.city, payee.state].filter((s) => s !== '').join(', '), payee.zip].filter((s) => s !== '').join(' ');
@@ -92,6 +94,9 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
     if (!canPrint(check.status)) throw rules.custom(`checkIds.${i}`, `names a check that cannot be printed: its status is ${statusName(check.status)}`);
     return check;
   });
+  for (const [i, check] of ordered.entries()) {
+    if ((await mailings.pendingMailingFor(ctx.db, principal, check.id)) !== undefined) throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
+  }
   const documents = await Promise.all(ordered.map((check) => documentFor(ctx.db, principal, check)));
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(documents, checkIds.map((_, i) => `in checkIds.${i} `));
@@ -103,6 +108,7 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
       if (moved !== 1) throw rules.custom(`checkIds.${i}`, 'names a check whose status changed while printing; try again');
     }
     await checks.insertStatements(tx, ordered.map((check) => ({ checkId: check.id, status: 'printed', at: now })));
+    await emit(tx, principal, ordered.map((check) => ({ type: 'check.printed' as const, data: checkEventData({ ...check, status: statusCode('printed') }) })), now);
   });
   return pdf;
 }

@@ -226,3 +226,45 @@ export async function setVoucher(q: Queryable, owner: Owner, id: string, voucher
 export async function moveStatus(q: Queryable, owner: Owner, id: string, from: number, to: number): Promise<number> {
   return q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [to, id, owner.accountId, owner.env, from]);
 }
+
+export interface CheckChanges {
+  payeeId: string | null;
+  categoryId: string | null;
+  issueDate: string;
+  amountCents: number | null;
+  memo: string | null;
+  note: string | null;
+  accountNumber: string | null;
+  invoiceNumber: string | null;
+  referenceId: string | null;
+  noSign: boolean;
+  noAmount: boolean;
+  noDate: boolean;
+  noPayee: boolean;
+  customElements: Record<string, string>;
+}
+
+/** Rewrites the editable fields of a check still in `status` (0 rows when it moved meanwhile). */
+export async function updateCheck(q: Queryable, owner: Owner, id: string, status: number, serialNumber: string, c: CheckChanges): Promise<number> {
+  return q.run(
+    `UPDATE checks SET payee_id = ?, category_id = ?, issue_date = ?, amount_cents = ?, memo = ?, note = ?, account_number = ?,
+       invoice_number = ?, reference_id = ?, no_sign = ?, no_amount = ?, no_date = ?, no_payee = ?, custom_elements = ?, search_text = ?
+     WHERE id = ? AND account_id = ? AND env = ? AND status = ?`,
+    [
+      c.payeeId, c.categoryId, c.issueDate, c.amountCents, c.memo, c.note, c.accountNumber, c.invoiceNumber, c.referenceId,
+      c.noSign ? 1 : 0, c.noAmount ? 1 : 0, c.noDate ? 1 : 0, c.noPayee ? 1 : 0, JSON.stringify(c.customElements),
+      searchText({ ...c, serialNumber }), id, owner.accountId, owner.env, status,
+    ],
+  );
+}
+
+/**
+ * Removes a check still in `status`, with its statements, attachments and mailings; answers 0
+ * (and the caller rolls back) when the check had moved on meanwhile.
+ */
+export async function deleteCheck(q: Queryable, owner: Owner, id: string, status: number): Promise<number> {
+  await q.run('DELETE FROM check_statements WHERE check_id = ?', [id]);
+  await q.run('DELETE FROM attachments WHERE check_id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
+  await q.run('DELETE FROM mailings WHERE check_id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
+  return q.run('DELETE FROM checks WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [id, owner.accountId, owner.env, status]);
+}

@@ -29,6 +29,8 @@ interface DeliveryRow {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  endpoint_id?: string | null;
+  event_id?: string | null;
 }
 
 function toDelivery(r: DeliveryRow): Delivery {
@@ -48,13 +50,18 @@ function toDelivery(r: DeliveryRow): Delivery {
 }
 
 export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: string): Promise<Delivery[]> {
-  const rows = await q.all<DeliveryRow>('SELECT * FROM deliveries WHERE check_id = ? AND account_id = ? AND env = ? ORDER BY created_at, id', [checkId, owner.accountId, owner.env]);
+  const rows = await q.all<DeliveryRow>(
+    "SELECT * FROM deliveries WHERE check_id = ? AND account_id = ? AND env = ? AND channel <> 'webhook' ORDER BY created_at, id",
+    [checkId, owner.accountId, owner.env],
+  );
   return rows.map(toDelivery);
 }
 
 /** A claimed delivery, with the owner it belongs to. */
 export interface ClaimedDelivery extends Delivery {
   owner: Owner;
+  endpointId: string | null;
+  eventId: string | null;
 }
 
 /**
@@ -78,7 +85,7 @@ export async function claimDue(q: Queryable, now: number, leaseMs: number, limit
      RETURNING *`,
     [now + leaseMs, now, now, limit],
   );
-  return rows.map((r) => ({ ...toDelivery(r), owner: { accountId: r.account_id, env: r.env } }));
+  return rows.map((r) => ({ ...toDelivery(r), owner: { accountId: r.account_id, env: r.env }, endpointId: r.endpoint_id ?? null, eventId: r.event_id ?? null }));
 }
 
 export async function markSent(q: Queryable, id: string, now: number): Promise<void> {

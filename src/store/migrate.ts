@@ -3,6 +3,7 @@ import { columnTypes, lockForMigrations } from './dialect.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as printing from './migrations/002-printing.ts';
 import * as delivery from './migrations/003-delivery.ts';
+import * as lifecycle from './migrations/004-lifecycle.ts';
 
 interface Migration {
   id: number;
@@ -11,7 +12,7 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle];
 
 /**
  * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second

@@ -114,3 +114,24 @@ export const ListChecksResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({ meta: Meta, checks: Type.Array(CheckRead) }),
 });
+
+/** PUT /checks/{id}: the editable fields of a new check, all optional. */
+export const CheckEditBody = Type.Object(
+  {
+    payeeId: CheckInput.properties.payeeId,
+    categoryId: CheckInput.properties.categoryId,
+    issueDate: CheckInput.properties.issueDate,
+    amount: Type.Optional(Amount),
+    memo: CheckInput.properties.memo,
+    note: CheckInput.properties.note,
+    accountNumber: CheckInput.properties.accountNumber,
+    invoiceNumber: CheckInput.properties.invoiceNumber,
+    referenceId: CheckInput.properties.referenceId,
+    noSign: Flag,
+    noAmount: Flag,
+    noDate: Flag,
+    noPayee: Flag,
+    customElements: CheckInput.properties.customElements,
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,57 @@
+// Events: what happened to a check or a delivery, queued for every webhook endpoint that listens,
+// in the same transaction as the change itself (so an event is never lost, nor sent for a change
+// that rolled back).
+import type { Owner } from '../domain/owner.ts';
+import type { Check } from '../domain/records.ts';
+import { newId } from '../domain/ids.ts';
+import { centsToNumber } from '../domain/money.ts';
+import { statusDescription } from '../domain/check-status.ts';
+import type { Queryable } from '../store/db.ts';
+import * as events from '../store/events.repository.ts';
+
+export const EVENT_TYPES = [
+  'check.created',
+  'check.printed',
+  'check.emailed',
+  'check.eprinted',
+  'check.mailed',
+  'check.voided',
+  'check.refunded',
+  'delivery.email.sent',
+  'delivery.email.failed',
+  'delivery.sms.sent',
+  'delivery.sms.failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The check as events describe it. */
+export function checkEventData(check: Pick<Check, 'id' | 'serialNumber' | 'amountCents' | 'status' | 'referenceId' | 'bankAccountId' | 'payeeId'>): Record<string, unknown> {
+  return {
+    checkId: check.id,
+    serialNumber: check.serialNumber,
+    amount: check.amountCents === null ? null : centsToNumber(check.amountCents),
+    status: check.status,
+    statusDescription: statusDescription(check.status),
+    referenceId: check.referenceId,
+    bankAccountId: check.bankAccountId,
+    payeeId: check.payeeId,
+  };
+}
+
+/**
+ * Records events and queues one webhook delivery per listening endpoint. Without endpoints it
+ * writes nothing, so an account that uses no webhooks pays nothing for them.
+ */
+export async function emit(q: Queryable, owner: Owner, items: readonly { type: EventType; data: Record<string, unknown> }[], now: number): Promise<void> {
+  if (items.length === 0) return;
+  const endpoints = await events.listEndpoints(q, owner);
+  if (endpoints.length === 0) return;
+  const stored = items.map((item) => ({ id: newId('evt', now), type: item.type, data: item.data, createdAt: now }));
+  const wanted = stored.filter((e) => endpoints.some((ep) => ep.events.includes(e.type)));
+  await events.insertEvents(q, owner, wanted);
+  for (const event of wanted) {
+    for (const endpoint of endpoints) {
+      if (endpoint.events.includes(event.type)) await events.queueWebhook(q, owner, { id: newId('dlv', now), endpointId: endpoint.id, eventId: event.id, url: endpoint.url, now });
+    }
+  }
+}
