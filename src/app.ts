@@ -25,6 +25,7 @@ import { payeesRoutes } from './http/routes/payees.route.ts';
 import { printingRoutes } from './http/routes/printing.route.ts';
 import { deliveriesRoutes } from './http/routes/deliveries.route.ts';
 import { lifecycleRoutes } from './http/routes/lifecycle.route.ts';
+import { webhooksRoutes } from './http/routes/webhooks.route.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 
 export const API_PREFIX = '/api/v3';
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await secured.register(printingRoutes, { ctx });
       await secured.register(deliveriesRoutes, { ctx });
       await secured.register(lifecycleRoutes, { ctx });
+      await secured.register(webhooksRoutes, { ctx });
     });
   }, { prefix: API_PREFIX });
 

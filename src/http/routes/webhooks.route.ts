@@ -1,0 +1,129 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ServiceContext } from '../../services/context.ts';
+import { EVENT_TYPES } from '../../services/events.ts';
+import * as webhookService from '../../services/webhook.service.ts';
+import type { WebhookEndpoint } from '../../store/events.repository.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { errorResponses, IdParam, Message, pathId } from '../schemas/common.ts';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const WebhookRead = Type.Object({
+  webhookId: Type.String(),
+  url: Type.String(),
+  secret: Type.String({ description: 'HMAC-SHA256 key of the Signature headers.' }),
+  events: Type.Array(Type.String()),
+  createdAt: Type.String(),
+});
+
+const wire = (e: WebhookEndpoint) => ({ webhookId: e.id, url: e.url, secret: e.secret, events: e.events, createdAt: iso(e.createdAt) ?? '' });
+
+const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2000 }),
+    events: Type.Optional(Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), { minItems: 1, maxItems: EVENT_TYPES.length, 'x-message': `must name events among ${EVENT_TYPES.join(', ')}` })),
+  },
+  { additionalProperties: false },
+);
+
+const DeliveryParams = Type.Object({ webhookId: Type.String({ minLength: 1, maxLength: 200 }), deliveryId: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.post(
+    '/webhooks',
+    {
+      schema: {
+        summary: 'Register a webhook endpoint (all events unless `events` narrows them)',
+        tags: ['webhooks'],
+        body: CreateWebhookBody,
+        response: { 201: Type.Object({ success: Type.Literal(true), message: Type.String(), data: WebhookRead }), ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const endpoint = await webhookService.createEndpoint(ctx, principalOf(request), request.body);
+      return reply.code(201).send({ success: true as const, message: 'Webhook created successfully.', data: wire(endpoint) });
+    },
+  );
+
+  app.get(
+    '/webhooks',
+    {
+      schema: {
+        summary: 'List webhook endpoints',
+        tags: ['webhooks'],
+        response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ webhooks: Type.Array(WebhookRead) }) }), ...errorResponses() },
+      },
+    },
+    async (request) => ({ success: true as const, data: { webhooks: (await webhookService.listEndpoints(ctx, principalOf(request))).map(wire) } }),
+  );
+
+  app.delete(
+    '/webhooks/:webhookId',
+    { schema: { summary: 'Delete a webhook endpoint', tags: ['webhooks'], params: IdParam('webhookId'), response: { 200: Message, ...errorResponses(404) } } },
+    async (request) => {
+      await webhookService.deleteEndpoint(ctx, principalOf(request), pathId(request.params, 'webhookId'));
+      return { success: true as const, message: 'Webhook deleted successfully.' };
+    },
+  );
+
+  app.get(
+    '/webhooks/:webhookId/deliveries',
+    {
+      schema: {
+        summary: "An endpoint's delivery log, newest first (last 100)",
+        tags: ['webhooks'],
+        params: IdParam('webhookId'),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({
+              deliveries: Type.Array(
+                Type.Object({
+                  deliveryId: Type.String(),
+                  eventId: Type.String(),
+                  eventType: Type.String(),
+                  status: Type.String(),
+                  attempts: Type.Integer(),
+                  responseStatus: Type.Union([Type.Integer(), Type.Null()]),
+                  lastError: Type.Union([Type.String(), Type.Null()]),
+                  createdAt: Type.String(),
+                  sentAt: Type.Union([Type.String(), Type.Null()]),
+                }),
+              ),
+            }),
+          }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const { deliveries } = await webhookService.endpointDeliveries(ctx, principalOf(request), pathId(request.params, 'webhookId'));
+      return {
+        success: true as const,
+        data: {
+          deliveries: deliveries.map((d) => ({
+            deliveryId: d.id,
+            eventId: d.eventId,
+            eventType: d.eventType,
+            status: d.status,
+            attempts: d.attempts,
+            responseStatus: d.responseStatus,
+            lastError: d.lastError,
+            createdAt: iso(d.createdAt) ?? '',
+            sentAt: iso(d.sentAt),
+          })),
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+    { schema: { summary: 'Send an event to the endpoint again', tags: ['webhooks'], params: DeliveryParams, response: { 200: Message, ...errorResponses(404) } } },
+    async (request) => {
+      await webhookService.redeliver(ctx, principalOf(request), pathId(request.params, 'webhookId'), pathId(request.params, 'deliveryId'));
+      return { success: true as const, message: 'Delivery queued again.' };
+    },
+  );
+};
