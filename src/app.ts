@@ -14,6 +14,7 @@ import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
+import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { ErrorBody, UnauthenticatedBody } from './http/schemas/common.ts';
 import { addressesRoutes } from './http/routes/addresses.route.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     await api.register(async (secured) => {
       registerAuth(secured, deps.keys, config.rateLimitPerKey);
+      registerIdempotency(secured, ctx);
       await secured.register(checksRoutes, { ctx });
       await secured.register(emailChecksRoutes, { ctx });
       await secured.register(payeesRoutes, { ctx });

@@ -60,4 +60,43 @@ describe.each(dialects())('two server processes on one %s database', (dialect) =
       expect(loser.body.errorMsg).toMatch(/serialNumber has already been taken\.$/);
     }
   });
+
+  it('100 concurrent POST /checks with one Idempotency-Key on both servers create exactly one batch', async () => {
+    const [a, b] = servers;
+    if (a === undefined || b === undefined) throw new Error('servers did not start');
+    const bank = await http(`${a.url}/api/v3/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [{ name: 'Idem', routingNumber: '011000015', accountNumber: '7777' }] } });
+    const bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
+    const body = { checks: Array.from({ length: 10 }, () => ({ bankAccountId, noPayee: true, amount: '9.99' })) };
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const response = await fetch(`${(i % 2 === 0 ? a : b).url}/api/v3/checks`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'one-batch-please' },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, text: await response.text(), replayed: response.headers.get('idempotent-replayed') };
+      }),
+    );
+    expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201));
+    expect(new Set(responses.map((r) => r.text)).size).toBe(1);
+    expect(responses.filter((r) => r.replayed === null)).toHaveLength(1);
+    const list = await http(`${a.url}/api/v3/checks?perPage=500`, { key });
+    expect(list.body.data.checks.filter((c: { bankAccount: { bankAccountId: string } }) => c.bankAccount.bankAccountId === bankAccountId)).toHaveLength(10);
+  });
+
+  it('concurrent transitions on one check: exactly one void wins, the rest are told it is void', async () => {
+    const [a, b] = servers;
+    if (a === undefined || b === undefined) throw new Error('servers did not start');
+    const bank = await http(`${a.url}/api/v3/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [{ name: 'Void race', routingNumber: '011000015', accountNumber: '8888' }] } });
+    const created = await http(`${a.url}/api/v3/checks`, { method: 'POST', key, body: { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, noPayee: true, amount: 1 }] } });
+    const checkId = created.body.data.checks[0].checkId;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => http(`${(i % 2 === 0 ? a : b).url}/api/v3/checks/${checkId}/void`, { method: 'POST', key })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(422);
+      expect(r.body.errorMsg).toBe('The check cannot be voided: its status is void.');
+    }
+    const check = await http(`${b.url}/api/v3/checks/${checkId}`, { key });
+    expect(check.body.data.checkStatements.map((s: { status: string }) => s.status)).toEqual(['created', 'void']);
+  });
 });

@@ -1,0 +1,57 @@
+// Idempotency keys: the first request's response, kept per account, environment and key.
+import type { Owner } from '../domain/owner.ts';
+import type { Queryable } from './db.ts';
+
+export interface IdempotencyRecord {
+  requestHash: string;
+  state: 'pending' | 'done';
+  responseStatus: number | null;
+  responseType: string | null;
+  responseBody: Buffer | null;
+  createdAt: number;
+}
+
+/** Claims the key for this request; false when a record exists already. */
+export async function claim(q: Queryable, owner: Owner, key: string, requestHash: string, now: number): Promise<boolean> {
+  const inserted = await q.run(
+    "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
+    [owner.accountId, owner.env, key, requestHash, now],
+  );
+  return inserted === 1;
+}
+
+export async function find(q: Queryable, owner: Owner, key: string): Promise<IdempotencyRecord | undefined> {
+  const row = await q.get<{ request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_type: string | null; response_body: Buffer | null; created_at: number }>(
+    'SELECT request_hash, state, response_status, response_type, response_body, created_at FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?',
+    [owner.accountId, owner.env, key],
+  );
+  if (row === undefined) return undefined;
+  return {
+    requestHash: row.request_hash,
+    state: row.state,
+    responseStatus: row.response_status === null ? null : Number(row.response_status),
+    responseType: row.response_type,
+    responseBody: row.response_body === null ? null : Buffer.from(row.response_body),
+    createdAt: Number(row.created_at),
+  };
+}
+
+export async function complete(q: Queryable, owner: Owner, key: string, response: { status: number; type: string; body: Buffer }): Promise<void> {
+  await q.run("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_type = ?, response_body = ? WHERE account_id = ? AND env = ? AND idem_key = ?", [
+    response.status,
+    response.type,
+    response.body,
+    owner.accountId,
+    owner.env,
+    key,
+  ]);
+}
+
+/** Forgets a key (its request failed on our side, or its record is too old), only if unchanged since `createdAt`. */
+export async function release(q: Queryable, owner: Owner, key: string, createdAt: number): Promise<void> {
+  await q.run('DELETE FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ? AND created_at = ?', [owner.accountId, owner.env, key, createdAt]);
+}
+
+export async function purgeOlderThan(q: Queryable, before: number): Promise<number> {
+  return q.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]);
+}
