@@ -11,6 +11,7 @@ import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
 import type { Db } from '../store/db.ts';
 import { findAccountByEmail, listApiKeys } from '../store/accounts.repository.ts';
 import { migrate } from '../store/migrate.ts';
+import { operatorQueue, operatorSettle } from '../services/mailing.service.ts';
 import { connect } from '../store/connect.ts';
 
 const USAGE = `Usage: checkwriter <command>
@@ -26,6 +27,10 @@ Commands:
   keys revoke KEY_ID                      revoke a key; the API refuses it at once
   accounts verify --email EMAIL [--only email|phone]
                                           mark an account's email and phone verified
+  mailings list [--status queued|dispatched|cancelled]
+                                          the print-and-mail queue (operator)
+  mailings dispatch MAILING_ID            mark a mailing dispatched: its check becomes mailed
+  mailings cancel MAILING_ID              cancel a queued mailing: its check becomes refunded
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET. See the README.`;
@@ -165,6 +170,28 @@ export async function main(argv: string[]): Promise<number> {
       const account = await withDb(config, (db) => verifyAccount(db, email, { email: only !== 'phone', phone: only !== 'email' }));
       process.stdout.write(`account ${account.id}: email ${account.emailVerified ? 'verified' : 'unverified'}, phone ${account.phoneVerified ? 'verified' : 'unverified'}\n`);
       return 0;
+    }
+    case 'mailings': {
+      const args = parseArgs({ args: rest, allowPositionals: true, options: { status: { type: 'string' } } });
+      return withDb(config, async (db) => {
+        if (sub === 'list') {
+          const status = args.values.status ?? null;
+          if (status !== null && status !== 'queued' && status !== 'dispatched' && status !== 'cancelled') throw new UsageError('--status must be queued, dispatched or cancelled');
+          const queue = await operatorQueue(db, status);
+          for (const m of queue) {
+            process.stdout.write(`${m.id}\t${m.status}\t${m.checkId}\tshipping ${m.shippingTypeId}\tpaper ${m.paperTypeId}\t${m.owner.env}\t${new Date(m.createdAt).toISOString()}\n`);
+          }
+          if (queue.length === 0) process.stdout.write('no mailings\n');
+          return 0;
+        }
+        if (sub === 'dispatch' || sub === 'cancel') {
+          const mailingId = required(args.positionals[0], 'MAILING_ID');
+          const mailing = await operatorSettle(db, mailingId, sub === 'dispatch' ? 'dispatched' : 'cancelled');
+          process.stdout.write(`${mailing.id} ${mailing.status}: check ${mailing.checkId} is now ${sub === 'dispatch' ? 'mailed' : 'refunded'}\n`);
+          return 0;
+        }
+        throw new UsageError(`unknown mailings command "${sub ?? ''}"`);
+      });
     }
     case undefined:
     case 'help':

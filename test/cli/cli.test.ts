@@ -67,6 +67,26 @@ describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
     expect(allowed.status).toBe(422);
   });
 
+  it('mailings: the operator lists the print-and-mail queue and dispatches a mailing', async () => {
+    const key = (await runCli(['keys', 'create', '--email', 'mailer@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const api = `${server.url}/api/v3`;
+    const bank = await http(`${api}/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [{ name: 'Mail', routingNumber: '011000015', accountNumber: '4321' }] } });
+    const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [{ name: 'Post Office Fan', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }] } });
+    const check = await http(`${api}/checks`, { method: 'POST', key, body: { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId: payee.body.data.payees[0].payeeId, amount: 40 }] } });
+    const checkId = check.body.data.checks[0].checkId;
+    const mailing = await http(`${api}/mailchecks`, { method: 'POST', key, body: { mailChecks: [{ checkId, shippingTypeId: 2 }] } });
+    const mailingId = mailing.body.data.mailings[0].mailingId;
+    const queue = await runCli(['mailings', 'list', '--status', 'queued'], env);
+    expect(queue.stdout).toContain(`${mailingId}\tqueued\t${checkId}\tshipping 2`);
+    const dispatched = await runCli(['mailings', 'dispatch', mailingId], env);
+    expect(dispatched.code).toBe(0);
+    expect(dispatched.stdout).toContain(`check ${checkId} is now mailed`);
+    expect((await http(`${api}/checks/${checkId}`, { key })).body.data.checkStatus).toEqual({ status: 2, description: 'Mailed' });
+    const again = await runCli(['mailings', 'cancel', mailingId], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already dispatched');
+  });
+
   it('explains bad usage with exit code 2', async () => {
     const bad = await runCli(['keys', 'create'], env);
     expect(bad.code).toBe(2);
