@@ -97,8 +97,18 @@ async function insertChunked<T>(q: Queryable, head: string, width: number, items
   }
 }
 
+/** Adds `delta` to the number of the owner's checks in `status` (check_counts, migration 005). */
+async function count(q: Queryable, owner: Owner, status: number, delta: number): Promise<void> {
+  await q.run(
+    `INSERT INTO check_counts (account_id, env, status, n) VALUES (?, ?, ?, ?)
+     ON CONFLICT (account_id, env, status) DO UPDATE SET n = check_counts.n + excluded.n`,
+    [owner.accountId, owner.env, status, delta],
+  );
+}
+
 export async function insertChecks(q: Queryable, owner: Owner, checks: readonly NewCheck[]): Promise<void> {
   await insertChunked(q, `INSERT INTO checks (${INSERT_COLUMNS.join(', ')})`, INSERT_COLUMNS.length, checks, (c) => checkValues(owner, c));
+  if (checks.length > 0) await count(q, owner, 0, checks.length);
 }
 
 export async function insertStatements(q: Queryable, statements: readonly { checkId: string; status: string; at: number }[]): Promise<void> {
@@ -146,35 +156,54 @@ export interface CheckFilter {
   offset: number;
 }
 
+async function totalFromCounts(q: Queryable, owner: Owner, status: number | null): Promise<number> {
+  const row =
+    status === null
+      ? await q.get<{ n: number | null }>('SELECT SUM(n) AS n FROM check_counts WHERE account_id = ? AND env = ?', [owner.accountId, owner.env])
+      : await q.get<{ n: number | null }>('SELECT n FROM check_counts WHERE account_id = ? AND env = ? AND status = ?', [owner.accountId, owner.env, status]);
+  return Number(row?.n ?? 0);
+}
+
 export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter): Promise<Paged<Check>> {
-  let where = 'c.account_id = ? AND c.env = ?';
+  let where = 'account_id = ? AND env = ?';
   const args: SqlValue[] = [owner.accountId, owner.env];
   if (filter.status !== null) {
-    where += ' AND c.status = ?';
+    where += ' AND status = ?';
     args.push(filter.status);
   }
+  const simple = filter.referenceId === null && (filter.term === null || filter.term === '');
   if (filter.referenceId !== null) {
-    where += ' AND c.reference_id = ?';
+    where += ' AND reference_id = ?';
     args.push(filter.referenceId);
   }
   if (filter.term !== null && filter.term !== '') {
     const pattern = likePattern(filter.term);
     const alternatives = [
-      containsIgnoreCase(q.dialect, 'c.search_text'),
-      `c.payee_id IN (SELECT id FROM payees WHERE account_id = ? AND env = ? AND ${containsIgnoreCase(q.dialect, 'name')})`,
+      containsIgnoreCase(q.dialect, 'search_text'),
+      `payee_id IN (SELECT id FROM payees WHERE account_id = ? AND env = ? AND ${containsIgnoreCase(q.dialect, 'name')})`,
     ];
     args.push(pattern, owner.accountId, owner.env, pattern);
     if (filter.termCents !== null) {
-      alternatives.push('c.amount_cents = ?');
+      alternatives.push('amount_cents = ?');
       args.push(filter.termCents);
     }
     where += ` AND (${alternatives.join(' OR ')})`;
   }
-  const count = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks c WHERE ${where}`, args);
-  const total = Number(count?.n ?? 0);
+  // Totals of unfiltered and status-filtered lists come from check_counts: one row, not a count.
+  const total = simple ? await totalFromCounts(q, owner, filter.status) : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
   if (filter.offset >= total) return { total, items: [] };
-  const rows = await q.all<CheckRow>(`${SELECT_CHECK} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`, [...args, filter.limit, filter.offset]);
-  const statements = await statementsFor(q, rows.map((r) => r.id));
+  // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
+  // page's rows are then read in full; a page in the far half is counted from the oldest end, so
+  // no page skips more than half the list.
+  const fromEnd = filter.offset > total / 2;
+  const limit = fromEnd ? Math.min(filter.limit, total - filter.offset) : filter.limit;
+  const offset = fromEnd ? total - filter.offset - limit : filter.offset;
+  const order = fromEnd ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC';
+  const page = await q.all<{ id: string }>(`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...args, limit, offset]);
+  if (page.length === 0) return { total, items: [] };
+  const ids = page.map((r) => r.id);
+  const rows = await q.all<CheckRow>(`${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) ORDER BY c.created_at DESC, c.id DESC`, ids);
+  const statements = await statementsFor(q, ids);
   return { total, items: rows.map((row) => toCheck(row, statements.get(row.id) ?? [])) };
 }
 
@@ -214,9 +243,6 @@ export async function reserveSerials(q: Queryable, bankAccountId: string, floor:
   return Number(row.next_serial) - count;
 }
 
-export async function setStatus(q: Queryable, owner: Owner, id: string, status: number): Promise<number> {
-  return q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ?', [status, id, owner.accountId, owner.env]);
-}
 
 export async function setVoucher(q: Queryable, owner: Owner, id: string, voucherId: string): Promise<number> {
   return q.run('UPDATE checks SET voucher_id = ? WHERE id = ? AND account_id = ? AND env = ?', [voucherId, id, owner.accountId, owner.env]);
@@ -224,7 +250,12 @@ export async function setVoucher(q: Queryable, owner: Owner, id: string, voucher
 
 /** Moves a check from one status to another; 0 when it was no longer in `from` (a concurrent change). */
 export async function moveStatus(q: Queryable, owner: Owner, id: string, from: number, to: number): Promise<number> {
-  return q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [to, id, owner.accountId, owner.env, from]);
+  const moved = await q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [to, id, owner.accountId, owner.env, from]);
+  if (moved === 1 && from !== to) {
+    await count(q, owner, from, -1);
+    await count(q, owner, to, 1);
+  }
+  return moved;
 }
 
 export interface CheckChanges {
@@ -266,5 +297,7 @@ export async function deleteCheck(q: Queryable, owner: Owner, id: string, status
   await q.run('DELETE FROM check_statements WHERE check_id = ?', [id]);
   await q.run('DELETE FROM attachments WHERE check_id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
   await q.run('DELETE FROM mailings WHERE check_id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
-  return q.run('DELETE FROM checks WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [id, owner.accountId, owner.env, status]);
+  const removed = await q.run('DELETE FROM checks WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [id, owner.accountId, owner.env, status]);
+  if (removed === 1) await count(q, owner, status, -1);
+  return removed;
 }

@@ -112,4 +112,20 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     const to = (await api.post('/customToAddresses', { addresses: [{ name: 'Elsewhere', addressLine1: '9 Elm', city: 'Peoria', state: 'IL', zip: '61602' }] })).body.data.addresses[0].customToAddressId;
     expect((await api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 3, customToAddressId: to }] })).status).toBe(200);
   });
+
+  it('list totals (kept in check_counts) and every page agree with the rows themselves after all these moves', async () => {
+    const full = (await api.get('/checks?perPage=500')).body.data;
+    const rows = await t.database.db.all<{ status: number; n: number }>('SELECT status, COUNT(*) AS n FROM checks GROUP BY status');
+    expect(full.meta.total).toBe(rows.reduce((sum, r) => sum + Number(r.n), 0));
+    for (const name of ['new', 'printed', 'mailed', 'emailed', 'eprinted', 'void', 'refunded']) {
+      const code = ['new', 'printed', 'mailed', 'emailed', 'eprinted', 'void', 'refunded'].indexOf(name);
+      const expected = Number(rows.find((r) => Number(r.status) === code)?.n ?? 0);
+      expect((await api.get(`/checks?status=${name}&perPage=1`)).body.data.meta.total, name).toBe(expected);
+    }
+    const ids: string[] = [];
+    for (let page = 1; page <= Math.ceil(full.meta.total / 7); page += 1) {
+      ids.push(...(await api.get(`/checks?perPage=7&page=${page}`)).body.data.checks.map((c: { checkId: string }) => c.checkId));
+    }
+    expect(ids).toEqual(full.checks.map((c: { checkId: string }) => c.checkId));
+  });
 });
