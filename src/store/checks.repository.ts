@@ -258,22 +258,24 @@ export async function moveStatus(q: Queryable, owner: Owner, id: string, from: n
   return moved;
 }
 
-export interface CheckChanges {
-  payeeId: string | null;
-  categoryId: string | null;
-  issueDate: string;
-  amountCents: number | null;
-  memo: string | null;
-  note: string | null;
-  accountNumber: string | null;
-  invoiceNumber: string | null;
-  referenceId: string | null;
-  noSign: boolean;
-  noAmount: boolean;
-  noDate: boolean;
-  noPayee: boolean;
-  customElements: Record<string, string>;
-}
+/** The fields a check may change while still new (PUT /checks/{id}). */
+export type CheckChanges = Pick<
+  Check,
+  | 'payeeId'
+  | 'categoryId'
+  | 'issueDate'
+  | 'amountCents'
+  | 'memo'
+  | 'note'
+  | 'accountNumber'
+  | 'invoiceNumber'
+  | 'referenceId'
+  | 'noSign'
+  | 'noAmount'
+  | 'noDate'
+  | 'noPayee'
+  | 'customElements'
+>;
 
 /** Rewrites the editable fields of a check still in `status` (0 rows when it moved meanwhile). */
 export async function updateCheck(q: Queryable, owner: Owner, id: string, status: number, serialNumber: string, c: CheckChanges): Promise<number> {
