@@ -1,0 +1,82 @@
+// The servers under test run as child processes, so autocannon (in this process) never shares
+// an event loop with them. They still share the machine's cores: on 2 cores the load generator
+// takes about one, which is why results are reported as ratios against the raw baseline that
+// suffers the same handicap in the same run.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+
+export interface Child {
+  url: string;
+  /** Process id, for reading its CPU time (machine-load.ts). */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      // SIGTERM lets checkwriter finish in-flight requests and close its database (and lets
+      // --cpu-prof write its profile); SIGKILL only if that hangs.
+      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+/** `checkwriter serve` on a free port, configured only through its environment like in production. */
+export function startCheckwriter(env: Record<string, string>, profileDir: string | null): Promise<Child> {
+  const nodeArgs: string[] = [];
+  if (profileDir !== null) {
+    mkdirSync(profileDir, { recursive: true });
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  }
+  const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bin', 'checkwriter.js'), 'serve'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    let ready = false;
+    const onData = (chunk: Buffer): void => {
+      // After the start-up banner, anything the server prints (warnings at LOG_LEVEL=warn) is
+      // passed through: a warning during a measurement explains odd numbers.
+      if (ready) return void process.stderr.write(`[server] ${chunk.toString('utf8')}`);
+      output += chunk.toString('utf8');
+      const match = /listening on (http:\/\/\S+)\s/.exec(output);
+      if (match?.[1] !== undefined) {
+        ready = true;
+        resolve({ url: match[1], pid: child.pid ?? -1, stop: stopper(child) });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => {
+      if (!ready) reject(new Error(`checkwriter exited before listening (code ${code}, signal ${signal}):\n${output}`));
+    });
+  });
+}
+
+/** The node:http baseline serving `body` as the real server served it. */
+export function startRawServer(body: string, contentType: string): Promise<Child> {
+  const child = fork(join(REPO_ROOT, 'bench', 'raw-server.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: unknown) => {
+      const port = (message as { port?: unknown }).port;
+      if (typeof port !== 'number') return reject(new Error('raw server sent no port'));
+      // The IPC channel is only for the handshake; closing it keeps the child's loop quiet.
+      child.disconnect();
+      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid ?? -1, stop: stopper(child) });
+    });
+    child.once('exit', (code) => reject(new Error(`raw server exited early (code ${code})`)));
+    child.send({ body, contentType });
+  });
+}
