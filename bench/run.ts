@@ -82,7 +82,9 @@ async function main(): Promise<number> {
   log(`machine: ${host.cpus} cores (${host.cpuModel}), node ${host.node}. autocannon runs in this process and shares those cores with the server (and PostgreSQL).`);
   const databases: DialectReport[] = [];
   for (const dialect of options.dialects) databases.push(await benchDialect(dialect, options, startedAt));
-  const report: BenchReport = { startedAt, finishedAt: new Date().toISOString(), machine: host, options, databases };
+  // A password in BENCH_DATABASE_URL stays out of the results file.
+  const shown = { ...options, postgresUrl: options.postgresUrl.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@') };
+  const report: BenchReport = { startedAt, finishedAt: new Date().toISOString(), machine: host, options: shown, databases };
   log(`\n${renderTable(databases)}\n`);
   log(`results: ${writeReport(report)}`);
   return databases.some((d) => d.errors.length > 0) ? 1 : 0;
