@@ -58,10 +58,11 @@ function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
   };
 }
 
-const SELECT_CHECK = `SELECT c.id, c.bank_account_id, b.name AS bank_account_name, c.payee_id, p.name AS payee_name,
+const CHECK_COLUMNS = `c.id, c.bank_account_id, b.name AS bank_account_name, c.payee_id, p.name AS payee_name,
   c.category_id, c.voucher_id, c.serial_number, c.issue_date, c.amount_cents, c.memo, c.note, c.account_number,
-  c.invoice_number, c.reference_id, c.no_sign, c.no_amount, c.no_date, c.no_payee, c.custom_elements, c.status, c.created_at
-  FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id`;
+  c.invoice_number, c.reference_id, c.no_sign, c.no_amount, c.no_date, c.no_payee, c.custom_elements, c.status, c.created_at`;
+const CHECK_FROM = 'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id';
+const SELECT_CHECK = `SELECT ${CHECK_COLUMNS} ${CHECK_FROM}`;
 
 /** Text the term filter searches besides the payee's current name (joined, so renames count). */
 export function searchText(check: Pick<NewCheck, 'serialNumber' | 'memo' | 'note' | 'invoiceNumber' | 'accountNumber' | 'referenceId'>): string {
@@ -130,11 +131,22 @@ async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<
   return byCheck;
 }
 
+/**
+ * One check with its statements in a single query (one row per statement): GET /checks/{id} is
+ * the hottest read, and a second round trip for the statements cost a third of its throughput on
+ * PostgreSQL (docs/benchmarks.md).
+ */
 export async function findCheck(q: Queryable, owner: Owner, id: string): Promise<Check | undefined> {
-  const row = await q.get<CheckRow>(`${SELECT_CHECK} WHERE c.id = ? AND c.account_id = ? AND c.env = ?`, [id, owner.accountId, owner.env]);
-  if (row === undefined) return undefined;
-  const statements = await statementsFor(q, [row.id]);
-  return toCheck(row, statements.get(row.id) ?? []);
+  const rows = await q.all<CheckRow & { st_status: string | null; st_at: number | null }>(
+    `SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at ${CHECK_FROM}
+     LEFT JOIN check_statements s ON s.check_id = c.id
+     WHERE c.id = ? AND c.account_id = ? AND c.env = ? ORDER BY s.id`,
+    [id, owner.accountId, owner.env],
+  );
+  const [first] = rows;
+  if (first === undefined) return undefined;
+  const statements = rows.filter((r) => r.st_status !== null).map((r) => ({ status: r.st_status ?? '', at: Number(r.st_at) }));
+  return toCheck(first, statements);
 }
 
 export async function findChecks(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Check>> {
