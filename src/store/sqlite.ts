@@ -6,6 +6,8 @@ import { UniqueViolation } from './db.ts';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
+const DATA_VERSION_INTERVAL_MS = 25;
+
 function translateError(error: unknown): unknown {
   if (error instanceof Database.SqliteError && (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
     return new UniqueViolation(error.message.replace(/^UNIQUE constraint failed: /, ''));
@@ -114,9 +116,16 @@ export class SqliteDb implements Db {
     }
   }
 
+  private dataVersionCheckedAt = 0;
+
   keysUnchangedSinceLastCheck(): boolean {
     // data_version changes only when another connection (another process: the CLI revoking a
     // key, a second server) committed; this process's own writes evict its cache directly.
+    // Reading it costs a file-lock round trip, so under load it is read at most every 25 ms: a
+    // key revoked by another process is refused within that time.
+    const now = performance.now();
+    if (now - this.dataVersionCheckedAt < DATA_VERSION_INTERVAL_MS) return true;
+    this.dataVersionCheckedAt = now;
     const version = this.readDataVersion();
     if (version === this.dataVersion) return true;
     this.dataVersion = version;

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../../services/context.ts';
 import * as deliveryService from '../../services/delivery.service.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { metaWire } from '../presenters.ts';
-import { errorResponses, IdParam, Meta, pageOf, pathId } from '../schemas/common.ts';
+import { errorResponses, IdParam, Meta, pageOf, pathId, NullableString } from '../schemas/common.ts';
 import { ListQuery } from '../schemas/resources.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -20,9 +20,9 @@ const DeliveryRead = Type.Object({
   recipient: Type.String(),
   status: Type.String({ description: 'queued, sending, sent or failed' }),
   attempts: Type.Integer(),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: NullableString(),
   createdAt: Type.String(),
-  sentAt: Type.Union([Type.String(), Type.Null()]),
+  sentAt: NullableString(),
 });
 
 const AttachmentRead = Type.Object({ attachmentId: Type.String(), filename: Type.String(), contentType: Type.String(), size: Type.Integer(), createdAt: Type.String() });
@@ -30,7 +30,7 @@ const AttachmentRead = Type.Object({ attachmentId: Type.String(), filename: Type
 const SandboxMessageRead = Type.Object({
   messageId: Type.String(),
   deliveryId: Type.String(),
-  checkId: Type.Union([Type.String(), Type.Null()]),
+  checkId: NullableString(),
   channel: Type.String(),
   to: Type.String(),
   subject: Type.String(),

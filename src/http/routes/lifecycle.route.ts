@@ -9,7 +9,7 @@ import type { Mailing } from '../../store/mailings.repository.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { checkWire } from '../presenters.ts';
 import { CheckEditBody, CheckRead } from '../schemas/checks.ts';
-import { errorResponses, IdParam, MAX_BATCH, Message, pathId } from '../schemas/common.ts';
+import { errorResponses, IdParam, MAX_BATCH, Message, pathId, NullableString } from '../schemas/common.ts';
 
 const CheckMessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: CheckRead });
 
@@ -18,7 +18,7 @@ const MailingRead = Type.Object({
   checkId: Type.String(),
   shippingTypeId: Type.Integer(),
   paperTypeId: Type.Integer(),
-  customToAddressId: Type.Union([Type.String(), Type.Null()]),
+  customToAddressId: NullableString(),
   status: Type.String({ description: 'queued, dispatched or cancelled' }),
 });
 

@@ -5,7 +5,7 @@ import { EVENT_TYPES } from '../../services/events.ts';
 import * as webhookService from '../../services/webhook.service.ts';
 import type { WebhookEndpoint } from '../../store/events.repository.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { errorResponses, IdParam, Message, pathId } from '../schemas/common.ts';
+import { errorResponses, IdParam, Message, pathId, NullableString, NullableInteger } from '../schemas/common.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -85,10 +85,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
                   eventType: Type.String(),
                   status: Type.String(),
                   attempts: Type.Integer(),
-                  responseStatus: Type.Union([Type.Integer(), Type.Null()]),
-                  lastError: Type.Union([Type.String(), Type.Null()]),
+                  responseStatus: NullableInteger(),
+                  lastError: NullableString(),
                   createdAt: Type.String(),
-                  sentAt: Type.Union([Type.String(), Type.Null()]),
+                  sentAt: NullableString(),
                 }),
               ),
             }),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CHECK_STATUSES } from '../../domain/check-status.ts';
-import { MAX_BATCH, Meta, OptionalText, PageQuery } from './common.ts';
+import { MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
 
 /** true/false, 0/1 and "0"/"1" (the spec's own example sends 0). */
 const Flag = Type.Optional(
@@ -82,7 +82,6 @@ export const CreateChecksResponse = Type.Object({
   data: Type.Object({ checks: Type.Array(CreatedCheck) }),
 });
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** Spec "Check: read shape" (list item and single retrieval). */
 export const CheckRead = Type.Object({
@@ -92,10 +91,10 @@ export const CheckRead = Type.Object({
   amountInWord: Type.String(),
   date: Type.String(),
   status: Type.Integer(),
-  memo: Nullable(Type.String()),
-  accountNumber: Nullable(Type.String()),
-  invoiceNumber: Nullable(Type.String()),
-  referenceId: Nullable(Type.String()),
+  memo: NullableString(),
+  accountNumber: NullableString(),
+  invoiceNumber: NullableString(),
+  referenceId: NullableString(),
   bankAccount: Named('bankAccountId'),
   payee: Named('payeeId'),
   checkStatus: Type.Object({ status: Type.Integer(), description: Type.String() }),

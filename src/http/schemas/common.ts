@@ -20,6 +20,19 @@ export const Meta = Type.Object({
   perPage: Type.Integer(),
 });
 
+/**
+ * A string or null in a *response*. Written as a type list rather than a union (anyOf): the
+ * response serialiser handles a type list inline, but settles an anyOf by running a validator on
+ * every value, which cost GET /checks/{id} a large share of its time (docs/benchmarks.md).
+ */
+export function NullableString(options: Record<string, unknown> = {}) {
+  return Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
+}
+
+export function NullableInteger(options: Record<string, unknown> = {}) {
+  return Type.Unsafe<number | null>({ type: ['integer', 'null'], ...options });
+}
+
 export const Message = Type.Object({ success: Type.Literal(true), message: Type.String() });
 
 /** Query of every list endpoint (API decisions, "Lists"). Empty values mean the default. */

@@ -1,7 +1,7 @@
 // Schemas of the companion resources (API decisions, "Companion endpoints") and of the spec's
 // payee update, custom from address and email check request.
 import { Type } from 'typebox';
-import { MAX_BATCH, Meta, OptionalText, PageQuery, Text } from './common.ts';
+import { MAX_BATCH, Meta, OptionalText, PageQuery, Text, NullableString } from './common.ts';
 import { VoucherInput } from './checks.ts';
 
 // ---- email checks (spec "Email check request item") ----
@@ -93,7 +93,7 @@ export const BankAccountRead = Type.Object({
   routingNumber: Type.String(),
   accountNumber: Type.String({ description: 'Last four digits only, e.g. ****6789.' }),
   nextSerial: Type.String(),
-  customFromAddressId: Type.Union([Type.String(), Type.Null()], { description: "The custom 'from' address printed as the drawer; null prints the account's company name." }),
+  customFromAddressId: NullableString({ description: "The custom 'from' address printed as the drawer; null prints the account's company name." }),
   hasSignature: Type.Boolean({ description: 'Whether a signature image prints on this account\'s checks.' }),
 });
 export const BankAccountResponse = Type.Object({ success: Type.Literal(true), data: BankAccountRead });
@@ -156,7 +156,7 @@ export const ListToAddressesResponse = Type.Object({ success: Type.Literal(true)
 export const VoucherRead = Type.Object({
   voucherId: Type.String(),
   voucherNumber: Type.String(),
-  date: Type.Union([Type.String(), Type.Null()]),
+  date: NullableString(),
   memo: Type.String(),
   voucherItems: Type.Array(
     Type.Object({
