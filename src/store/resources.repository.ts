@@ -2,7 +2,7 @@
 // Every query is scoped by owner (account and environment), so another account's id is
 // indistinguishable from an unknown one.
 import type { Owner } from '../domain/owner.ts';
-import type { Address, AddressFields, AddressKind, BankAccount, Category, Payee, PayeeField, PayeeFields, Voucher, VoucherItem } from '../domain/records.ts';
+import type { Address, AddressKind, BankAccount, Category, Payee, PayeeField, PayeeFields, Voucher, VoucherItem } from '../domain/records.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import { containsIgnoreCase } from './dialect.ts';
 
