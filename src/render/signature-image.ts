@@ -11,6 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { isPng } from '../domain/file-types.ts';
 
 type Pdf = PDFKit.PDFDocument;
 
@@ -33,17 +34,10 @@ interface PassThroughImage {
 
 export type PreparedImage = SplitImage | PassThroughImage;
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const CACHE_LIMIT = 256;
 const cache = new Map<string, PreparedImage>();
 
-export function isPng(b: Uint8Array): boolean {
-  return b.length > 8 && PNG_SIGNATURE.equals(b.subarray(0, 8));
-}
-
-export function isJpeg(b: Uint8Array): boolean {
-  return b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-}
+export { isJpeg, isPng } from '../domain/file-types.ts';
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;

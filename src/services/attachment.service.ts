@@ -1,6 +1,7 @@
 // Files added to a check, sent with its email when `sendAttachment` is 1.
 import type { Owner } from '../domain/owner.ts';
 import { newId } from '../domain/ids.ts';
+import { sniffFileType } from '../domain/file-types.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
@@ -11,14 +12,6 @@ import { rules } from './validation.ts';
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 export const MAX_ATTACHMENTS_PER_CHECK = 10;
 
-/** The content type a file really is, from its first bytes; a name or a header can lie. */
-export function sniffType(data: Buffer): 'application/pdf' | 'image/png' | 'image/jpeg' | null {
-  if (data.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  if (data.length > 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  return null;
-}
-
 function cleanFilename(name: string, type: string): string {
   const base = name.replace(/[^\w.\- ]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100);
   const extension = type === 'application/pdf' ? '.pdf' : type === 'image/png' ? '.png' : '.jpg';
@@ -26,7 +19,7 @@ function cleanFilename(name: string, type: string): string {
 }
 
 export async function addAttachment(ctx: ServiceContext, owner: Owner, checkId: string, file: { filename: string; data: Buffer }): Promise<AttachmentMeta> {
-  const type = sniffType(file.data);
+  const type = sniffFileType(file.data);
   if (type === null) throw rules.custom('file', 'must be a PDF, PNG or JPEG file');
   const now = ctx.now();
   const meta: AttachmentMeta = { id: newId('att', now), checkId, filename: cleanFilename(file.filename, type), contentType: type, size: file.data.length, createdAt: now };

@@ -2,6 +2,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { BankAccount } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
+import { isJpeg, isPng } from '../domain/file-types.ts';
 import { notFound } from '../errors.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
@@ -79,15 +80,9 @@ export async function updateBankAccount(ctx: ServiceContext, owner: Owner, id: s
 /** Largest signature image we keep: a signature is a small picture, not a scan of a page. */
 export const MAX_SIGNATURE_BYTES = 512 * 1024;
 
-export function isPngOrJpeg(image: Buffer): boolean {
-  const png = image.length > 8 && image.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  const jpeg = image.length > 3 && image[0] === 0xff && image[1] === 0xd8 && image[2] === 0xff;
-  return png || jpeg;
-}
-
 /** Stores (or with null, removes) the signature image printed on the bank account's checks. */
 export async function setSignature(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<BankAccount> {
-  if (image !== null && !isPngOrJpeg(image)) throw rules.custom('signature', 'must be a PNG or JPEG image');
+  if (image !== null && !isPng(image) && !isJpeg(image)) throw rules.custom('signature', 'must be a PNG or JPEG image');
   if ((await resources.setBankAccountSignature(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }
