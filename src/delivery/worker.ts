@@ -5,6 +5,7 @@
 // visible through the API — never dropped.
 import type { Config } from '../config.ts';
 import type { Owner } from '../domain/owner.ts';
+import type { Account } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
 import { localMoment } from '../domain/dates.ts';
 import type { Db } from '../store/db.ts';
@@ -51,6 +52,12 @@ export function backoffMs(attempts: number, baseMs: number, random: () => number
 }
 
 class Permanent extends Error {}
+
+/** What one batch reads once and shares between its messages. */
+interface BatchCache {
+  accounts: Map<string, Promise<Account | undefined>>;
+  listening: Map<string, Promise<boolean>>;
+}
 
 export class DeliveryWorker {
   private running = false;
@@ -105,11 +112,14 @@ export class DeliveryWorker {
       liveEmail: this.deps.mailer !== null,
       liveSms: this.deps.sms !== null,
     });
+    // Per batch, each account is read once, and so is whether it has webhook endpoints: an
+    // account without any marks a message sent in one statement instead of a transaction.
+    const batch: BatchCache = { accounts: new Map(), listening: new Map() };
     let next = 0;
     const lanes = Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, async () => {
       while (next < claimed.length) {
         const item = claimed[next++];
-        if (item !== undefined) await this.deliver(item);
+        if (item !== undefined) await this.deliver(item, batch);
       }
     });
     await Promise.all(lanes);
@@ -134,14 +144,29 @@ export class DeliveryWorker {
     ];
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<void> {
+  /** Whether the owner has webhook endpoints (asked once per batch). */
+  private listening(owner: Owner, batch: BatchCache): Promise<boolean> {
+    const key = `${owner.accountId}/${owner.env}`;
+    let answer = batch.listening.get(key);
+    if (answer === undefined) {
+      answer = webhooks.listEndpoints(this.deps.db, owner).then((list) => list.length > 0);
+      batch.listening.set(key, answer);
+    }
+    return answer;
+  }
+
+  private async deliver(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { db, log } = this.deps;
     try {
-      await this.send(d);
-      await db.transaction(async (tx) => {
-        await deliveries.markSent(tx, d.id, this.now());
-        await emit(tx, d.owner, this.deliveryEvent(d, 'sent', null), this.now());
-      });
+      await this.send(d, batch);
+      if (d.channel === 'webhook' || !(await this.listening(d.owner, batch))) {
+        await deliveries.markSent(db, d.id, this.now());
+      } else {
+        await db.transaction(async (tx) => {
+          await deliveries.markSent(tx, d.id, this.now());
+          await emit(tx, d.owner, this.deliveryEvent(d, 'sent', null), this.now());
+        });
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const permanent = error instanceof Permanent || (error instanceof SmsError && !error.retryable);
@@ -159,12 +184,17 @@ export class DeliveryWorker {
     }
   }
 
-  private async content(d: ClaimedDelivery): Promise<{ input: CheckMessageInput; owner: Owner }> {
+  private async content(d: ClaimedDelivery, batch: BatchCache): Promise<{ input: CheckMessageInput; owner: Owner }> {
     const { db, config, secret } = this.deps;
     if (d.checkId === null) throw new Permanent('delivery names no check');
     const check = await checks.findCheck(db, d.owner, d.checkId);
     if (check === undefined) throw new Permanent(`check ${d.checkId} no longer exists`);
-    const account = await accounts.findAccountById(db, d.owner.accountId);
+    let accountRead = batch.accounts.get(d.owner.accountId);
+    if (accountRead === undefined) {
+      accountRead = accounts.findAccountById(db, d.owner.accountId);
+      batch.accounts.set(d.owner.accountId, accountRead);
+    }
+    const account = await accountRead;
     const expires = d.createdAt + config.delivery.payeeLinkDays * 86_400_000;
     return {
       owner: d.owner,
@@ -219,10 +249,10 @@ export class DeliveryWorker {
     if (response.status < 200 || response.status >= 300) throw new Error(`endpoint answered ${response.status}`);
   }
 
-  private async send(d: ClaimedDelivery): Promise<void> {
+  private async send(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { db, config } = this.deps;
     if (d.channel === 'webhook') return this.sendWebhook(d);
-    const { input, owner } = await this.content(d);
+    const { input, owner } = await this.content(d, batch);
     const attachments =
       d.channel === 'email' && d.payload.sendAttachment === 1 && d.checkId !== null ? await deliveries.attachmentsWithData(db, owner, d.checkId) : [];
     const email = checkEmail(input);
