@@ -53,8 +53,6 @@ export const TRANSITIONS: Readonly<Record<CheckEvent, { readonly from: readonly 
   refund: { from: ['new'], to: 'refunded' },
 };
 
-export const FINAL_STATUSES: readonly CheckStatusName[] = ['void', 'refunded'];
-
 /** Past-tense name of an event, as statements and webhooks call it. */
 export const EVENT_STATEMENT: Readonly<Record<CheckEvent, string>> = {
   print: 'printed',

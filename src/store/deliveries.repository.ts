@@ -100,11 +100,6 @@ export async function markFailed(q: Queryable, id: string, error: string): Promi
   await q.run("UPDATE deliveries SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ?", [error, id]);
 }
 
-export async function countByStatus(q: Queryable): Promise<Record<string, number>> {
-  const rows = await q.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status');
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-}
-
 // ---- payee links ----
 
 export async function insertLink(q: Queryable, owner: Owner, link: { tokenHash: string; checkId: string; expiresAt: number; createdAt: number }): Promise<void> {

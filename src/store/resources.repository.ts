@@ -341,10 +341,9 @@ export async function findVoucher(q: Queryable, owner: Owner, id: string): Promi
   return row === undefined ? undefined : toVoucher(row);
 }
 
-/** Which of `ids` exist for this owner in `table` (bank_accounts, categories, vouchers). */
-export async function existingIds(q: Queryable, owner: Owner, table: 'bank_accounts' | 'categories' | 'vouchers', ids: readonly string[]): Promise<Set<string>> {
+/** Which of `ids` exist for this owner in `table`. */
+export async function existingIds(q: Queryable, owner: Owner, table: 'categories' | 'vouchers', ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const live = table === 'bank_accounts' ? LIVE : OWNED;
-  const rows = await q.all<{ id: string }>(`SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${live}`, [...ids, owner.accountId, owner.env]);
+  const rows = await q.all<{ id: string }>(`SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${OWNED}`, [...ids, owner.accountId, owner.env]);
   return new Set(rows.map((r) => r.id));
 }
