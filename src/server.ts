@@ -9,6 +9,9 @@ import type { Db } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
 import { buildDeliveryWorker } from './delivery/setup.ts';
+import { purgeExpired } from './services/idempotency.service.ts';
+
+const HOUSEKEEPING_MS = 10 * 60 * 1000;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -37,10 +40,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const delivery = config.delivery.worker === 'inline' ? buildDeliveryWorker(config, db, keys.secret, app.log) : null;
   const url = await app.listen({ host: config.host, port: config.port });
   delivery?.worker.start();
+  // Idempotency keys are kept 24 hours; older records are removed here rather than on the request path.
+  const housekeeping = (): void => {
+    purgeExpired({ db, config, now: Date.now, secret: keys.secret }).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+  };
+  housekeeping();
+  const housekeepingTimer = setInterval(housekeeping, HOUSEKEEPING_MS);
+  housekeepingTimer.unref();
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     // app.close stops accepting connections and resolves once in-flight requests have answered;
     // the worker finishes the batch it holds; then the database closes.
+    clearInterval(housekeepingTimer);
     closing ??= app
       .close()
       .then(() => delivery?.close())

@@ -52,3 +52,8 @@ export async function finish(ctx: ServiceContext, owner: Owner, key: string, cre
   if (response.status >= 500) await store.release(ctx.db, owner, key, createdAt);
   else await store.complete(ctx.db, owner, key, response);
 }
+
+/** Deletes records past their 24 hours (servers call it every few minutes). */
+export function purgeExpired(ctx: ServiceContext): Promise<number> {
+  return store.purgeOlderThan(ctx.db, ctx.now() - KEEP_MS);
+}
