@@ -126,6 +126,29 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     expect(sms?.form.get('Body')).toMatch(/^example\.com sent you a check for \$1,234\.56\. View and print it: https:\/\/checks\.example\/c\/[A-Za-z0-9_-]+$/);
   });
 
+  it('payee links stop working when they expire or the check is voided', async () => {
+    const checkId = await newCheck(test, testIds);
+    await test.post('/emailchecks', { emailChecks: [{ checkId }] });
+    await drainUntil(async () => (await test.get('/sandbox/messages?perPage=500')).body.data.messages.some((m: { checkId: string }) => m.checkId === checkId));
+    const message = (await test.get('/sandbox/messages?perPage=500')).body.data.messages.find((m: { checkId: string }) => m.checkId === checkId);
+    const path = new URL(message.link).pathname;
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    expect((await test.post(`/checks/${checkId}/void`)).status).toBe(200);
+    const cancelled = await t.app.inject({ method: 'GET', url: path });
+    expect(cancelled.statusCode).toBe(410);
+    expect(cancelled.body).toContain('Check cancelled');
+    expect((await t.app.inject({ method: 'GET', url: `${path}/pdf` })).statusCode).toBe(410);
+
+    const other = await newCheck(test, testIds);
+    await test.post('/emailchecks', { emailChecks: [{ checkId: other }] });
+    await drainUntil(async () => (await test.get('/sandbox/messages?perPage=500')).body.data.messages.some((m: { checkId: string }) => m.checkId === other));
+    const link = (await test.get('/sandbox/messages?perPage=500')).body.data.messages.find((m: { checkId: string }) => m.checkId === other).link;
+    await t.database.db.run('UPDATE check_links SET expires_at = ? WHERE check_id = ?', [Date.now() - 1, other]);
+    const expired = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
+    expect(expired.statusCode).toBe(410);
+    expect(expired.body).toContain('Link expired');
+  });
+
   it('retries a temporary SMTP failure with backoff and keeps the same Message-ID', async () => {
     const checkId = await newCheck(live, liveIds);
     smtp.failNext(2);
