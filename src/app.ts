@@ -28,6 +28,7 @@ import { deliveriesRoutes } from './http/routes/deliveries.route.ts';
 import { lifecycleRoutes } from './http/routes/lifecycle.route.ts';
 import { webhooksRoutes } from './http/routes/webhooks.route.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
+import { registerPanel } from './panel/panel.ts';
 
 export const API_PREFIX = '/api/v3';
 
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerPayeePage(app, ctx);
+  await registerPanel(app, { ctx, keys: deps.keys });
 
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -55,3 +55,33 @@ ${m.memo === null ? '' : `<p>Memo: ${e(m.memo)}</p>`}
 export function checkSms(m: CheckMessageInput): string {
   return `${m.company} sent you a check for ${money(m.amountCents)}. View and print it: ${m.link}`;
 }
+
+/** What the panel sends the account's own people: the email-verification and password-reset links. */
+export function accountEmail(purpose: 'verify-email' | 'reset-password', company: string, link: string): EmailContent {
+  const e = escapeHtml;
+  const [subject, intro, button, outro] =
+    purpose === 'verify-email'
+      ? [
+          'Verify your email address for checkwriter',
+          `Confirm that this is the email address of ${company}'s checkwriter account.`,
+          'Verify my email address',
+          'The link works for 48 hours. If you did not sign up, ignore this email.',
+        ]
+      : [
+          'Reset your checkwriter password',
+          `Someone asked to reset the password of ${company}'s checkwriter account.`,
+          'Choose a new password',
+          'The link works for one hour and only once. If you did not ask, ignore this email: your password stays as it is.',
+        ];
+  const text = [intro, '', `${button}: ${link}`, '', outro].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Helvetica,Arial,sans-serif;color:#1a1a1a;max-width:560px">
+<p>${e(intro)}</p>
+<p><a href="${e(link)}" style="display:inline-block;padding:10px 16px;background:#1f4e8c;color:#fff;text-decoration:none;border-radius:4px">${e(button)}</a></p>
+<p style="font-size:13px;color:#555">${e(outro)}</p>
+</body></html>`;
+  return { subject, text, html };
+}
+
+export function phoneCodeSms(code: string): string {
+  return `Your checkwriter verification code is ${code}. It works for 15 minutes.`;
+}

@@ -13,7 +13,8 @@ import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
 import type { ClaimedDelivery } from '../store/deliveries.repository.ts';
-import { checkEmail, checkSms, type CheckMessageInput } from './messages.ts';
+import { accountEmail, checkEmail, checkSms, phoneCodeSms, type CheckMessageInput } from './messages.ts';
+import { accountToken, phoneCode } from '../domain/account-tokens.ts';
 import type { Mailer } from './mailer.ts';
 import { linkToken, payeeLink } from '../domain/payee-links.ts';
 import { SmsError, type SmsSender } from './sms.ts';
@@ -52,6 +53,11 @@ export function backoffMs(attempts: number, baseMs: number, random: () => number
 }
 
 class Permanent extends Error {}
+
+/** Verification and reset messages of the panel (payload `{ account: purpose }`), not about a check. */
+function isAccountMessage(d: ClaimedDelivery): boolean {
+  return typeof d.payload.account === 'string';
+}
 
 /** What one batch reads once and shares between its messages. */
 interface BatchCache {
@@ -135,7 +141,7 @@ export class DeliveryWorker {
 
   /** What a delivery event says about a message (webhooks are not themselves announced). */
   private deliveryEvent(d: ClaimedDelivery, outcome: 'sent' | 'failed', error: string | null): { type: EventType; data: Record<string, unknown> }[] {
-    if (d.channel === 'webhook') return [];
+    if (d.channel === 'webhook' || isAccountMessage(d)) return [];
     return [
       {
         type: `delivery.${d.channel}.${outcome}`,
@@ -159,7 +165,7 @@ export class DeliveryWorker {
     const { db, log } = this.deps;
     try {
       await this.send(d, batch);
-      if (d.channel === 'webhook' || !(await this.listening(d.owner, batch))) {
+      if (d.channel === 'webhook' || isAccountMessage(d) || !(await this.listening(d.owner, batch))) {
         await deliveries.markSent(db, d.id, this.now());
       } else {
         await db.transaction(async (tx) => {
@@ -249,9 +255,28 @@ export class DeliveryWorker {
     if (response.status < 200 || response.status >= 300) throw new Error(`endpoint answered ${response.status}`);
   }
 
+  /** An email link or phone code of the panel: the token is derived from the row's id, never stored. */
+  private async sendAccountMessage(d: ClaimedDelivery): Promise<void> {
+    const { db, config, secret } = this.deps;
+    const purpose = d.payload.account;
+    const token = accountToken(secret, d.id);
+    if (purpose === 'verify-phone') {
+      if (this.deps.sms === null) throw new Error('no SMS provider is configured');
+      await this.deps.sms.send(d.recipient, phoneCodeSms(phoneCode(secret, d.id)), d.id);
+      return;
+    }
+    if (purpose !== 'verify-email' && purpose !== 'reset-password') throw new Permanent(`unknown account message ${String(purpose)}`);
+    if (this.deps.mailer === null) throw new Error('SMTP is not configured');
+    const account = await accounts.findAccountById(db, d.owner.accountId);
+    const page = purpose === 'verify-email' ? 'verify-email' : 'reset-password';
+    const email = accountEmail(purpose, account?.company ?? 'your', `${config.publicUrl}/panel/${page}?token=${token}`);
+    await this.deps.mailer.send({ messageId: `<${d.id}@checkwriter>`, from: config.delivery.mailFrom, to: d.recipient, ...email, attachments: [] });
+  }
+
   private async send(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { db, config } = this.deps;
     if (d.channel === 'webhook') return this.sendWebhook(d);
+    if (isAccountMessage(d)) return this.sendAccountMessage(d);
     const { input, owner } = await this.content(d, batch);
     const attachments =
       d.channel === 'email' && d.payload.sendAttachment === 1 && d.checkId !== null ? await deliveries.attachmentsWithData(db, owner, d.checkId) : [];

@@ -23,6 +23,13 @@ export async function sandboxMessages(ctx: ServiceContext, principal: Principal,
   return deliveries.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
 }
 
+/** One message of the sandbox inbox (the panel's message page); other accounts' ids are not found. */
+export async function sandboxMessage(ctx: ServiceContext, accountId: string, id: string): Promise<SandboxMessage> {
+  const message = await deliveries.findSandboxMessage(ctx.db, accountId, id);
+  if (message === undefined) throw new AppError('not_found', 'Message not found.');
+  return message;
+}
+
 export interface PayeeView {
   check: Check;
   company: string;

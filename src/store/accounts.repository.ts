@@ -120,3 +120,14 @@ export async function initSetting(q: Queryable, name: string, value: string): Pr
   const stored = await readSetting(q, name);
   return stored ?? value;
 }
+
+// ---- panel sign-in ----
+
+export async function findPasswordHash(q: Queryable, accountId: string): Promise<string | null> {
+  const row = await q.get<{ password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?', [accountId]);
+  return row?.password_hash ?? null;
+}
+
+export async function setPasswordHash(q: Queryable, accountId: string, hash: string): Promise<void> {
+  await q.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [hash, accountId]);
+}

@@ -142,37 +142,45 @@ export async function insertSandboxMessage(q: Queryable, accountId: string, m: S
   );
 }
 
+interface SandboxRow {
+  id: string;
+  delivery_id: string;
+  check_id: string | null;
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  link: string;
+  attachments: string;
+  created_at: number;
+}
+
+function toSandboxMessage(r: SandboxRow): SandboxMessage {
+  return {
+    id: r.id,
+    deliveryId: r.delivery_id,
+    checkId: r.check_id,
+    channel: r.channel,
+    recipient: r.recipient,
+    subject: r.subject,
+    text: r.text_body,
+    html: r.html_body,
+    link: r.link,
+    attachments: JSON.parse(r.attachments) as string[],
+    createdAt: Number(r.created_at),
+  };
+}
+
 export async function listSandboxMessages(q: Queryable, accountId: string, limit: number, offset: number): Promise<{ total: number; items: SandboxMessage[] }> {
   const count = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM sandbox_messages WHERE account_id = ?', [accountId]);
-  const rows = await q.all<{
-    id: string;
-    delivery_id: string;
-    check_id: string | null;
-    channel: 'email' | 'sms';
-    recipient: string;
-    subject: string;
-    text_body: string;
-    html_body: string;
-    link: string;
-    attachments: string;
-    created_at: number;
-  }>('SELECT * FROM sandbox_messages WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [accountId, limit, offset]);
-  return {
-    total: Number(count?.n ?? 0),
-    items: rows.map((r) => ({
-      id: r.id,
-      deliveryId: r.delivery_id,
-      checkId: r.check_id,
-      channel: r.channel,
-      recipient: r.recipient,
-      subject: r.subject,
-      text: r.text_body,
-      html: r.html_body,
-      link: r.link,
-      attachments: JSON.parse(r.attachments) as string[],
-      createdAt: Number(r.created_at),
-    })),
-  };
+  const rows = await q.all<SandboxRow>('SELECT * FROM sandbox_messages WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [accountId, limit, offset]);
+  return { total: Number(count?.n ?? 0), items: rows.map(toSandboxMessage) };
+}
+
+export async function findSandboxMessage(q: Queryable, accountId: string, id: string): Promise<SandboxMessage | undefined> {
+  const row = await q.get<SandboxRow>('SELECT * FROM sandbox_messages WHERE id = ? AND account_id = ?', [id, accountId]);
+  return row === undefined ? undefined : toSandboxMessage(row);
 }
 
 // ---- attachments ----

@@ -5,6 +5,7 @@ import * as printing from './migrations/002-printing.ts';
 import * as delivery from './migrations/003-delivery.ts';
 import * as lifecycle from './migrations/004-lifecycle.ts';
 import * as listCounts from './migrations/005-list-counts.ts';
+import * as panel from './migrations/006-panel.ts';
 
 interface Migration {
   id: number;
@@ -13,7 +14,7 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel];
 
 /**
  * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second

@@ -1,0 +1,36 @@
+// One-time account tokens: the email-verification link, the phone code and the password-reset
+// link. Like payee links, the secret part is derived from the token's id with the service secret
+// when the message is sent, so the outbox row holds nothing secret and only a hash is stored.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+export type AccountTokenPurpose = 'verify-email' | 'verify-phone' | 'reset-password';
+
+/** How long each kind of token works. */
+export const TOKEN_LIFETIME_MS: Readonly<Record<AccountTokenPurpose, number>> = {
+  'verify-email': 48 * 60 * 60 * 1000,
+  'verify-phone': 15 * 60 * 1000,
+  'reset-password': 60 * 60 * 1000,
+};
+
+/** Wrong phone codes allowed per code before a new one must be sent. */
+export const MAX_CODE_ATTEMPTS = 5;
+
+export function accountToken(secret: Buffer, tokenId: string): string {
+  return createHmac('sha256', secret).update(`account-token:${tokenId}`).digest('base64url');
+}
+
+export function accountTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** The six-digit code texted for a phone-verification token. */
+export function phoneCode(secret: Buffer, tokenId: string): string {
+  const digest = createHmac('sha256', secret).update(`phone-code:${tokenId}`).digest();
+  return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
+}
+
+export function sameCode(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,92 @@
+// The panel's only stylesheet and script, served from memory with a content hash in their URL so
+// browsers cache them for good. The script does one thing: copy buttons (pages work without it).
+import { createHash } from 'node:crypto';
+
+const CSS = `
+:root{--ink:#17202a;--muted:#5b6570;--line:#d8dde3;--bg:#f4f5f7;--brand:#1f4e8c;--ok:#1d6b3a;--warn:#8a5300;--bad:#a3231b;--focus:#f5b400}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--ink);background:var(--bg)}
+a{color:var(--brand)}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible,iframe:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+.skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:2}
+.skip:focus{left:.5rem}
+header.top{background:var(--brand);color:#fff}
+header.top .bar{max-width:72rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1.2rem}
+header.top a{color:#fff}
+header.top .brand{font-weight:700;font-size:1.15rem;text-decoration:none;margin-right:auto}
+header.top nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
+header.top nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+header.top form{margin:0}
+header.top button.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;font:inherit;cursor:pointer}
+.envbar{max-width:72rem;margin:0 auto;padding:.5rem 1rem 0;display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
+.env{display:inline-block;padding:.1rem .6rem;border-radius:1rem;border:1px solid var(--line);background:#fff;text-decoration:none;color:var(--ink)}
+.env[aria-current=true]{background:var(--ink);color:#fff;border-color:var(--ink)}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+main.narrow{max-width:30rem}
+h1{font-size:1.6rem;margin:.5rem 0 1rem}
+h2{font-size:1.2rem;margin:1.5rem 0 .6rem}
+.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:1rem 1.2rem;margin-bottom:1rem}
+label{display:block;font-weight:600;margin:.8rem 0 .2rem}
+.hint{color:var(--muted);font-size:.9rem;font-weight:400}
+input[type=text],input[type=email],input[type=tel],input[type=password],input[type=search],input[type=url],input[type=number],select{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
+button,.button{display:inline-block;margin-top:1rem;padding:.55rem 1.1rem;font:inherit;font-weight:600;color:#fff;background:var(--brand);border:0;border-radius:4px;cursor:pointer;text-decoration:none}
+button.secondary,.button.secondary{background:#fff;color:var(--brand);border:1px solid var(--brand)}
+button.danger{background:var(--bad)}
+button.small{margin-top:0;padding:.3rem .7rem;font-size:.9rem}
+.inline{display:inline}
+.row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
+.row>div{flex:1 1 10rem}
+.row button{margin-top:0}
+.notice,.problem{padding:.7rem 1rem;border-radius:6px;margin-bottom:1rem;border:1px solid}
+.notice{background:#eaf6ee;border-color:#9ccfae}
+.problem{background:#fdecea;border-color:#e7a39c}
+.warn{background:#fff6e0;border:1px solid #e8c77a;padding:.7rem 1rem;border-radius:6px;margin-bottom:1rem}
+.table{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:8px}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.5rem .7rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-size:.85rem;color:var(--muted);font-weight:600;white-space:nowrap}
+tr:last-child td{border-bottom:0}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.status{display:inline-block;padding:0 .5rem;border-radius:1rem;background:#e8edf3;font-size:.85rem}
+.status.ok{background:#e3f4e8;color:var(--ok)}.status.bad{background:#fbe4e2;color:var(--bad)}.status.wait{background:#fff1d6;color:var(--warn)}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem}
+pre{background:#0f1720;color:#e6edf3;padding:.8rem 1rem;border-radius:6px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+.secret{display:block;background:#fff6e0;border:1px dashed #c99a2e;padding:.6rem;border-radius:4px;overflow-wrap:anywhere;font-size:.95rem}
+.pager{display:flex;gap:1rem;align-items:center;margin:1rem 0;flex-wrap:wrap}
+iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radius:6px;background:#fff}
+footer{max-width:72rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.85rem}
+@media (max-width:40rem){h1{font-size:1.35rem}main{padding:.75rem}th,td{padding:.45rem .5rem}}
+`;
+
+const JS = `
+document.addEventListener('click', function (event) {
+  var button = event.target.closest('[data-copy]');
+  if (!button) return;
+  var source = document.getElementById(button.getAttribute('data-copy'));
+  if (!source) return;
+  var text = source.textContent.trim();
+  var done = function () { button.textContent = 'Copied'; setTimeout(function () { button.textContent = 'Copy'; }, 2000); };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
+  } else {
+    selectText(source);
+  }
+});
+function selectText(node) {
+  var range = document.createRange();
+  range.selectNodeContents(node);
+  var selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+`;
+
+function versioned(name: string, extension: string, body: string, type: string): { path: string; body: string; type: string } {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
+  return { path: `/panel/assets/${name}.${hash}.${extension}`, body, type };
+}
+
+export const STYLESHEET = versioned('panel', 'css', CSS, 'text/css; charset=utf-8');
+export const SCRIPT = versioned('panel', 'js', JS, 'text/javascript; charset=utf-8');

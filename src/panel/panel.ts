@@ -1,0 +1,119 @@
+// The developer panel (/panel): server-rendered pages where a business signs up, verifies its email
+// and phone, makes API keys and looks at its checks, payees, bank accounts, sandbox inbox and
+// webhooks. Pages call the same services as the API; the session decides the account, and the
+// `env` query decides test or live data, so another account's ids are simply not found.
+import cookie from '@fastify/cookie';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { ApiKeys } from '../services/api-key.service.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { SCRIPT, STYLESHEET } from './assets.ts';
+import { parseForm } from './form.ts';
+import { html } from './html.ts';
+import { page } from './layout.ts';
+import { checkCsrf, loadPanelState } from './session.ts';
+import { accountPages } from './account.pages.ts';
+import { keysPages } from './keys.pages.ts';
+import { checksPages } from './checks.pages.ts';
+import { recordsPages } from './records.pages.ts';
+import { inboxPages } from './inbox.pages.ts';
+import { webhooksPages } from './webhooks.pages.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Panel pages anyone may open (sign in, sign up, links from emails). */
+    panelPublic?: boolean;
+  }
+}
+
+export interface PanelDeps {
+  ctx: ServiceContext;
+  keys: ApiKeys;
+}
+
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+// Pages are ours alone: no inline script or style, no framing, forms post only here.
+const CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  return false;
+}
+
+function errorPage(request: FastifyRequest, reply: FastifyReply, status: number, title: string, text: string): FastifyReply {
+  const signIn = status === 401 ? html`<p><a class="button" href="/panel/sign-in">Sign in</a></p>` : '';
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(page({ title, request, narrow: true }, html`<h1>${title}</h1><p>${text}</p>${signIn}<p><a href="/panel">Back to the panel</a></p>`));
+}
+
+function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof AppError) {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    const titles: Record<number, string> = { 401: 'Sign in first', 403: 'Not allowed', 404: 'Not found', 422: 'Check what you entered', 429: 'Too many attempts' };
+    const text = error.code === 'not_found' ? 'There is nothing here, or it belongs to another account or environment.' : error.message;
+    return errorPage(request, reply, error.status, titles[error.status] ?? 'Something is wrong', text);
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errorPage(request, reply, 413, 'Too much text', 'The form sent more than this page accepts.');
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return errorPage(request, reply, error.statusCode, 'Something is wrong with the request', 'Go back and try again.');
+  }
+  request.log.error({ err: error }, 'panel page failed');
+  return errorPage(request, reply, 500, 'Something went wrong', `We could not show this page. If it keeps happening, tell the operator this request id: ${request.id}`);
+}
+
+async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<void> {
+  // Only the dependencies go on to the pages (the options also carry this scope's prefix).
+  const deps: PanelDeps = { ctx: options.ctx, keys: options.keys };
+  const { ctx } = deps;
+  // Pages are not part of the API's OpenAPI document.
+  scope.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await scope.register(cookie);
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
+    try {
+      done(null, parseForm(String(body)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  scope.setErrorHandler(handleError);
+  scope.setNotFoundHandler((request, reply) => errorPage(request, reply, 404, 'Not found', 'There is no page at this address.'));
+
+  scope.addHook('onRequest', async (request, reply) => {
+    reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store');
+    await loadPanelState(ctx, request, reply);
+    if (request.routeOptions.config.panelPublic === true || request.panel.account !== null) return;
+    if (request.method === 'GET') {
+      return reply.redirect(`/panel/sign-in?next=${encodeURIComponent(request.url)}`, 303);
+    }
+    throw new AppError('unauthenticated', 'Your session has ended. Sign in and try again.');
+  });
+  scope.addHook('preHandler', async (request) => {
+    // Ids, filters and fields never reach the database holding NUL (PostgreSQL text refuses it).
+    if (hasNul(request.params) || hasNul(request.query)) throw new AppError('not_found', 'Not found.');
+    if (request.method === 'POST') checkCsrf(ctx, request);
+  });
+
+  await scope.register(accountPages, deps);
+  await scope.register(keysPages, deps);
+  await scope.register(checksPages, deps);
+  await scope.register(recordsPages, deps);
+  await scope.register(inboxPages, deps);
+  await scope.register(webhooksPages, deps);
+}
+
+export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+  for (const asset of [STYLESHEET, SCRIPT]) {
+    app.get(asset.path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body),
+    );
+  }
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/panel', 302));
+  await app.register(panelScope, { ...deps, prefix: '/panel' });
+}

@@ -1,0 +1,230 @@
+// Accounts of the developer panel: sign up, sign in, sessions, email and phone verification and
+// password resets. Verification and reset messages leave through the same outbox as check emails
+// (the account's `live` rows), so the same mailer and SMS provider send them and a crash loses none.
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  MAX_CODE_ATTEMPTS,
+  TOKEN_LIFETIME_MS,
+  accountToken,
+  accountTokenHash,
+  phoneCode,
+  sameCode,
+  type AccountTokenPurpose,
+} from '../domain/account-tokens.ts';
+import type { Account, Delivery } from '../domain/records.ts';
+import { newId } from '../domain/ids.ts';
+import { validationError } from '../errors.ts';
+import type { Queryable } from '../store/db.ts';
+import * as accounts from '../store/accounts.repository.ts';
+import * as deliveries from '../store/deliveries.repository.ts';
+import * as sessions from '../store/sessions.repository.ts';
+import type { ServiceContext } from './context.ts';
+import { decoyHash, hashPassword, verifyPassword } from './password.ts';
+import { normalisePhone } from './payee.service.ts';
+
+export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+/** A verification message is sent again at most this often per account. */
+export const RESEND_INTERVAL_MS = 60 * 1000;
+export const MIN_PASSWORD_LENGTH = 10;
+const MAX_PASSWORD_LENGTH = 200;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface SignUpInput {
+  company: string;
+  email: string;
+  phone: string;
+  password: string;
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw validationError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw validationError(`The password must not be longer than ${MAX_PASSWORD_LENGTH} characters.`);
+}
+
+/** Queues one account message in the outbox with the token it carries (same id for both). */
+async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: Account, purpose: AccountTokenPurpose, now: number): Promise<void> {
+  const id = newId('dlv', now);
+  const channel: Delivery['channel'] = purpose === 'verify-phone' ? 'sms' : 'email';
+  const delivery: Delivery = {
+    id,
+    checkId: null,
+    channel,
+    recipient: channel === 'sms' ? account.phone : account.email,
+    payload: { account: purpose },
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    createdAt: now,
+    sentAt: null,
+  };
+  // Account messages go to the account's own people: they are real (`live`) whatever key is used.
+  await deliveries.insertDeliveries(tx, { accountId: account.id, env: 'live' }, [delivery]);
+  await sessions.insertToken(tx, {
+    id,
+    accountId: account.id,
+    purpose,
+    tokenHash: accountTokenHash(accountToken(ctx.secret, id)),
+    createdAt: now,
+    expiresAt: now + TOKEN_LIFETIME_MS[purpose],
+  });
+}
+
+/** Creates the account and queues its email link and phone code, all in one transaction. */
+export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Account> {
+  const company = input.company.trim();
+  const email = input.email.trim().toLowerCase();
+  if (company === '') throw validationError('The company field is required.');
+  if (company.length > 100) throw validationError('The company must not be longer than 100 characters.');
+  if (!EMAIL.test(email) || email.length > 254) throw validationError('The email must be a valid email address.');
+  const phone = normalisePhone(input.phone.trim());
+  if (phone === null) throw validationError('The phone must be a valid phone number (with its country code unless it is in the US).');
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.now();
+  const account: Account = { id: newId('acct', now), company, email, emailVerified: false, phone, phoneVerified: false, timeZone: 'UTC', createdAt: now };
+  await ctx.db.transaction(async (tx) => {
+    if ((await accounts.findAccountByEmail(tx, email)) !== undefined) {
+      throw validationError('An account with this email already exists. Sign in, or reset its password.');
+    }
+    await accounts.insertAccount(tx, account);
+    await accounts.setPasswordHash(tx, account.id, passwordHash);
+    await queueAccountMessage(ctx, tx, account, 'verify-email', now);
+    await queueAccountMessage(ctx, tx, account, 'verify-phone', now);
+  });
+  return account;
+}
+
+/** The account when email and password match, else null; an unknown email costs as much time. */
+export async function checkCredentials(ctx: ServiceContext, email: string, password: string): Promise<Account | null> {
+  const account = await accounts.findAccountByEmail(ctx.db, email.trim());
+  const stored = account === undefined ? null : await accounts.findPasswordHash(ctx.db, account.id);
+  if (account === undefined || stored === null) {
+    await verifyPassword(password, await decoyHash());
+    return null;
+  }
+  return (await verifyPassword(password, stored)) ? account : null;
+}
+
+function sessionHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new session id, always freshly generated: a visitor's earlier cookie is never promoted (fixation). */
+export async function startSession(ctx: ServiceContext, accountId: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.now();
+  await sessions.insertSession(ctx.db, { idHash: sessionHash(token), accountId, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS });
+  return token;
+}
+
+export async function sessionAccount(ctx: ServiceContext, token: string): Promise<Account | undefined> {
+  const session = await sessions.findSession(ctx.db, sessionHash(token));
+  if (session === undefined || session.expiresAt <= ctx.now()) return undefined;
+  return accounts.findAccountById(ctx.db, session.accountId);
+}
+
+export async function endSession(ctx: ServiceContext, token: string): Promise<void> {
+  await sessions.deleteSession(ctx.db, sessionHash(token));
+}
+
+export function purgeExpiredSessions(ctx: ServiceContext): Promise<number> {
+  return sessions.deleteExpiredSessions(ctx.db, ctx.now());
+}
+
+export type ResendOutcome = 'sent' | 'too-soon' | 'already-verified';
+
+/** Sends a fresh email link or phone code, unless one went out less than a minute ago. */
+export async function resendVerification(ctx: ServiceContext, account: Account, what: 'email' | 'phone'): Promise<ResendOutcome> {
+  if (what === 'email' ? account.emailVerified : account.phoneVerified) return 'already-verified';
+  const purpose: AccountTokenPurpose = what === 'email' ? 'verify-email' : 'verify-phone';
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const latest = await sessions.latestToken(tx, account.id, purpose);
+    if (latest !== undefined && now - latest.createdAt < RESEND_INTERVAL_MS) return 'too-soon';
+    await sessions.retireTokens(tx, account.id, purpose, now);
+    await queueAccountMessage(ctx, tx, account, purpose, now);
+    return 'sent';
+  });
+}
+
+export type LinkOutcome = 'verified' | 'invalid' | 'expired';
+
+/** The email link: marks the address verified. Works without a session (another browser, say). */
+export async function confirmEmail(ctx: ServiceContext, token: string): Promise<LinkOutcome> {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const record = await sessions.findTokenByHash(tx, accountTokenHash(token));
+    if (record === undefined || record.purpose !== 'verify-email') return 'invalid';
+    const account = await accounts.findAccountById(tx, record.accountId);
+    if (account?.emailVerified === true) return 'verified';
+    if (record.usedAt !== null) return 'invalid';
+    if (record.expiresAt <= now) return 'expired';
+    await sessions.useToken(tx, record.id, now);
+    await accounts.markVerified(tx, record.accountId, { email: true, phone: false }, now);
+    return 'verified';
+  });
+}
+
+export type CodeOutcome = 'verified' | 'wrong' | 'expired' | 'too-many' | 'none';
+
+/** The phone code: the latest one sent, at most MAX_CODE_ATTEMPTS tries, within its lifetime. */
+export async function confirmPhone(ctx: ServiceContext, accountId: string, code: string): Promise<CodeOutcome> {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const record = await sessions.latestToken(tx, accountId, 'verify-phone');
+    if (record === undefined || record.usedAt !== null) return 'none';
+    if (record.expiresAt <= now) return 'expired';
+    if (record.attempts >= MAX_CODE_ATTEMPTS) return 'too-many';
+    if (!sameCode(phoneCode(ctx.secret, record.id), code.replace(/\s/g, ''))) {
+      await sessions.countWrongAttempt(tx, record.id);
+      return record.attempts + 1 >= MAX_CODE_ATTEMPTS ? 'too-many' : 'wrong';
+    }
+    await sessions.useToken(tx, record.id, now);
+    await accounts.markVerified(tx, accountId, { email: false, phone: true }, now);
+    return 'verified';
+  });
+}
+
+/**
+ * "Forgot password": queues a reset link when the email has an account (at most one a minute).
+ * The caller answers the same either way, so the form does not reveal who has an account.
+ */
+export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
+  const account = await accounts.findAccountByEmail(ctx.db, email.trim());
+  if (account === undefined) return;
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const latest = await sessions.latestToken(tx, account.id, 'reset-password');
+    if (latest !== undefined && now - latest.createdAt < RESEND_INTERVAL_MS) return;
+    await queueAccountMessage(ctx, tx, account, 'reset-password', now);
+  });
+}
+
+/** Whether a reset link can still be used (the form is shown only then). */
+export async function resetLinkState(ctx: ServiceContext, token: string): Promise<LinkOutcome | 'usable'> {
+  const record = await sessions.findTokenByHash(ctx.db, accountTokenHash(token));
+  if (record === undefined || record.purpose !== 'reset-password' || record.usedAt !== null) return 'invalid';
+  return record.expiresAt <= ctx.now() ? 'expired' : 'usable';
+}
+
+/**
+ * Sets the new password from a reset link. Every session of the account ends and every other
+ * reset link dies with it. The link came by email, so the address is verified as well.
+ */
+export async function resetPassword(ctx: ServiceContext, token: string, password: string): Promise<LinkOutcome | 'done'> {
+  checkPassword(password);
+  const passwordHash = await hashPassword(password);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const record = await sessions.findTokenByHash(tx, accountTokenHash(token));
+    if (record === undefined || record.purpose !== 'reset-password') return 'invalid';
+    if (record.expiresAt <= now) return 'expired';
+    if ((await sessions.useToken(tx, record.id, now)) === 0) return 'invalid';
+    await sessions.retireTokens(tx, record.accountId, 'reset-password', now);
+    await accounts.setPasswordHash(tx, record.accountId, passwordHash);
+    await accounts.markVerified(tx, record.accountId, { email: true, phone: false }, now);
+    await sessions.deleteAccountSessions(tx, record.accountId);
+    return 'done';
+  });
+}

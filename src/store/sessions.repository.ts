@@ -1,0 +1,101 @@
+// Panel sessions and one-time account tokens (verification links, phone codes, password resets).
+import type { AccountTokenPurpose } from '../domain/account-tokens.ts';
+import type { Queryable } from './db.ts';
+
+export interface SessionRecord {
+  accountId: string;
+  expiresAt: number;
+}
+
+export async function insertSession(q: Queryable, session: { idHash: string; accountId: string; createdAt: number; expiresAt: number }): Promise<void> {
+  await q.run('INSERT INTO panel_sessions (id_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
+    session.idHash,
+    session.accountId,
+    session.createdAt,
+    session.expiresAt,
+  ]);
+}
+
+export async function findSession(q: Queryable, idHash: string): Promise<SessionRecord | undefined> {
+  const row = await q.get<{ account_id: string; expires_at: number }>('SELECT account_id, expires_at FROM panel_sessions WHERE id_hash = ?', [idHash]);
+  return row === undefined ? undefined : { accountId: row.account_id, expiresAt: Number(row.expires_at) };
+}
+
+export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
+  await q.run('DELETE FROM panel_sessions WHERE id_hash = ?', [idHash]);
+}
+
+export async function deleteAccountSessions(q: Queryable, accountId: string): Promise<void> {
+  await q.run('DELETE FROM panel_sessions WHERE account_id = ?', [accountId]);
+}
+
+export async function deleteExpiredSessions(q: Queryable, now: number): Promise<number> {
+  return q.run('DELETE FROM panel_sessions WHERE expires_at <= ?', [now]);
+}
+
+export interface AccountTokenRecord {
+  id: string;
+  accountId: string;
+  purpose: AccountTokenPurpose;
+  attempts: number;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+interface TokenRow {
+  id: string;
+  account_id: string;
+  purpose: AccountTokenPurpose;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+function toToken(row: TokenRow): AccountTokenRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    purpose: row.purpose,
+    attempts: Number(row.attempts),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    usedAt: row.used_at === null ? null : Number(row.used_at),
+  };
+}
+
+export async function insertToken(q: Queryable, token: Omit<AccountTokenRecord, 'attempts' | 'usedAt'> & { tokenHash: string }): Promise<void> {
+  await q.run('INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)', [
+    token.id,
+    token.accountId,
+    token.purpose,
+    token.tokenHash,
+    token.createdAt,
+    token.expiresAt,
+  ]);
+}
+
+export async function findTokenByHash(q: Queryable, tokenHash: string): Promise<AccountTokenRecord | undefined> {
+  const row = await q.get<TokenRow>('SELECT * FROM account_tokens WHERE token_hash = ?', [tokenHash]);
+  return row === undefined ? undefined : toToken(row);
+}
+
+export async function latestToken(q: Queryable, accountId: string, purpose: AccountTokenPurpose): Promise<AccountTokenRecord | undefined> {
+  const row = await q.get<TokenRow>('SELECT * FROM account_tokens WHERE account_id = ? AND purpose = ? ORDER BY created_at DESC, id DESC LIMIT 1', [accountId, purpose]);
+  return row === undefined ? undefined : toToken(row);
+}
+
+export async function countWrongAttempt(q: Queryable, id: string): Promise<void> {
+  await q.run('UPDATE account_tokens SET attempts = attempts + 1 WHERE id = ?', [id]);
+}
+
+/** Marks a token used; answers 0 when another request used it first (single use under races). */
+export async function useToken(q: Queryable, id: string, now: number): Promise<number> {
+  return q.run('UPDATE account_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL', [now, id]);
+}
+
+/** Retires every unused token of one purpose (after a password reset, say). */
+export async function retireTokens(q: Queryable, accountId: string, purpose: AccountTokenPurpose, now: number): Promise<void> {
+  await q.run('UPDATE account_tokens SET used_at = ? WHERE account_id = ? AND purpose = ? AND used_at IS NULL', [now, accountId, purpose]);
+}
