@@ -10,6 +10,7 @@ import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
 import { buildDeliveryWorker } from './delivery/setup.ts';
 import { purgeExpired } from './services/idempotency.service.ts';
+import { purgeExpiredSessions } from './services/account.service.ts';
 
 const HOUSEKEEPING_MS = 10 * 60 * 1000;
 
@@ -40,9 +41,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const delivery = config.delivery.worker === 'inline' ? buildDeliveryWorker(config, db, keys.secret, app.log) : null;
   const url = await app.listen({ host: config.host, port: config.port });
   delivery?.worker.start();
-  // Idempotency keys are kept 24 hours; older records are removed here rather than on the request path.
+  // Idempotency keys are kept 24 hours and panel sessions 7 days; older records are removed here
+  // rather than on the request path.
   const housekeeping = (): void => {
-    purgeExpired({ db, config, now: Date.now, secret: keys.secret }).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+    const ctx = { db, config, now: Date.now, secret: keys.secret };
+    purgeExpired(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+    purgeExpiredSessions(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'purging panel sessions failed'));
   };
   housekeeping();
   const housekeepingTimer = setInterval(housekeeping, HOUSEKEEPING_MS);

@@ -67,12 +67,20 @@ async function serve(config: Config): Promise<void> {
   const lines = [
     '',
     `checkwriter is listening on ${server.url} (database: ${config.database.kind})`,
+    `  panel:    ${server.url}/panel   (sign up, verify, make API keys)`,
     `  API:      ${base}   (docs: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
     `  health:   ${server.url}/healthz`,
     `  delivery: worker ${delivery.worker === 'inline' ? 'running in this process' : 'off (run npx checkwriter worker)'}; email ${delivery.smtp}; SMS ${delivery.sms}`,
   ];
   if (keys.filter((k) => k.revokedAt === null).length === 0) {
-    lines.push('', 'No API keys yet. Create a test key in another terminal with:', '  npx checkwriter keys create --email you@example.com', '');
+    lines.push(
+      '',
+      'No API keys yet. Sign up in the panel and create one there:',
+      `  ${server.url}/panel/sign-up`,
+      'or create a test key in another terminal with:',
+      '  npx checkwriter keys create --email you@example.com',
+      '',
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

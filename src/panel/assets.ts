@@ -17,7 +17,7 @@ header.top .brand{font-weight:700;font-size:1.15rem;text-decoration:none;margin-
 header.top nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
 header.top nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
 header.top form{margin:0}
-header.top button.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;font:inherit;cursor:pointer}
+header.top button.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;margin:0;font:inherit;font-weight:400;cursor:pointer}
 .envbar{max-width:72rem;margin:0 auto;padding:.5rem 1rem 0;display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
 .env{display:inline-block;padding:.1rem .6rem;border-radius:1rem;border:1px solid var(--line);background:#fff;text-decoration:none;color:var(--ink)}
 .env[aria-current=true]{background:var(--ink);color:#fff;border-color:var(--ink)}
@@ -26,6 +26,10 @@ main.narrow{max-width:30rem}
 h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .6rem}
 .card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:1rem 1.2rem;margin-bottom:1rem}
+.card>h2:first-child,.card>h2:first-of-type{margin-top:0}
+ul.plain{padding-left:1.2rem}
+fieldset{border:1px solid var(--line);border-radius:6px;margin:1rem 0 0;padding:.5rem 1rem}
+fieldset label{display:inline-block;margin:.2rem 1rem .2rem 0}
 label{display:block;font-weight:600;margin:.8rem 0 .2rem}
 .hint{color:var(--muted);font-size:.9rem;font-weight:400}
 input[type=text],input[type=email],input[type=tel],input[type=password],input[type=search],input[type=url],input[type=number],select{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}

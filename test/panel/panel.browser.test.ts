@@ -3,7 +3,7 @@
 // texted code -> create a test key -> call the API with it -> see the check in the panel -> open
 // its PDF -> revoke the key -> the API answers 401. Screenshots of the main pages are written to
 // SCREENSHOT_DIR (docs/panel when refreshing the README's pictures; a temporary folder otherwise).
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await smtp?.close();
     await sms?.close();
     await cleanup?.();
+    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
   });
 
   it('walks sign up, email and phone verification, a test key, the API, the check and its PDF, and revocation', async () => {
@@ -123,7 +124,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Your email address is verified.');
 
     // The code, through the SMS peer (Twilio's API shape).
-    const text = await eventually('the SMS code', () => sms.received.find((r) => r.form.get('To') === PHONE)?.form.get('Body'));
+    const text = await eventually('the SMS code', () => sms.received.find((r) => r.form.get('To') === PHONE)?.form.get('Body') ?? undefined);
     const code = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
     await page.getByLabel('Six-digit code').fill(code);
     await page.getByRole('button', { name: 'Verify phone' }).click();
@@ -178,13 +179,16 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     expect(pdf.headers()['content-type']).toBe('application/pdf');
     const pages = await parsePdf(await pdf.body());
     expect(pages).toHaveLength(1);
-    expect(pageText(pages[0] ?? { texts: [], paths: [], width: 0, height: 0 } as never)).toContain('Globex Corporation');
+    const [first] = pages;
+    if (first === undefined) throw new Error('the PDF has no page');
+    expect(pageText(first)).toContain('Globex Corporation');
 
     // The sandbox inbox: the email, and the payee page its link opens.
     await page.getByRole('link', { name: 'Sandbox inbox' }).click();
     await expect.poll(async () => (await page.reload(), page.getByRole('link', { name: /^Acme Payables sent you a check for \$1,234\.56$/ }).count()), { timeout: 15_000 }).toBe(1);
     await shoot('inbox');
     await page.getByRole('link', { name: /^Acme Payables sent you a check for \$1,234\.56$/ }).click();
+    await shoot('inbox-message');
     const [payeePage] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open the payee page' }).click()]);
     await payeePage.waitForLoadState();
     expect(await payeePage.textContent('h1')).toBe('Acme Payables sent you a check');
@@ -205,5 +209,15 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     const refused = await http(`${base}/api/v3/checks`, { key });
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ message: 'Unauthenticated.' });
+
+    // A webhook endpoint: added from the page, its secret one click away.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('URL').fill('https://hooks.example/checkwriter');
+    await page.getByLabel('check.emailed').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Endpoint added.');
+    await page.getByText('Show the secret').click();
+    expect(await page.textContent('#webhook-secret')).toMatch(/^whsec_/);
+    await shoot('webhook');
   }, 120_000);
 });
