@@ -152,11 +152,23 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     const app = await startTestApp(dialect);
     try {
       let last = 0;
-      for (let i = 0; i < 21; i += 1) last = (await new Visitor(app.app).signIn(`nobody${i}@panel.test`, 'whatever it is')).status;
+      for (let i = 0; i < 21; i += 1) last = (await new Visitor(app.app, '192.0.2.7').signIn(`nobody${i}@panel.test`, 'whatever it is')).status;
       expect(last).toBe(429);
+      // Another client address is not affected.
+      expect((await new Visitor(app.app, '192.0.2.8').signIn('nobody@panel.test', 'whatever it is')).status).toBe(401);
     } finally {
       await app.close();
     }
+  });
+
+  it('limits sign-ups per client address (each one texts a phone)', async () => {
+    let status = 0;
+    for (let i = 0; i < 11; i += 1) {
+      status = (await new Visitor(t.app, '198.51.100.9').signUp({ company: 'Flood', email: `flood${i}@panel.test`, phone: `+1415555${String(7000 + i)}`, password: PASSWORD })).status;
+    }
+    expect(status).toBe(429);
+    const texts = await t.database.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE channel = 'sms' AND recipient LIKE '+14155557%'");
+    expect(Number(texts?.n)).toBe(10);
   });
 
   it('sends signed-out visitors to sign in, follows only panel paths afterwards, and answers odd input with 4xx', async () => {

@@ -16,10 +16,16 @@ export function csrfOf(html: string): string {
   return match[1];
 }
 
+let visitors = 0;
+
 export class Visitor {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** Each visitor is its own client machine (its own address), unless told to share one. */
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly address: string = `10.0.${Math.floor(++visitors / 250) % 250}.${(visitors % 250) + 1}`,
+  ) {}
 
   private remember(headers: PanelResponse['headers']): string[] {
     const raw = headers['set-cookie'];
@@ -40,7 +46,7 @@ export class Visitor {
   }
 
   async get(url: string): Promise<PanelResponse> {
-    const response = await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader() } });
+    const response = await this.app.inject({ method: 'GET', url, remoteAddress: this.address, headers: { cookie: this.cookieHeader() } });
     const setCookies = this.remember(response.headers);
     return { status: response.statusCode, headers: response.headers, body: response.body, location: String(response.headers.location ?? ''), setCookies };
   }
@@ -52,6 +58,7 @@ export class Visitor {
     const response = await this.app.inject({
       method: 'POST',
       url,
+      remoteAddress: this.address,
       headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', ...extraHeaders },
       payload: body.toString(),
     });
