@@ -50,7 +50,7 @@ table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.5rem .7rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600;white-space:nowrap}
 tr:last-child td{border-bottom:0}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .status{display:inline-block;padding:0 .5rem;border-radius:1rem;background:#e8edf3;font-size:.85rem}
 .status.ok{background:#e3f4e8;color:var(--ok)}.status.bad{background:#fbe4e2;color:var(--bad)}.status.wait{background:#fff1d6;color:var(--warn)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
