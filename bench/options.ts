@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 
 export type BenchDialect = 'sqlite' | 'postgres';
-export type ScenarioName = 'get' | 'post' | 'idempotency' | 'pdf' | 'email' | 'list';
+export type ScenarioName = 'get' | 'post' | 'idempotency' | 'pdf' | 'email' | 'panel' | 'list';
 
 export interface BenchOptions {
   dialects: BenchDialect[];
@@ -26,7 +26,7 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench -- [options]
 
   --db sqlite|postgres|both     databases to measure (default both)
-  --only get,post,idempotency,pdf,email,list
+  --only get,post,idempotency,pdf,email,panel,list
                                 scenarios to run (default all)
   --duration SECONDS            length of each load measurement (default 10)
   --connections N               concurrent connections for GET (default 50)
@@ -60,7 +60,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     args: argv,
     options: {
       db: { type: 'string', default: 'both' },
-      only: { type: 'string', default: 'get,post,idempotency,pdf,email,list' },
+      only: { type: 'string', default: 'get,post,idempotency,pdf,email,panel,list' },
       duration: { type: 'string' },
       connections: { type: 'string' },
       checks: { type: 'string' },
@@ -73,7 +73,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   if (values.help) throw new OptionsError('');
   const db = values.db;
   if (db !== 'sqlite' && db !== 'postgres' && db !== 'both') throw new OptionsError(`--db must be sqlite, postgres or both, got "${db}"`);
-  const scenarios = listOf(values.only, ['get', 'post', 'idempotency', 'pdf', 'email', 'list'] as const, '--only');
+  const scenarios = listOf(values.only, ['get', 'post', 'idempotency', 'pdf', 'email', 'panel', 'list'] as const, '--only');
   if (scenarios.length === 0) throw new OptionsError('--only names no scenario');
   return {
     dialects: db === 'both' ? ['sqlite', 'postgres'] : [db],

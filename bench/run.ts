@@ -14,6 +14,7 @@ import { runPost } from './scenarios/post.ts';
 import { runIdempotency } from './scenarios/idempotency.ts';
 import { runPdf } from './scenarios/pdf.ts';
 import { runEmail } from './scenarios/email.ts';
+import { runPanel } from './scenarios/panel.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -25,6 +26,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   idempotency: runIdempotency,
   pdf: runPdf,
   email: runEmail,
+  panel: runPanel,
   list: (ctx) => runList(ctx, log),
 };
 

@@ -87,6 +87,8 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
 
   scope.addHook('onRequest', async (request, reply) => {
     reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store');
+    // Signed out until the session is read, so an error page can still be drawn if reading fails.
+    request.panel = { account: null, sessionToken: null, csrfCookie: '', csrfToken: '' };
     await loadPanelState(ctx, request, reply);
     if (request.routeOptions.config.panelPublic === true || request.panel.account !== null) return;
     if (request.method === 'GET') {
