@@ -44,6 +44,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
     // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
     requestIdHeader: false,
     genReqId: (req) => {

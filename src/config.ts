@@ -48,6 +48,11 @@ export interface Config {
   /** HMAC secret for API keys; when empty the service keeps a generated one in the database. */
   readonly keySigningSecret: string;
   readonly webhooksAllowPrivate: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): false, true (any), or
+   * comma-separated addresses/CIDRs. It decides the client address the panel's sign-in limits count by.
+   */
+  readonly trustProxy: boolean | string;
   readonly delivery: DeliveryConfig;
 }
 
@@ -117,6 +122,14 @@ function loadDeliveryConfig(env: NodeJS.ProcessEnv): DeliveryConfig {
   });
 }
 
+function parseTrustProxy(raw: string | undefined): boolean | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (!/^[0-9A-Fa-f.:/, ]+$/.test(value)) throw new ConfigError('TRUST_PROXY must be true, false, or comma-separated proxy addresses/CIDRs');
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '127.0.0.1';
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -133,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     keySigningSecret: env.KEY_SIGNING_SECRET ?? '',
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     delivery: loadDeliveryConfig(env),
   });
 }

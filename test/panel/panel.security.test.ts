@@ -194,3 +194,25 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     expect(headers['cache-control']).toBe('no-store');
   });
 });
+
+describe.each(dialects())('sign-in limits behind a reverse proxy (%s)', (dialect) => {
+  it('count the forwarded client address when TRUST_PROXY names the proxy, and ignore the header otherwise', async () => {
+    for (const [trust, separate] of [['127.0.0.1', true], ['', false]] as const) {
+      const app = await startTestApp(dialect, { TRUST_PROXY: trust });
+      try {
+        let n = 0;
+        // A new email each time, so only the per-address limit can stop it.
+        const attempt = (client: string): Promise<number> =>
+          new Visitor(app.app, '127.0.0.1')
+            .submit('/panel/sign-in', '/panel/sign-in', { email: `user${(n += 1)}@proxy.test`, password: 'not the password' }, { 'x-forwarded-for': client })
+            .then((r) => r.status);
+        for (let i = 0; i < 20; i += 1) await attempt('203.0.113.1');
+        expect(await attempt('203.0.113.1')).toBe(429);
+        // Another user behind the same proxy is still let in only when the proxy is trusted.
+        expect(await attempt('203.0.113.2')).toBe(separate ? 401 : 429);
+      } finally {
+        await app.close();
+      }
+    }
+  });
+});
