@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
+import { isEmailAddress } from '../services/account.service.ts';
 import { pino } from 'pino';
 import { closeOnSignals, openDatabase, startServer } from '../server.ts';
 import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
@@ -133,7 +134,7 @@ export async function main(argv: string[]): Promise<number> {
         const keys = await ApiKeys.open(db, config.keySigningSecret);
         if (sub === 'create') {
           const email = required(args.values.email, '--email');
-          if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`--email must be an email address, got "${email}"`);
+          if (!isEmailAddress(email)) throw new UsageError(`--email must be an email address, got "${email}"`);
           const env = envOf(args.values.env);
           const { account, created } = await ensureAccount(db, {
             email,

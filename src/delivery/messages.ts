@@ -1,6 +1,6 @@
 // What a payee receives: the email (HTML and text) and the SMS, built from the check and the
 // sender's company. Plain templates; every value is HTML-escaped.
-import { centsToDecimalString } from '../domain/money.ts';
+import { formatCents } from '../domain/money.ts';
 
 export interface CheckMessageInput {
   company: string;
@@ -21,8 +21,7 @@ export interface EmailContent {
 
 function money(cents: number | null): string {
   if (cents === null) return 'a check';
-  const [whole = '0', fraction = '00'] = centsToDecimalString(cents).split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+  return `$${formatCents(cents)}`;
 }
 
 export function escapeHtml(value: string): string {

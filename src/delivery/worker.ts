@@ -139,7 +139,7 @@ export class DeliveryWorker {
     }
   }
 
-  /** What a delivery event says about a message (webhooks are not themselves announced). */
+  /** What a delivery event says about a message (webhooks and account messages are not announced). */
   private deliveryEvent(d: ClaimedDelivery, outcome: 'sent' | 'failed', error: string | null): { type: EventType; data: Record<string, unknown> }[] {
     if (d.channel === 'webhook' || isAccountMessage(d)) return [];
     return [
@@ -165,12 +165,13 @@ export class DeliveryWorker {
     const { db, log } = this.deps;
     try {
       await this.send(d, batch);
-      if (d.channel === 'webhook' || isAccountMessage(d) || !(await this.listening(d.owner, batch))) {
+      const announced = this.deliveryEvent(d, 'sent', null);
+      if (announced.length === 0 || !(await this.listening(d.owner, batch))) {
         await deliveries.markSent(db, d.id, this.now());
       } else {
         await db.transaction(async (tx) => {
           await deliveries.markSent(tx, d.id, this.now());
-          await emit(tx, d.owner, this.deliveryEvent(d, 'sent', null), this.now());
+          await emit(tx, d.owner, announced, this.now());
         });
       }
     } catch (error) {
@@ -268,8 +269,8 @@ export class DeliveryWorker {
     if (purpose !== 'verify-email' && purpose !== 'reset-password') throw new Permanent(`unknown account message ${String(purpose)}`);
     if (this.deps.mailer === null) throw new Error('SMTP is not configured');
     const account = await accounts.findAccountById(db, d.owner.accountId);
-    const page = purpose === 'verify-email' ? 'verify-email' : 'reset-password';
-    const email = accountEmail(purpose, account?.company ?? 'your', `${config.publicUrl}/panel/${page}?token=${token}`);
+    // The panel's pages carry the purpose's name: /panel/verify-email, /panel/reset-password.
+    const email = accountEmail(purpose, account?.company ?? 'your', `${config.publicUrl}/panel/${purpose}?token=${token}`);
     await this.deps.mailer.send({ messageId: `<${d.id}@checkwriter>`, from: config.delivery.mailFrom, to: d.recipient, ...email, attachments: [] });
   }
 

@@ -1,7 +1,8 @@
 // One-time account tokens: the email-verification link, the phone code and the password-reset
 // link. Like payee links, the secret part is derived from the token's id with the service secret
 // when the message is sent, so the outbox row holds nothing secret and only a hash is stored.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { derivedToken } from './secret-tokens.ts';
 
 export type AccountTokenPurpose = 'verify-email' | 'verify-phone' | 'reset-password';
 
@@ -16,21 +17,11 @@ export const TOKEN_LIFETIME_MS: Readonly<Record<AccountTokenPurpose, number>> = 
 export const MAX_CODE_ATTEMPTS = 5;
 
 export function accountToken(secret: Buffer, tokenId: string): string {
-  return createHmac('sha256', secret).update(`account-token:${tokenId}`).digest('base64url');
-}
-
-export function accountTokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return derivedToken(secret, `account-token:${tokenId}`);
 }
 
 /** The six-digit code texted for a phone-verification token. */
 export function phoneCode(secret: Buffer, tokenId: string): string {
   const digest = createHmac('sha256', secret).update(`phone-code:${tokenId}`).digest();
   return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
-}
-
-export function sameCode(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

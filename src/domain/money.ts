@@ -46,6 +46,12 @@ export function centsToDecimalString(cents: number): string {
   return `${whole}.${String(cents % 100).padStart(2, '0')}`;
 }
 
+/** "1,234.56": amounts as people read them (checks, emails, pages); callers add the "$". */
+export function formatCents(cents: number): string {
+  const [whole = '0', fraction = '00'] = centsToDecimalString(cents).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
 /** 1234.56: the read shape's number form (exact for every value up to MAX_AMOUNT_CENTS). */
 export function centsToNumber(cents: number): number {
   return Number(centsToDecimalString(cents));

@@ -8,7 +8,7 @@ import { UNVERIFIED_MESSAGE } from '../services/email-check.service.ts';
 import { AttemptLimiter } from './attempt-limiter.ts';
 import { field, queryText } from './form.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, page } from './layout.ts';
+import { csrfField, page, sendPage } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
 import { accountOf, signIn, signOut } from './session.ts';
 
@@ -25,10 +25,6 @@ function retryAfter(ms: number): AppError {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   const minutes = Math.ceil(seconds / 60);
   return new AppError('rate_limited', `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'retry-after': String(seconds) });
-}
-
-function sendPage(reply: FastifyReply, body: string, status = 200): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(body);
 }
 
 function signUpForm(request: FastifyRequest, values: Record<string, string>, problem?: string): string {

@@ -2,45 +2,17 @@
 // referenceId), and a check's page with its statements, deliveries and PDF.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { amountInWords } from '../domain/amount-words.ts';
-import { CHECK_STATUSES, isStatusName, statusCode, statusDescription, statusName, type CheckStatusName } from '../domain/check-status.ts';
+import { CHECK_STATUSES, statusCode, statusDescription, statusName } from '../domain/check-status.ts';
+import { MAX_PER_PAGE, MAX_TERM_LENGTH } from '../domain/paging.ts';
 import type { Check } from '../domain/records.ts';
 import * as checkService from '../services/check.service.ts';
 import * as deliveryService from '../services/delivery.service.ts';
 import * as printService from '../services/print.service.ts';
-import { queryText } from './form.ts';
 import { html, type Html } from './html.ts';
-import { money, page, pager, when, withEnv } from './layout.ts';
+import { listFilters, MAX_REFERENCE_ID, type ListFilters } from './list-query.ts';
+import { money, page, pager, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
 import { envOf, principalFor } from './session.ts';
-
-/** GET /checks's limits (API decisions, "Paging"): perPage 1..500, default 10. */
-const MAX_PER_PAGE = 500;
-const MAX_TERM = 255;
-
-export interface ListFilters {
-  perPage: number;
-  page: number;
-  term: string;
-  status: CheckStatusName | null;
-  referenceId: string;
-}
-
-function positive(text: string, fallback: number, max: number): number {
-  if (!/^\d{1,9}$/.test(text)) return fallback;
-  const value = Number(text);
-  return value < 1 ? fallback : Math.min(value, max);
-}
-
-export function listFilters(query: unknown): ListFilters {
-  const status = queryText(query, 'status');
-  return {
-    perPage: positive(queryText(query, 'perPage'), 10, MAX_PER_PAGE),
-    page: positive(queryText(query, 'page'), 1, 1_000_000_000),
-    term: queryText(query, 'term').slice(0, MAX_TERM),
-    status: isStatusName(status) ? status : null,
-    referenceId: queryText(query, 'referenceId').slice(0, MAX_TERM),
-  };
-}
 
 function statusBadge(code: number): Html {
   const name = statusName(code);
@@ -53,11 +25,11 @@ function filterForm(request: FastifyRequest, f: ListFilters): Html {
   return html`<form method="get" action="/panel/checks" class="card" role="search" aria-label="Filter checks">
 ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 <div class="row">
-<div><label for="term">Search <span class="hint">payee, memo, number, amount</span></label><input id="term" name="term" type="search" value="${f.term}" maxlength="${MAX_TERM}"></div>
+<div><label for="term">Search <span class="hint">payee, memo, number, amount</span></label><input id="term" name="term" type="search" value="${f.term}" maxlength="${MAX_TERM_LENGTH}"></div>
 <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${CHECK_STATUSES.map(
     (s) => html`<option value="${s}"${f.status === s ? html` selected` : ''}>${s}</option>`,
   )}</select></div>
-<div><label for="referenceId">Reference id</label><input id="referenceId" name="referenceId" type="text" value="${f.referenceId}" maxlength="${MAX_TERM}"></div>
+<div><label for="referenceId">Reference id</label><input id="referenceId" name="referenceId" type="text" value="${f.referenceId}" maxlength="${MAX_REFERENCE_ID}"></div>
 <div><label for="perPage">Per page</label><input id="perPage" name="perPage" type="number" min="1" max="${MAX_PER_PAGE}" value="${f.perPage}"></div>
 <div><button type="submit">Show</button></div></div></form>`;
 }
@@ -93,7 +65,7 @@ export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promis
     if (f.referenceId !== '') params.referenceId = f.referenceId;
     const body = html`<h1>Checks <span class="hint">(${env})</span></h1>${filterForm(request, f)}
 ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', params, f.page, f.perPage, result.total)}`;
-    return reply.type('text/html; charset=utf-8').send(page({ title: 'Checks', request, current: 'checks', env }, body));
+    return sendPage(reply, page({ title: 'Checks', request, current: 'checks', env }, body));
   });
 
   app.get('/checks/:id', async (request, reply) => {
@@ -101,7 +73,7 @@ ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', p
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
     const check = await checkService.getCheck(ctx, principal, id);
-    const deliveries = await deliveryService.checkDeliveries(ctx, principal, id);
+    const deliveries = await deliveryService.deliveriesOf(ctx, principal, check);
     const facts: [string, string | Html][] = [
       ['Status', statusBadge(check.status)],
       ['Amount', money(check.amountCents)],
@@ -129,7 +101,7 @@ ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', p
 <p><a class="button" href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Open the PDF</a></p>
 <section class="card" aria-label="Details"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
 <h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}`;
-    return reply.type('text/html; charset=utf-8').send(page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));
+    return sendPage(reply, page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));
   });
 
   app.get('/checks/:id/pdf', async (request, reply) => {

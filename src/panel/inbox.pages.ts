@@ -3,8 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import * as deliveryService from '../services/delivery.service.ts';
 import { queryText } from './form.ts';
+import { positiveInt } from './list-query.ts';
 import { html, type Html } from './html.ts';
-import { page, pager, when } from './layout.ts';
+import { page, pager, sendPage, when } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
 import { principalFor } from './session.ts';
 
@@ -32,7 +33,7 @@ export async function inboxPages(app: FastifyInstance, deps: PanelDeps): Promise
 
   app.get('/inbox', async (request, reply) => {
     const principal = principalFor(request, 'test');
-    const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(queryText(request.query, 'page'), 10) || 1));
+    const pageNumber = positiveInt(queryText(request.query, 'page'), 1, 1_000_000);
     const result = await deliveryService.sandboxMessages(ctx, principal, PER_PAGE, (pageNumber - 1) * PER_PAGE);
     const table =
       result.items.length === 0
@@ -44,7 +45,7 @@ export async function inboxPages(app: FastifyInstance, deps: PanelDeps): Promise
           )}</tbody></table></div>`;
     const body = html`<h1>Sandbox inbox</h1><p class="hint">What your test keys sent. Live keys send for real and nothing of theirs shows here.</p>
 ${table}${pager('/panel/inbox', {}, pageNumber, PER_PAGE, result.total)}`;
-    return reply.type('text/html; charset=utf-8').send(page({ title: 'Sandbox inbox', request, current: 'inbox' }, body));
+    return sendPage(reply, page({ title: 'Sandbox inbox', request, current: 'inbox' }, body));
   });
 
   app.get('/inbox/:id', async (request, reply) => {
@@ -67,7 +68,7 @@ ${table}${pager('/panel/inbox', {}, pageNumber, PER_PAGE, result.total)}`;
 <section class="card"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 ${m.link === '' ? '' : html`<p><a class="button" href="${m.link}" target="_blank" rel="noopener">Open the payee page</a></p>`}</section>
 ${content}`;
-    return reply.type('text/html; charset=utf-8').send(page({ title: m.channel === 'sms' ? 'Text message' : m.subject, request, current: 'inbox' }, body));
+    return sendPage(reply, page({ title: m.channel === 'sms' ? 'Text message' : m.subject, request, current: 'inbox' }, body));
   });
 
   app.get('/inbox/:id/html', async (request, reply) => {

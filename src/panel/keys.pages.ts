@@ -5,7 +5,7 @@ import type { ApiKeyRecord } from '../domain/records.ts';
 import type { Environment } from '../domain/owner.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, page, when } from './layout.ts';
+import { csrfField, page, sendPage, when } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
 import { accountOf } from './session.ts';
 
@@ -56,7 +56,7 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
     );
   };
 
-  app.get('/keys', async (request, reply) => reply.type('text/html; charset=utf-8').send(await listPage(request)));
+  app.get('/keys', async (request, reply) => sendPage(reply, await listPage(request)));
 
   app.post('/keys', async (request, reply) => {
     const account = accountOf(request);
@@ -64,11 +64,11 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
     const env = field(request.body, 'env');
     if (name === '' || name.length > MAX_NAME || (env !== 'test' && env !== 'live')) {
       const problem = name === '' ? 'Give the key a name.' : name.length > MAX_NAME ? `The name must not be longer than ${MAX_NAME} characters.` : 'Choose test or live.';
-      return reply.code(422).type('text/html; charset=utf-8').send(await listPage(request, undefined, problem));
+      return sendPage(reply, await listPage(request, undefined, problem), 422);
     }
     const created = await keys.create(account.id, env as Environment, name);
     // The key is in this response only: never cached, never in a URL.
-    return reply.code(201).type('text/html; charset=utf-8').send(await listPage(request, created));
+    return sendPage(reply, await listPage(request, created), 201);
   });
 
   app.post('/keys/:id/revoke', async (request, reply) => {

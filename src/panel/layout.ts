@@ -1,8 +1,8 @@
 // The page shell every panel page shares: header with navigation, the test/live switch on work
 // views, notices, and small formatting helpers. Plain HTML and one stylesheet; no page needs script.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Environment } from '../domain/owner.ts';
-import { centsToDecimalString } from '../domain/money.ts';
+import { formatCents } from '../domain/money.ts';
 import { localMoment } from '../domain/dates.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { html, type Html } from './html.ts';
@@ -100,10 +100,14 @@ ${body}
 </body></html>`.text;
 }
 
+/** Sends a rendered page. */
+export function sendPage(reply: FastifyReply, body: string, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(body);
+}
+
 export function money(cents: number | null): string {
   if (cents === null) return '—';
-  const [whole = '0', fraction = '00'] = centsToDecimalString(cents).split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+  return `$${formatCents(cents)}`;
 }
 
 export function when(epochMs: number | null, timeZone: string): string {

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { parseForm } from './form.ts';
 import { html } from './html.ts';
-import { page } from './layout.ts';
+import { page, sendPage } from './layout.ts';
 import { checkCsrf, loadPanelState } from './session.ts';
 import { accountPages } from './account.pages.ts';
 import { keysPages } from './keys.pages.ts';
@@ -45,10 +45,7 @@ function hasNul(value: unknown): boolean {
 
 function errorPage(request: FastifyRequest, reply: FastifyReply, status: number, title: string, text: string): FastifyReply {
   const signIn = status === 401 ? html`<p><a class="button" href="/panel/sign-in">Sign in</a></p>` : '';
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(page({ title, request, narrow: true }, html`<h1>${title}</h1><p>${text}</p>${signIn}<p><a href="/panel">Back to the panel</a></p>`));
+  return sendPage(reply, page({ title, request, narrow: true }, html`<h1>${title}</h1><p>${text}</p>${signIn}<p><a href="/panel">Back to the panel</a></p>`), status);
 }
 
 function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -6,9 +6,9 @@ import * as addressService from '../services/address.service.ts';
 import * as bankAccountService from '../services/bank-account.service.ts';
 import * as payeeService from '../services/payee.service.ts';
 import type { Paged } from '../store/resources.repository.ts';
-import { listFilters } from './checks.pages.ts';
+import { listFilters } from './list-query.ts';
 import { html, type Html } from './html.ts';
-import { page, pager, type NavKey } from './layout.ts';
+import { page, pager, sendPage, type NavKey } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
 import { envOf, principalFor } from './session.ts';
 
@@ -81,7 +81,7 @@ ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 <div class="row"><div><label for="term">Search <span class="hint">${view.searchHint}</span></label><input id="term" name="term" type="search" value="${f.term}"></div>
 <div><button type="submit">Search</button></div></div></form>
 ${table}${pager(view.path, params, f.page, f.perPage, result.total)}`;
-    return reply.type('text/html; charset=utf-8').send(page({ title: view.title, request, current: view.key, env }, body));
+    return sendPage(reply, page({ title: view.title, request, current: view.key, env }, body));
   });
 }
 

@@ -5,7 +5,8 @@
 //   httpOnly and random, so another site can neither read nor forge the token; binding it to the
 //   session id means a token from before sign-in (or another session) is refused. Unsafe methods
 //   also need a same-origin Origin header when the browser sends one.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { derivedToken, sameSecret } from '../domain/secret-tokens.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Account } from '../domain/records.ts';
@@ -42,7 +43,7 @@ function cookieOptions(config: Config, maxAgeSeconds: number | null): Record<str
 }
 
 function csrfTokenFor(secret: Buffer, csrfCookie: string, sessionToken: string | null): string {
-  return createHmac('sha256', secret).update(`panel-csrf:${csrfCookie}:${sessionToken ?? ''}`).digest('base64url');
+  return derivedToken(secret, `panel-csrf:${csrfCookie}:${sessionToken ?? ''}`);
 }
 
 /** onRequest: reads the cookies, loads the signed-in account, makes sure a CSRF cookie exists. */
@@ -78,8 +79,7 @@ export const FORM_EXPIRED = 'This form has expired or did not come from this sit
 export function checkCsrf(ctx: ServiceContext, request: FastifyRequest): void {
   const body = request.body as Record<string, unknown> | undefined;
   const given = typeof body?._csrf === 'string' ? body._csrf : '';
-  const expected = request.panel.csrfToken;
-  const ok = given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected)) && sameOrigin(ctx.config, request);
+  const ok = sameSecret(request.panel.csrfToken, given) && sameOrigin(ctx.config, request);
   if (!ok) throw new AppError('forbidden', FORM_EXPIRED);
 }
 

@@ -7,7 +7,7 @@ import { EVENT_TYPES } from '../services/events.ts';
 import * as webhookService from '../services/webhook.service.ts';
 import { field, fields } from './form.ts';
 import { html } from './html.ts';
-import { csrfField, page, when, withEnv } from './layout.ts';
+import { csrfField, page, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
 import { envOf, principalFor } from './session.ts';
 
@@ -41,7 +41,7 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     return page({ title: 'Webhooks', request, current: 'webhooks', env, problem }, body);
   };
 
-  app.get('/webhooks', async (request, reply) => reply.type('text/html; charset=utf-8').send(await listPage(request)));
+  app.get('/webhooks', async (request, reply) => sendPage(reply, await listPage(request)));
 
   app.post('/webhooks', async (request, reply) => {
     const env = envOf(request);
@@ -52,7 +52,7 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
       return reply.redirect(withEnv(`/panel/webhooks/${endpoint.id}?notice=webhook-added`, env), 303);
     } catch (error) {
       if (error instanceof AppError && error.code === 'validation') {
-        return reply.code(422).type('text/html; charset=utf-8').send(await listPage(request, error.message, url));
+        return sendPage(reply, await listPage(request, error.message, url), 422);
       }
       throw error;
     }
@@ -82,7 +82,7 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
 <button type="button" class="small secondary" data-copy="webhook-secret">Copy</button></details></dd></dl></section>
 <h2>Deliveries</h2>${log}
 <form method="post" action="/panel/webhooks/${endpoint.id}/delete">${csrfField(request)}${envField(env)}<button class="danger" type="submit">Delete this endpoint</button></form>`;
-    return reply.type('text/html; charset=utf-8').send(page({ title: 'Webhook endpoint', request, current: 'webhooks', env }, body));
+    return sendPage(reply, page({ title: 'Webhook endpoint', request, current: 'webhooks', env }, body));
   });
 
   app.post('/webhooks/:id/redeliver', async (request, reply) => {

@@ -9,6 +9,7 @@
 
 import PDFDocument from 'pdfkit';
 import { amountInWords } from '../domain/amount-words.ts';
+import { formatCents } from '../domain/money.ts';
 import {
   CUSTOM_ELEMENT_KEYS,
   type CheckDocument,
@@ -57,13 +58,6 @@ const LABEL = '#333333';
 const VOID_RED = '#c8102e';
 
 // ---------------------------------------------------------------- small helpers
-
-/** "1,234.56" from integer cents. */
-export function formatCents(cents: number): string {
-  const dollars = Math.floor(cents / 100);
-  const rest = String(cents % 100).padStart(2, '0');
-  return `${String(dollars).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${rest}`;
-}
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

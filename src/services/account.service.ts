@@ -1,16 +1,9 @@
 // Accounts of the developer panel: sign up, sign in, sessions, email and phone verification and
 // password resets. Verification and reset messages leave through the same outbox as check emails
 // (the account's `live` rows), so the same mailer and SMS provider send them and a crash loses none.
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  MAX_CODE_ATTEMPTS,
-  TOKEN_LIFETIME_MS,
-  accountToken,
-  accountTokenHash,
-  phoneCode,
-  sameCode,
-  type AccountTokenPurpose,
-} from '../domain/account-tokens.ts';
+import { randomBytes } from 'node:crypto';
+import { MAX_CODE_ATTEMPTS, TOKEN_LIFETIME_MS, accountToken, phoneCode, type AccountTokenPurpose } from '../domain/account-tokens.ts';
+import { sameSecret, tokenHash } from '../domain/secret-tokens.ts';
 import type { Account, Delivery } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
 import { validationError } from '../errors.ts';
@@ -27,7 +20,11 @@ export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESEND_INTERVAL_MS = 60 * 1000;
 export const MIN_PASSWORD_LENGTH = 10;
 const MAX_PASSWORD_LENGTH = 200;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An address with something before and after one @ and a dot in the domain (the CLI's rule too). */
+export function isEmailAddress(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
 
 export interface SignUpInput {
   company: string;
@@ -64,7 +61,7 @@ async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: 
     id,
     accountId: account.id,
     purpose,
-    tokenHash: accountTokenHash(accountToken(ctx.secret, id)),
+    tokenHash: tokenHash(accountToken(ctx.secret, id)),
     createdAt: now,
     expiresAt: now + TOKEN_LIFETIME_MS[purpose],
   });
@@ -76,7 +73,7 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<A
   const email = input.email.trim().toLowerCase();
   if (company === '') throw validationError('The company field is required.');
   if (company.length > 100) throw validationError('The company must not be longer than 100 characters.');
-  if (!EMAIL.test(email) || email.length > 254) throw validationError('The email must be a valid email address.');
+  if (!isEmailAddress(email) || email.length > 254) throw validationError('The email must be a valid email address.');
   const phone = normalisePhone(input.phone.trim());
   if (phone === null) throw validationError('The phone must be a valid phone number (with its country code unless it is in the US).');
   checkPassword(input.password);
@@ -106,26 +103,20 @@ export async function checkCredentials(ctx: ServiceContext, email: string, passw
   return (await verifyPassword(password, stored)) ? account : null;
 }
 
-function sessionHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
 /** A new session id, always freshly generated: a visitor's earlier cookie is never promoted (fixation). */
 export async function startSession(ctx: ServiceContext, accountId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
-  await sessions.insertSession(ctx.db, { idHash: sessionHash(token), accountId, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS });
+  await sessions.insertSession(ctx.db, { idHash: tokenHash(token), accountId, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS });
   return token;
 }
 
 export async function sessionAccount(ctx: ServiceContext, token: string): Promise<Account | undefined> {
-  const session = await sessions.findSession(ctx.db, sessionHash(token));
-  if (session === undefined || session.expiresAt <= ctx.now()) return undefined;
-  return accounts.findAccountById(ctx.db, session.accountId);
+  return accounts.findAccountBySession(ctx.db, tokenHash(token), ctx.now());
 }
 
 export async function endSession(ctx: ServiceContext, token: string): Promise<void> {
-  await sessions.deleteSession(ctx.db, sessionHash(token));
+  await sessions.deleteSession(ctx.db, tokenHash(token));
 }
 
 export function purgeExpiredSessions(ctx: ServiceContext): Promise<number> {
@@ -154,7 +145,7 @@ export type LinkOutcome = 'verified' | 'invalid' | 'expired';
 export async function confirmEmail(ctx: ServiceContext, token: string): Promise<LinkOutcome> {
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
-    const record = await sessions.findTokenByHash(tx, accountTokenHash(token));
+    const record = await sessions.findTokenByHash(tx, tokenHash(token));
     if (record === undefined || record.purpose !== 'verify-email') return 'invalid';
     const account = await accounts.findAccountById(tx, record.accountId);
     if (account?.emailVerified === true) return 'verified';
@@ -176,7 +167,7 @@ export async function confirmPhone(ctx: ServiceContext, accountId: string, code:
     if (record === undefined || record.usedAt !== null) return 'none';
     if (record.expiresAt <= now) return 'expired';
     if (record.attempts >= MAX_CODE_ATTEMPTS) return 'too-many';
-    if (!sameCode(phoneCode(ctx.secret, record.id), code.replace(/\s/g, ''))) {
+    if (!sameSecret(phoneCode(ctx.secret, record.id), code.replace(/\s/g, ''))) {
       await sessions.countWrongAttempt(tx, record.id);
       return record.attempts + 1 >= MAX_CODE_ATTEMPTS ? 'too-many' : 'wrong';
     }
@@ -203,7 +194,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string): 
 
 /** Whether a reset link can still be used (the form is shown only then). */
 export async function resetLinkState(ctx: ServiceContext, token: string): Promise<LinkOutcome | 'usable'> {
-  const record = await sessions.findTokenByHash(ctx.db, accountTokenHash(token));
+  const record = await sessions.findTokenByHash(ctx.db, tokenHash(token));
   if (record === undefined || record.purpose !== 'reset-password' || record.usedAt !== null) return 'invalid';
   return record.expiresAt <= ctx.now() ? 'expired' : 'usable';
 }
@@ -217,7 +208,7 @@ export async function resetPassword(ctx: ServiceContext, token: string, password
   const passwordHash = await hashPassword(password);
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
-    const record = await sessions.findTokenByHash(tx, accountTokenHash(token));
+    const record = await sessions.findTokenByHash(tx, tokenHash(token));
     if (record === undefined || record.purpose !== 'reset-password') return 'invalid';
     if (record.expiresAt <= now) return 'expired';
     if ((await sessions.useToken(tx, record.id, now)) === 0) return 'invalid';

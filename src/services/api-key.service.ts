@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { tokenHash } from '../domain/secret-tokens.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
 import type { Account, ApiKeyRecord } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
@@ -25,10 +26,6 @@ interface KeyClaims {
   acc: string;
   env: Environment;
   iat: number;
-}
-
-export function hashKey(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 export async function signingSecret(db: Db, configured: string): Promise<Buffer> {
@@ -90,7 +87,7 @@ export class ApiKeys {
       accountId,
       env,
       name,
-      keyHash: hashKey(key),
+      keyHash: tokenHash(key),
       displayPrefix: `${env}…${key.slice(-6)}`,
       createdAt: at,
       lastUsedAt: null,
@@ -111,7 +108,7 @@ export class ApiKeys {
     const claims = readClaims(this.secret, token);
     if (claims === null) throw new AppError('unauthenticated', 'Unauthenticated.');
     const record = await accounts.findApiKey(this.db, claims.sub);
-    const hash = Buffer.from(hashKey(token), 'hex');
+    const hash = Buffer.from(tokenHash(token), 'hex');
     if (
       record === undefined ||
       record.revokedAt !== null ||

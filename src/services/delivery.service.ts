@@ -3,7 +3,7 @@
 import type { Owner, Principal } from '../domain/owner.ts';
 import type { Check, Delivery } from '../domain/records.ts';
 import { statusCode, statusName } from '../domain/check-status.ts';
-import { linkTokenHash } from '../domain/payee-links.ts';
+import { tokenHash } from '../domain/secret-tokens.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -14,8 +14,14 @@ import { checkPdf } from './print.service.ts';
 import { checkEventData, emit } from './events.ts';
 
 export async function checkDeliveries(ctx: ServiceContext, owner: Owner, checkId: string): Promise<Delivery[]> {
-  if ((await checks.findCheck(ctx.db, owner, checkId)) === undefined) throw notFound('Check');
-  return deliveries.deliveriesForCheck(ctx.db, owner, checkId);
+  const check = await checks.findCheck(ctx.db, owner, checkId);
+  if (check === undefined) throw notFound('Check');
+  return deliveriesOf(ctx, owner, check);
+}
+
+/** The deliveries of a check the caller has already read under `owner` (no second read of the check). */
+export function deliveriesOf(ctx: ServiceContext, owner: Owner, check: Check): Promise<Delivery[]> {
+  return deliveries.deliveriesForCheck(ctx.db, owner, check.id);
 }
 
 export async function sandboxMessages(ctx: ServiceContext, principal: Principal, limit: number, offset: number): Promise<{ total: number; items: SandboxMessage[] }> {
@@ -41,7 +47,7 @@ export type PayeePageProblem = 'unknown' | 'expired' | 'void';
 
 /** The check behind a payee link, or why it cannot be shown. */
 export async function payeeView(ctx: ServiceContext, token: string): Promise<PayeeView | PayeePageProblem> {
-  const link = await deliveries.findLink(ctx.db, linkTokenHash(token));
+  const link = await deliveries.findLink(ctx.db, tokenHash(token));
   if (link === undefined) return 'unknown';
   if (link.expiresAt <= ctx.now()) return 'expired';
   const check = await checks.findCheck(ctx.db, link.owner, link.checkId);

@@ -10,7 +10,8 @@ import * as deliveries from '../store/deliveries.repository.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { normalisePhone } from './payee.service.ts';
-import { linkToken, linkTokenHash } from '../domain/payee-links.ts';
+import { linkToken } from '../domain/payee-links.ts';
+import { tokenHash } from '../domain/secret-tokens.ts';
 import { rules } from './validation.ts';
 
 export interface EmailCheckInput {
@@ -74,7 +75,7 @@ export async function emailChecks(ctx: ServiceContext, principal: Principal, ite
     // Each message carries its own payee link; the page it opens lives as long as the link.
     const expiresAt = now + ctx.config.delivery.payeeLinkDays * 86_400_000;
     for (const d of queued) {
-      if (d.checkId !== null) await deliveries.insertLink(tx, principal, { tokenHash: linkTokenHash(linkToken(ctx.secret, d.id)), checkId: d.checkId, expiresAt, createdAt: now });
+      if (d.checkId !== null) await deliveries.insertLink(tx, principal, { tokenHash: tokenHash(linkToken(ctx.secret, d.id)), checkId: d.checkId, expiresAt, createdAt: now });
     }
   });
 }

@@ -123,6 +123,12 @@ export async function initSetting(q: Queryable, name: string, value: string): Pr
 
 // ---- panel sign-in ----
 
+/** The account a live panel session belongs to: one query per page view. */
+export async function findAccountBySession(q: Queryable, sessionHash: string, now: number): Promise<Account | undefined> {
+  const row = await q.get<AccountRow>('SELECT a.* FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?', [sessionHash, now]);
+  return row === undefined ? undefined : toAccount(row);
+}
+
 export async function findPasswordHash(q: Queryable, accountId: string): Promise<string | null> {
   const row = await q.get<{ password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?', [accountId]);
   return row?.password_hash ?? null;

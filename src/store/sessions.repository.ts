@@ -2,11 +2,6 @@
 import type { AccountTokenPurpose } from '../domain/account-tokens.ts';
 import type { Queryable } from './db.ts';
 
-export interface SessionRecord {
-  accountId: string;
-  expiresAt: number;
-}
-
 export async function insertSession(q: Queryable, session: { idHash: string; accountId: string; createdAt: number; expiresAt: number }): Promise<void> {
   await q.run('INSERT INTO panel_sessions (id_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
     session.idHash,
@@ -14,11 +9,6 @@ export async function insertSession(q: Queryable, session: { idHash: string; acc
     session.createdAt,
     session.expiresAt,
   ]);
-}
-
-export async function findSession(q: Queryable, idHash: string): Promise<SessionRecord | undefined> {
-  const row = await q.get<{ account_id: string; expires_at: number }>('SELECT account_id, expires_at FROM panel_sessions WHERE id_hash = ?', [idHash]);
-  return row === undefined ? undefined : { accountId: row.account_id, expiresAt: Number(row.expires_at) };
 }
 
 export async function deleteSession(q: Queryable, idHash: string): Promise<void> {

@@ -1,7 +1,7 @@
 // The payee page (/c/<token>): what the link in a check email opens. Plain server-rendered HTML,
 // no script; the download for printing moves the check to `eprinted`.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { centsToDecimalString } from '../../domain/money.ts';
+import { formatCents } from '../../domain/money.ts';
 import { escapeHtml } from '../../delivery/messages.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import * as deliveryService from '../../services/delivery.service.ts';
@@ -27,8 +27,7 @@ a.button:focus{outline:3px solid #f5b400}
 
 function money(cents: number | null): string {
   if (cents === null) return '(to be filled in)';
-  const [whole = '0', fraction = '00'] = centsToDecimalString(cents).split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+  return `$${formatCents(cents)}`;
 }
 
 function problem(reply: FastifyReply, kind: deliveryService.PayeePageProblem): FastifyReply {

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, MAX_TERM_LENGTH } from '../../domain/paging.ts';
 
 /** Spec "Errors": every failure but authentication. */
 export const ErrorBody = Type.Object({ success: Type.Literal(false), errorMsg: Type.String() }, { $id: 'ErrorBody' });
@@ -39,14 +40,13 @@ export const Message = Type.Object({ success: Type.Literal(true), message: Type.
 export const PageQuery = {
   perPage: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Records per page, 1..500 (larger values are clamped to 500); default 10.', 'x-message': 'must be an integer of at least 1' })),
   page: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Page number, 1-based; default 1.', 'x-message': 'must be an integer of at least 1' })),
-  term: Type.Optional(Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters', description: 'Case-insensitive keyword filter.' })),
+  term: Type.Optional(Type.String({ maxLength: MAX_TERM_LENGTH, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters', description: 'Case-insensitive keyword filter.' })),
 };
 
-export const MAX_PER_PAGE = 500;
 export const MAX_BATCH = 500;
 
 export function pageOf(query: { perPage?: number | ''; page?: number | '' }): { perPage: number; page: number; limit: number; offset: number } {
-  const perPage = query.perPage === undefined || query.perPage === '' ? 10 : Math.min(query.perPage, MAX_PER_PAGE);
+  const perPage = query.perPage === undefined || query.perPage === '' ? DEFAULT_PER_PAGE : Math.min(query.perPage, MAX_PER_PAGE);
   const page = query.page === undefined || query.page === '' ? 1 : query.page;
   return { perPage, page, limit: perPage, offset: (page - 1) * perPage };
 }

@@ -1,0 +1,21 @@
+// The service's secret-derived tokens (payee links, account links and codes, panel CSRF tokens)
+// and the one-way hash under which any token is stored (API keys, links, sessions): one place, so
+// each kind differs only by its label.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/** HMAC-SHA256 of `label` under the service secret, base64url: the same label gives the same token. */
+export function derivedToken(secret: Buffer, label: string): string {
+  return createHmac('sha256', secret).update(label).digest('base64url');
+}
+
+/** SHA-256 hex of a token: what the database keeps instead of the token. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Constant-time equality of two secret strings. */
+export function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
