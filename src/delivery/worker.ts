@@ -178,10 +178,15 @@ export class DeliveryWorker {
       const message = error instanceof Error ? error.message : String(error);
       const permanent = error instanceof Permanent || (error instanceof SmsError && !error.retryable);
       if (permanent || d.attempts >= this.deps.config.delivery.maxAttempts) {
-        await db.transaction(async (tx) => {
-          await deliveries.markFailed(tx, d.id, message);
-          await emit(tx, d.owner, this.deliveryEvent(d, 'failed', message), this.now());
-        });
+        const announced = this.deliveryEvent(d, 'failed', message);
+        if (announced.length === 0 || !(await this.listening(d.owner, batch))) {
+          await deliveries.markFailed(db, d.id, message);
+        } else {
+          await db.transaction(async (tx) => {
+            await deliveries.markFailed(tx, d.id, message);
+            await emit(tx, d.owner, announced, this.now());
+          });
+        }
         log.error({ deliveryId: d.id, checkId: d.checkId, channel: d.channel, attempts: d.attempts, err: message }, 'delivery failed for good');
       } else {
         const at = this.now() + backoffMs(d.attempts, this.deps.config.delivery.retryBaseMs, this.random);
@@ -191,30 +196,32 @@ export class DeliveryWorker {
     }
   }
 
-  private async content(d: ClaimedDelivery, batch: BatchCache): Promise<{ input: CheckMessageInput; owner: Owner }> {
+  /** The sending account (read once per batch). */
+  private account(accountId: string, batch: BatchCache): Promise<Account | undefined> {
+    let read = batch.accounts.get(accountId);
+    if (read === undefined) {
+      read = accounts.findAccountById(this.deps.db, accountId);
+      batch.accounts.set(accountId, read);
+    }
+    return read;
+  }
+
+  private async content(d: ClaimedDelivery, batch: BatchCache): Promise<CheckMessageInput> {
     const { db, config, secret } = this.deps;
     if (d.checkId === null) throw new Permanent('delivery names no check');
     const check = await checks.findCheck(db, d.owner, d.checkId);
     if (check === undefined) throw new Permanent(`check ${d.checkId} no longer exists`);
-    let accountRead = batch.accounts.get(d.owner.accountId);
-    if (accountRead === undefined) {
-      accountRead = accounts.findAccountById(db, d.owner.accountId);
-      batch.accounts.set(d.owner.accountId, accountRead);
-    }
-    const account = await accountRead;
+    const account = await this.account(d.owner.accountId, batch);
     const expires = d.createdAt + config.delivery.payeeLinkDays * 86_400_000;
     return {
-      owner: d.owner,
-      input: {
-        company: account?.company ?? 'A company',
-        payeeName: check.payeeName ?? 'there',
-        amountCents: check.amountCents,
-        memo: check.memo,
-        serialNumber: check.serialNumber,
-        issueDate: check.issueDate,
-        link: payeeLink(config.publicUrl, linkToken(secret, d.id)),
-        linkExpiresOn: localMoment(expires, account?.timeZone ?? 'UTC').date,
-      },
+      company: account?.company ?? 'A company',
+      payeeName: check.payeeName ?? 'there',
+      amountCents: check.amountCents,
+      memo: check.memo,
+      serialNumber: check.serialNumber,
+      issueDate: check.issueDate,
+      link: payeeLink(config.publicUrl, linkToken(secret, d.id)),
+      linkExpiresOn: localMoment(expires, account?.timeZone ?? 'UTC').date,
     };
   }
 
@@ -226,9 +233,11 @@ export class DeliveryWorker {
   private async sendWebhook(d: ClaimedDelivery): Promise<void> {
     const { db } = this.deps;
     if (d.endpointId === null || d.eventId === null) throw new Permanent('webhook delivery names no endpoint or event');
-    const endpoint = await webhooks.endpointById(db, d.endpointId);
+    // A deleted endpoint gets nothing more: its queued events fail for good (no retries).
+    const endpoint = await webhooks.findEndpoint(db, d.owner, d.endpointId);
     const event = await webhooks.findEvent(db, d.eventId);
-    if (endpoint === undefined || event === undefined) throw new Permanent('webhook endpoint or event no longer exists');
+    if (endpoint === undefined) throw new Permanent('webhook endpoint deleted');
+    if (event === undefined) throw new Permanent('event no longer exists');
     const body = JSON.stringify({ event: { type: event.type, data: event.data, id: event.id, createdAt: new Date(event.createdAt).toISOString() } });
     const timestamp = Math.floor(this.now() / 1000);
     const sign = (text: string): string => createHmac('sha256', endpoint.secret).update(text).digest('hex');
@@ -257,8 +266,8 @@ export class DeliveryWorker {
   }
 
   /** An email link or phone code of the panel: the token is derived from the row's id, never stored. */
-  private async sendAccountMessage(d: ClaimedDelivery): Promise<void> {
-    const { db, config, secret } = this.deps;
+  private async sendAccountMessage(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
+    const { config, secret } = this.deps;
     const purpose = d.payload.account;
     const token = accountToken(secret, d.id);
     if (purpose === 'verify-phone') {
@@ -268,7 +277,7 @@ export class DeliveryWorker {
     }
     if (purpose !== 'verify-email' && purpose !== 'reset-password') throw new Permanent(`unknown account message ${String(purpose)}`);
     if (this.deps.mailer === null) throw new Error('SMTP is not configured');
-    const account = await accounts.findAccountById(db, d.owner.accountId);
+    const account = await this.account(d.owner.accountId, batch);
     // The panel's pages carry the purpose's name: /panel/verify-email, /panel/reset-password.
     const email = accountEmail(purpose, account?.company ?? 'your', `${config.publicUrl}/panel/${purpose}?token=${token}`);
     await this.deps.mailer.send({ messageId: `<${d.id}@checkwriter>`, from: config.delivery.mailFrom, to: d.recipient, ...email, attachments: [] });
@@ -277,8 +286,9 @@ export class DeliveryWorker {
   private async send(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { db, config } = this.deps;
     if (d.channel === 'webhook') return this.sendWebhook(d);
-    if (isAccountMessage(d)) return this.sendAccountMessage(d);
-    const { input, owner } = await this.content(d, batch);
+    if (isAccountMessage(d)) return this.sendAccountMessage(d, batch);
+    const owner = d.owner;
+    const input = await this.content(d, batch);
     const attachments =
       d.channel === 'email' && d.payload.sendAttachment === 1 && d.checkId !== null ? await deliveries.attachmentsWithData(db, owner, d.checkId) : [];
     const email = checkEmail(input);

@@ -44,8 +44,9 @@ export const TRANSITIONS: Readonly<Record<CheckEvent, { readonly from: readonly 
   print: { from: ['new', 'printed'], to: 'printed' },
   // Emailing again re-sends the same check.
   email: { from: ['new', 'emailed', 'eprinted'], to: 'emailed' },
-  // The payee downloaded the emailed check to print it.
-  eprint: { from: ['emailed', 'eprinted'], to: 'eprinted' },
+  // The payee downloaded the emailed check to print it. Later downloads serve the same PDF and
+  // are not moves (delivery.service.ts payeeDownload): one `eprinted` statement per email.
+  eprint: { from: ['emailed'], to: 'eprinted' },
   // A mailing was dispatched by the print-and-mail operator.
   mail: { from: ['new'], to: 'mailed' },
   void: { from: ['new', 'printed', 'emailed', 'eprinted', 'mailed'], to: 'void' },

@@ -42,12 +42,6 @@ export async function findEndpoint(q: Queryable, owner: Owner, id: string): Prom
   return row === undefined ? undefined : toEndpoint(row);
 }
 
-/** The endpoint behind a webhook delivery, deleted or not (a queued event still goes to it). */
-export async function endpointById(q: Queryable, id: string): Promise<WebhookEndpoint | undefined> {
-  const row = await q.get<EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ?', [id]);
-  return row === undefined ? undefined : toEndpoint(row);
-}
-
 export async function deleteEndpoint(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
   return q.run('UPDATE webhook_endpoints SET deleted_at = ? WHERE id = ? AND account_id = ? AND env = ? AND deleted_at IS NULL', [now, id, owner.accountId, owner.env]);
 }

@@ -45,7 +45,7 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     expect((await print(id)).statusCode).toBe(422);
   });
 
-  it('new -> emailed -> eprinted is reachable only by email; emailed checks cannot be printed', async () => {
+  it('new -> emailed -> emailed again -> void, each with its statement; an emailed check cannot be printed', async () => {
     const id = await newCheck();
     expect((await email(id)).status).toBe(200);
     expect((await email(id)).status).toBe(200);
