@@ -11,7 +11,7 @@
 
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { isPng } from '../domain/file-types.ts';
+import { isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 
 type Pdf = PDFKit.PDFDocument;
 
@@ -36,8 +36,6 @@ export type PreparedImage = SplitImage | PassThroughImage;
 
 const CACHE_LIMIT = 256;
 const cache = new Map<string, PreparedImage>();
-
-export { isJpeg, isPng } from '../domain/file-types.ts';
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
@@ -106,7 +104,9 @@ function splitAlphaPng(data: Buffer, key: string): SplitImage | null {
     return null;
   }
   const colors = colorType === 6 ? 3 : 1;
-  const pixels = unfilter(inflateSync(Buffer.concat(idat)), width, height, colors + 1);
+  // Never inflate more than the header's size needs (a decompression bomb stops here).
+  const expected = (width * (colors + 1) + 1) * height;
+  const pixels = unfilter(inflateSync(Buffer.concat(idat), { maxOutputLength: expected }), width, height, colors + 1);
   const color = new Uint8Array(width * height * colors);
   const alpha = new Uint8Array(width * height);
   for (let p = 0, i = 0, c = 0; p < alpha.length; p += 1) {
@@ -133,6 +133,10 @@ export function prepareImage(bytes: Uint8Array): PreparedImage {
   const key = createHash('sha1').update(data).digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
+  const size = pngSize(data);
+  if (size !== null && size.width * size.height > MAX_IMAGE_PIXELS) {
+    throw new Error(`${size.width}x${size.height} pixels is more than a signature needs (at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels)`);
+  }
   const prepared: PreparedImage = (isPng(data) ? splitAlphaPng(data, key) : null) ?? { kind: 'pdfkit', data };
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next();

@@ -2,7 +2,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { BankAccount } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
-import { isJpeg, isPng } from '../domain/file-types.ts';
+import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 import { notFound } from '../errors.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
@@ -83,6 +83,10 @@ export const MAX_SIGNATURE_BYTES = 512 * 1024;
 /** Stores (or with null, removes) the signature image printed on the bank account's checks. */
 export async function setSignature(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<BankAccount> {
   if (image !== null && !isPng(image) && !isJpeg(image)) throw rules.custom('signature', 'must be a PNG or JPEG image');
+  const size = image === null ? null : pngSize(image);
+  if (size !== null && size.width * size.height > MAX_IMAGE_PIXELS) {
+    throw rules.custom('signature', `must be at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels (this one is ${size.width}x${size.height})`);
+  }
   if ((await resources.setBankAccountSignature(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }

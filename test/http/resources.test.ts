@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.ts';
-import { startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { BASE, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { pngClaiming, signaturePng } from '../render/support/png.ts';
+import { deflateSync } from 'node:zlib';
 
 describe.each(dialects())('bank accounts, categories and addresses (%s)', (dialect) => {
   let t: TestApp;
@@ -33,6 +35,23 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
     expect((await api.delete(`/bankAccounts/${account.bankAccountId}`)).status).toBe(200);
     expect((await api.get(`/bankAccounts/${account.bankAccountId}`)).status).toBe(404);
     expect((await api.get('/bankAccounts')).body.data.meta.total).toBe(0);
+  });
+
+  it('signatures: upload, refuse an image too large to be a signature, remove', async () => {
+    const created = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Signed', routingNumber: '011000015', accountNumber: '5555' }] });
+    const id = created.body.data.bankAccounts[0].bankAccountId as string;
+    const upload = async (payload: Buffer) =>
+      t.app.inject({ method: 'PUT', url: `${BASE}/bankAccounts/${id}/signature`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'image/png' }, payload });
+    const huge = await upload(pngClaiming(10_000, 10_000, deflateSync(Buffer.alloc(16))));
+    expect(huge.statusCode).toBe(422);
+    expect(JSON.parse(huge.body)).toEqual({ success: false, errorMsg: 'The signature field must be at most 4,000,000 pixels (this one is 10000x10000).' });
+    expect((await api.get(`/bankAccounts/${id}`)).body.data.hasSignature).toBe(false);
+    const ok = await upload(signaturePng());
+    expect(ok.statusCode).toBe(200);
+    expect((await api.get(`/bankAccounts/${id}`)).body.data.hasSignature).toBe(true);
+    const removed = await t.app.inject({ method: 'DELETE', url: `${BASE}/bankAccounts/${id}/signature`, headers: { authorization: `Bearer ${api.key}` } });
+    expect(removed.statusCode).toBe(200);
+    expect((await api.get(`/bankAccounts/${id}`)).body.data.hasSignature).toBe(false);
   });
 
   it('categories: create and list; a check may name one', async () => {

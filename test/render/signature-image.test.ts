@@ -2,20 +2,30 @@
 // encoded (all five PNG filter types), the cache must return the same preparation for the same
 // bytes, and a batch must embed one image for many pages.
 
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { renderChecksPdf } from '../../src/render/check-pdf.ts';
 import { prepareImage } from '../../src/render/signature-image.ts';
 import { sampleCheck } from './support/fixtures.ts';
 import { TINY_JPEG } from './support/jpeg.ts';
 import { parsePdf } from './support/pdf.ts';
-import { encodePng, signaturePng } from './support/png.ts';
+import { encodePng, pngClaiming, signaturePng } from './support/png.ts';
 
 function pixel(x: number, y: number): [number, number, number, number] {
   return [(x * 37 + y * 11) & 0xff, (x * 5 + y * 91) & 0xff, (x * y * 3) & 0xff, (x * 17 + y * 29 + 7) & 0xff];
 }
 
 describe('prepareImage', () => {
+  it('refuses a PNG whose header claims more pixels than a signature needs, before decoding it', () => {
+    expect(() => prepareImage(pngClaiming(20_000, 20_000, deflateSync(Buffer.alloc(16))))).toThrow(/20000x20000 pixels is more than a signature needs/);
+  });
+
+  it('never inflates more than the header says (a small file that inflates to 50 MB is refused)', () => {
+    const bomb = pngClaiming(500, 500, deflateSync(Buffer.alloc(50_000_000)));
+    expect(bomb.length).toBeLessThan(100_000);
+    expect(() => prepareImage(bomb)).toThrow();
+  });
+
   it('splits an RGBA PNG into the exact colour and alpha planes, whatever the row filters', () => {
     const width = 23;
     const height = 10;

@@ -62,16 +62,7 @@ export function encodePng(
       raw[out + 1 + i] = (here - predictor) & 0xff;
     }
   }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit, RGBA, deflate, no filter, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', new Uint8Array(0)),
-  ]);
+  return pngClaiming(width, height, deflateSync(raw));
 }
 
 /** A handwriting-like scribble in dark blue ink on a transparent background. */
@@ -96,4 +87,13 @@ export function signaturePng(width = 360, height = 90): Buffer {
   stroke((t) => 30 + t * (width - 50), (t) => height * 0.82 - Math.sin(t * Math.PI) * 8, 1500);
   stroke((t) => 40 + Math.sin(t * Math.PI * 2) * 18 + t * 10, (t) => height * 0.2 + t * height * 0.6, 800);
   return encodePng(width, height, (x, y) => (ink[y * width + x] === 1 ? [20, 30, 110, 255] : [255, 255, 255, 0]));
+}
+
+/** An 8-bit RGBA PNG whose header claims `width` × `height`, carrying `idat` as its compressed data (for hostile-input tests). */
+export function pngClaiming(width: number, height: number, idat: Buffer): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit, RGBA, deflate, no filter, no interlace
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
 }
