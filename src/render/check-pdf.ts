@@ -9,7 +9,8 @@
 
 import PDFDocument from 'pdfkit';
 import { amountInWords } from '../domain/amount-words.ts';
-import { formatCents } from '../domain/money.ts';
+import { formatCents, MAX_AMOUNT_CENTS } from '../domain/money.ts';
+import { isJpeg, isPng } from '../domain/file-types.ts';
 import {
   CUSTOM_ELEMENT_KEYS,
   type CheckDocument,
@@ -19,7 +20,7 @@ import {
 } from './check-document.ts';
 import { drawMicrLine, layoutMicrLine, STANDARD_CHECK_AREA, type PositionedMicrChar } from './micr-line.ts';
 import { RenderInputError } from './render-error.ts';
-import { drawImageInBox, isJpeg, isPng, prepareImage, type PreparedImage } from './signature-image.ts';
+import { drawImageInBox, prepareImage, type PreparedImage } from './signature-image.ts';
 
 type Pdf = PDFKit.PDFDocument;
 type FontName = 'Helvetica' | 'Helvetica-Bold';
@@ -49,8 +50,6 @@ export const CHECK_PAGE_LAYOUT = {
 const LEFT = 0.5 * IN;
 const RIGHT = 8.0 * IN;
 const MAX_FROM_ADDRESS_LINES = 4;
-/** Largest amount the 10-digit MICR amount field can carry: 99,999,999.99. */
-const MAX_AMOUNT_CENTS = 9_999_999_999;
 
 const INK = '#000000';
 const RULE = '#444444';

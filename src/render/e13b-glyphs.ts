@@ -291,8 +291,3 @@ export const E13B_GLYPHS: Readonly<Record<MicrChar, E13bGlyph>> = Object.freeze(
   onUs: buildGlyph('onUs'),
   dash: buildGlyph('dash'),
 });
-
-/** The source bitmap of a glyph (top row first), for docs and tests. */
-export function e13bBitmap(char: MicrChar): readonly string[] {
-  return BITMAPS[char];
-}
