@@ -7,9 +7,15 @@ import { dialects } from '../support/databases.ts';
 import { clientFor, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { parseMail, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { Visitor } from '../support/panel-visitor.ts';
+import { purgeExpiredSessions } from '../../src/services/account.service.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
 import { parsePdf } from '../render/support/pdf.ts';
 
 const PASSWORD = 'correct horse battery';
+
+function serviceContext(t: TestApp): ServiceContext {
+  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret };
+}
 
 describe.each(dialects())('developer panel (%s)', (dialect) => {
   let t: TestApp;
@@ -149,6 +155,59 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     expect((await new Visitor(t.app).signIn('reset@acme.test', 'a brand new passphrase')).status).toBe(303);
   });
 
+  it('signing out ends the session on the server; expired sessions, links and codes stop working and are purged', async () => {
+    const v = await signedUp('expiry@acme.test', '+14155550106');
+    const cookie = v.cookies.get('cw_session') ?? '';
+    const out = await v.submit('/panel', '/panel/sign-out', {});
+    expect(out.location).toBe('/panel/sign-in?notice=signed-out');
+    expect(v.cookies.has('cw_session')).toBe(false);
+    // The old cookie value, replayed, opens nothing: the row is gone, not just the cookie.
+    const replay = new Visitor(t.app);
+    replay.cookies.set('cw_session', cookie);
+    expect((await replay.get('/panel')).status).toBe(303);
+
+    const again = new Visitor(t.app);
+    expect((await again.signIn('expiry@acme.test', PASSWORD)).status).toBe(303);
+    expect((await again.get('/panel')).status).toBe(200);
+    const account = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', ['expiry@acme.test']);
+    await t.database.db.run('UPDATE panel_sessions SET expires_at = 1 WHERE account_id = ?', [account?.id ?? '']);
+    expect((await again.get('/panel')).status).toBe(303);
+    expect(await purgeExpiredSessions(serviceContext(t))).toBeGreaterThanOrEqual(1);
+    expect((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM panel_sessions WHERE account_id = ?', [account?.id ?? '']))?.n).toBe(0);
+
+    // Expired email link and phone code: refused, nothing verified.
+    await worker.drain();
+    const mail = await lastMailTo('expiry@acme.test', 'Verify your email address for checkwriter');
+    const link = /https:\/\/checks\.example\/panel\/verify-email\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0] ?? '';
+    await t.database.db.run('UPDATE account_tokens SET expires_at = 1 WHERE account_id = ?', [account?.id ?? '']);
+    const dead = await new Visitor(t.app).get(pathOf(link));
+    expect(dead.status).toBe(410);
+    expect(dead.body).toContain('This verification link has expired.');
+    const signedIn = new Visitor(t.app);
+    await signedIn.signIn('expiry@acme.test', PASSWORD);
+    const late = await signedIn.submit('/panel', '/panel/verify-phone', { code: lastCodeTo('+14155550106') });
+    expect(late.status).toBe(422);
+    expect(late.body).toContain('That code has expired. Ask for a new one.');
+    const row = await t.database.db.get<{ email_verified_at: number | null; phone_verified_at: number | null }>('SELECT email_verified_at, phone_verified_at FROM accounts WHERE id = ?', [account?.id ?? '']);
+    expect(row).toEqual({ email_verified_at: null, phone_verified_at: null });
+
+    // A new link can be asked for once the last is a minute old; the old one is retired.
+    await t.database.db.run("UPDATE account_tokens SET created_at = created_at - 120000 WHERE account_id = ?", [account?.id ?? '']);
+    expect((await signedIn.submit('/panel', '/panel/resend', { what: 'email' })).location).toBe('/panel?notice=email-sent');
+    expect((await signedIn.submit('/panel', '/panel/resend', { what: 'email' })).location).toBe('/panel?notice=too-soon');
+
+    // An expired reset link shows the dead-link page, and the password stays.
+    await new Visitor(t.app).submit('/panel/forgot-password', '/panel/forgot-password', { email: 'expiry@acme.test' });
+    await worker.drain();
+    const reset = await lastMailTo('expiry@acme.test', 'Reset your checkwriter password');
+    const resetLink = /https:\/\/checks\.example\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(reset.text ?? '')?.[0] ?? '';
+    await t.database.db.run("UPDATE account_tokens SET expires_at = 1 WHERE purpose = 'reset-password' AND account_id = ?", [account?.id ?? '']);
+    const expired = await new Visitor(t.app).get(pathOf(resetLink));
+    expect(expired.status).toBe(410);
+    expect(expired.body).toContain('This reset link has expired.');
+    expect((await new Visitor(t.app).signIn('expiry@acme.test', PASSWORD)).status).toBe(303);
+  });
+
   it('creates a named key shown once with a curl example, lists it, and revoking it makes the API answer 401', async () => {
     const v = await signedUp('keys@acme.test', '+14155550102');
     const created = await v.submit('/panel/keys', '/panel/keys', { name: 'AP sync', env: 'test' });
@@ -238,18 +297,19 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     expect(inbox.body).toContain('Acme Payables sent you a check for $42.00');
     const messageIds = [...inbox.body.matchAll(/href="\/panel\/inbox\/(msg_[0-9A-Z]+)"/g)].map((m) => m[1]);
     expect(messageIds).toHaveLength(2);
-    const email = await v.get(`/panel/inbox/${messageIds.find((id) => id !== undefined) ?? ''}`);
+    const emailId = /<td>Email<\/td>[\s\S]*?href="\/panel\/inbox\/(msg_[0-9A-Z]+)"/.exec(inbox.body)?.[1] ?? '';
+    expect(messageIds).toContain(emailId);
+    const email = await v.get(`/panel/inbox/${emailId}`);
     const link = /href="(https:\/\/checks\.example\/c\/[A-Za-z0-9_-]+)"/.exec(email.body)?.[1] ?? '';
     expect(link).not.toBe('');
     const payeePage = await v.get(pathOf(link));
     expect(payeePage.status).toBe(200);
     expect(payeePage.body).toContain('Acme Payables sent you a check');
-    const frame = /src="(\/panel\/inbox\/msg_[0-9A-Z]+\/html)"/.exec(email.body)?.[1];
-    if (frame !== undefined) {
-      const mailHtml = await v.get(frame);
-      expect(mailHtml.body).toContain('<base target="_blank">');
-      expect(mailHtml.headers['content-security-policy']).toContain("default-src 'none'");
-    }
+    const frame = /src="(\/panel\/inbox\/msg_[0-9A-Z]+\/html)"/.exec(email.body)?.[1] ?? '';
+    expect(frame).not.toBe('');
+    const mailHtml = await v.get(frame);
+    expect(mailHtml.body).toContain('<base target="_blank">');
+    expect(mailHtml.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
   it('adds a webhook endpoint, shows its secret and deliveries, and redelivers one', async () => {

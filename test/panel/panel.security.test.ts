@@ -181,6 +181,10 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     const page = await v.get('/panel/sign-in?next=https://evil.example/');
     const signedIn = await v.post('/panel/sign-in', { email: 'next@panel.test', password: PASSWORD, next: '//evil.example/', _csrf: csrfOf(page.body) });
     expect(signedIn.location).toBe('/panel');
+    // This app has no SMTP server and no SMS provider: the home page says why nothing arrives.
+    const home = await v.get('/panel');
+    expect(home.body).toContain('This server has no SMTP server (SMTP_URL) and no SMS provider (SMS_PROVIDER) configured');
+    expect(home.body).toContain('npx checkwriter accounts verify --email next@panel.test');
     expect((await v.get('/panel/checks/%00')).status).toBe(404);
     expect((await v.get('/panel/checks?term=%00')).status).toBe(404);
     const nul = await v.submit('/panel/keys', '/panel/keys', { name: 'a\u0000b', env: 'test' });
