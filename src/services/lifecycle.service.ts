@@ -66,8 +66,15 @@ export async function voidCheck(ctx: ServiceContext, principal: Principal, id: s
   return load(ctx.db, principal, result);
 }
 
-/** A check waiting in the print-and-mail queue belongs to the operator until dispatched or cancelled. */
+/**
+ * A check waiting in the print-and-mail queue belongs to the operator until dispatched or cancelled.
+ * The check's row is locked first (as POST /mailchecks locks it), so a mailing queued by a
+ * concurrent request is either seen here or waits for this transaction.
+ */
 export async function assertNotQueuedForMail(tx: Queryable, owner: Owner, check: Check, what: string): Promise<void> {
+  if (!(await checks.lockCheck(tx, owner, check.id, check.status))) {
+    throw refused(what, (await checks.findCheck(tx, owner, check.id))?.status ?? check.status);
+  }
   if ((await mailings.pendingMailingFor(tx, owner, check.id)) !== undefined) {
     throw validationError(`The check cannot be ${what}: it is queued for mailing; cancel the mailing first.`);
   }

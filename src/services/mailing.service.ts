@@ -52,6 +52,9 @@ export async function mailChecks(ctx: ServiceContext, principal: Principal, item
       const check = found.get(item.checkId);
       if (check === undefined) throw rules.invalid(`${path}.checkId`);
       if (!canHappen('mail', check.status)) throw rules.custom(`${path}.checkId`, `names a check that cannot be mailed: its status is ${statusName(check.status)}`);
+      // Lock the row before looking for a pending mailing: two requests cannot queue the check
+      // twice, nor queue it while another prints, emails, edits or deletes it.
+      if (!(await checks.lockCheck(tx, principal, check.id, check.status))) throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
       if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined) throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
       const toAddressId = item.customToAddressId ?? null;
       if (toAddressId !== null) {

@@ -94,9 +94,14 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
     if (!canPrint(check.status)) throw rules.custom(`checkIds.${i}`, `names a check that cannot be printed: its status is ${statusName(check.status)}`);
     return check;
   });
-  for (const [i, check] of ordered.entries()) {
-    if ((await mailings.pendingMailingFor(ctx.db, principal, check.id)) !== undefined) throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
-  }
+  const queuedForMail = async (q: Queryable): Promise<void> => {
+    for (const [i, check] of ordered.entries()) {
+      if ((await mailings.pendingMailingFor(q, principal, check.id)) !== undefined) throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
+    }
+  };
+  // Refused before rendering when it is already so, and again under the row locks below, where
+  // a mailing queued while we rendered is seen.
+  await queuedForMail(ctx.db);
   const documents = await Promise.all(ordered.map((check) => documentFor(ctx.db, principal, check)));
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(documents, checkIds.map((_, i) => `in checkIds.${i} `));
@@ -107,6 +112,7 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
       const moved = await checks.moveStatus(tx, principal, check.id, check.status, statusCode('printed'));
       if (moved !== 1) throw rules.custom(`checkIds.${i}`, 'names a check whose status changed while printing; try again');
     }
+    await queuedForMail(tx);
     await checks.insertStatements(tx, ordered.map((check) => ({ checkId: check.id, status: 'printed', at: now })));
     await emit(tx, principal, ordered.map((check) => ({ type: 'check.printed' as const, data: checkEventData({ ...check, status: statusCode('printed') }) })), now);
   });

@@ -270,6 +270,15 @@ export async function moveStatus(q: Queryable, owner: Owner, id: string, from: n
   return moved;
 }
 
+/**
+ * Locks a check's row for the rest of the transaction if its status is still `status` (answers
+ * false if not). A status change is itself a lock; this is for decisions that change no status
+ * (queueing a mailing) and for checks made against them, so the two cannot interleave.
+ */
+export async function lockCheck(q: Queryable, owner: Owner, id: string, status: number): Promise<boolean> {
+  return (await moveStatus(q, owner, id, status, status)) === 1;
+}
+
 /** The fields a check may change while still new (PUT /checks/{id}). */
 export type CheckChanges = Pick<
   Check,
