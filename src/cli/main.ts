@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { closeOnSignals, openDatabase, startServer } from '../server.ts';
 import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
 import type { Db } from '../store/db.ts';
-import { findAccountByEmail, listApiKeys } from '../store/accounts.repository.ts';
+import { findAccountByEmail, hasActiveApiKey } from '../store/accounts.repository.ts';
 import { migrate } from '../store/migrate.ts';
 import { operatorQueue, operatorSettle } from '../services/mailing.service.ts';
 import { connect } from '../store/connect.ts';
@@ -62,7 +62,7 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
 async function serve(config: Config): Promise<void> {
   const server = await startServer(config);
   closeOnSignals(server);
-  const keys = await listApiKeys(server.db, null);
+  const anyKey = await hasActiveApiKey(server.db);
   const base = `${server.url}/api/v3`;
   const delivery = deliveryStatus(config);
   const lines = [
@@ -73,7 +73,7 @@ async function serve(config: Config): Promise<void> {
     `  health:   ${server.url}/healthz`,
     `  delivery: worker ${delivery.worker === 'inline' ? 'running in this process' : 'off (run npx checkwriter worker)'}; email ${delivery.smtp}; SMS ${delivery.sms}`,
   ];
-  if (keys.filter((k) => k.revokedAt === null).length === 0) {
+  if (!anyKey) {
     lines.push(
       '',
       'No API keys yet. Sign up in the panel and create one there:',

@@ -6,7 +6,7 @@ import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.t
 import { notFound } from '../errors.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
-import { rules } from './validation.ts';
+import { emptyToNull, rules } from './validation.ts';
 
 /** Check numbers start here unless the bank account says otherwise (API decisions). */
 export const DEFAULT_STARTING_SERIAL = 10001;
@@ -57,10 +57,6 @@ export interface BankAccountChanges {
   bankAddress?: string;
   nextSerial?: number;
   customFromAddressId?: string | null;
-}
-
-function emptyToNull(value: string | null | undefined): string | null {
-  return value === undefined || value === null || value === '' ? null : value;
 }
 
 /** The drawer's address printed on the checks must be one of the caller's custom 'from' addresses. */

@@ -8,7 +8,7 @@ import { UniqueViolation, type Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
-import { rules } from './validation.ts';
+import { emptyToNull, rules } from './validation.ts';
 import { checkEventData, emit } from './events.ts';
 
 /** A flag as clients send it: true/false, 0/1 or "0"/"1" (API decisions, "Create input rules"). */
@@ -84,9 +84,6 @@ function voucherCents(path: string, value: number | string | undefined): number 
   return cents(path, value);
 }
 
-export function emptyToNull(value: string | null | undefined): string | null {
-  return value === undefined || value === null || value === '' ? null : value;
-}
 
 export function buildVoucher(path: string, input: VoucherInput, now: number): Voucher {
   if (input.date !== undefined && !isCalendarDate(input.date)) throw rules.custom(`${path}.date`, 'must be a valid date (YYYY-MM-DD)');

@@ -11,10 +11,10 @@ import { UniqueViolation } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
 import * as resources from '../store/resources.repository.ts';
-import { cents, emptyToNull, flag, type CheckInput } from './check.service.ts';
+import { cents, flag, type CheckInput } from './check.service.ts';
 import type { ServiceContext } from './context.ts';
 import { checkEventData, emit, type EventType } from './events.ts';
-import { rules } from './validation.ts';
+import { emptyToNull, rules } from './validation.ts';
 
 const EVENT_TYPE: Readonly<Record<CheckEvent, EventType>> = {
   print: 'check.printed',

@@ -9,3 +9,8 @@ export const rules = {
   distinct: (path: string): AppError => validationError(`The ${path} field has a duplicate value.`),
   custom: (path: string, rule: string): AppError => validationError(`The ${path} field ${rule}.`),
 };
+
+/** An optional id or text where '' means "none", as stored: null. */
+export function emptyToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : value;
+}

@@ -102,6 +102,11 @@ export async function listApiKeys(q: Queryable, accountId: string | null): Promi
   return rows.map(toApiKey);
 }
 
+/** Whether any key is still usable (the start banner's hint), without reading every key. */
+export async function hasActiveApiKey(q: Queryable): Promise<boolean> {
+  return (await q.get('SELECT 1 AS found FROM api_keys WHERE revoked_at IS NULL LIMIT 1')) !== undefined;
+}
+
 export async function revokeApiKey(q: Queryable, id: string, now: number): Promise<number> {
   return q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
 }

@@ -21,6 +21,13 @@ describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
     await cleanup();
   });
 
+  it('the start banner names the panel, the delivery state, and how to get a first key', async () => {
+    const banner = server.output();
+    expect(banner).toContain(`panel:    ${server.url}/panel`);
+    expect(banner).toContain('email not configured: live emails stay queued until SMTP_URL is set');
+    expect(banner).toContain(`No API keys yet. Sign up in the panel and create one there:\n  ${server.url}/panel/sign-up`);
+  });
+
   it('keys create prints the key alone on the last line, and the running server accepts it', async () => {
     const created = await runCli(['keys', 'create', '--email', 'cli@example.com'], env);
     expect(created.code).toBe(0);
@@ -94,5 +101,17 @@ describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
     const env2 = await runCli(['keys', 'create', '--email', 'x@example.com', '--env', 'prod'], env);
     expect(env2.code).toBe(2);
     expect(env2.stderr).toContain('--env must be test or live');
+  });
+
+  it('once a usable key exists, the banner no longer offers the first-key hint', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'banner@example.com'], env);
+    expect(created.code).toBe(0);
+    const second = await startServerProcess(env);
+    try {
+      expect(second.output()).toContain('checkwriter is listening on');
+      expect(second.output()).not.toContain('No API keys yet');
+    } finally {
+      await second.stop();
+    }
   });
 });
