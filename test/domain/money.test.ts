@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { centsToDecimalString, centsToNumber, MAX_AMOUNT_CENTS, parseAmountToCents } from '../../src/domain/money.ts';
+import { centsToDecimalString, centsToNumber, formatCents, MAX_AMOUNT_CENTS, parseAmountToCents } from '../../src/domain/money.ts';
 
 describe('parseAmountToCents', () => {
   it('reads numbers and numeric strings exactly', () => {
@@ -32,6 +32,28 @@ describe('parseAmountToCents', () => {
       fc.property(fc.integer({ min: 1, max: MAX_AMOUNT_CENTS }), (cents) => {
         expect(parseAmountToCents(centsToDecimalString(cents))).toEqual({ cents });
         expect(parseAmountToCents(centsToNumber(cents))).toEqual({ cents });
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('formatCents', () => {
+  it('writes amounts as people read them: thousands separated by commas, two decimals, no "$"', () => {
+    expect(formatCents(0)).toBe('0.00');
+    expect(formatCents(5)).toBe('0.05');
+    expect(formatCents(100)).toBe('1.00');
+    expect(formatCents(123456)).toBe('1,234.56');
+    expect(formatCents(100000000)).toBe('1,000,000.00');
+    expect(formatCents(9_999_999_999)).toBe('99,999,999.99');
+  });
+
+  it('is the decimal string with commas every three digits of the whole part', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9_999_999_999 }), (cents) => {
+        const formatted = formatCents(cents);
+        expect(formatted.replaceAll(',', '')).toBe(centsToDecimalString(cents));
+        expect(formatted).toMatch(/^(0|[1-9]\d{0,2}(,\d{3})*)\.\d{2}$/);
       }),
       { numRuns: 5000 },
     );

@@ -251,9 +251,26 @@ interface Snapshot {
   checks: unknown[];
   payees: unknown[];
   banks: unknown[];
+  checkCounts: unknown[];
 }
 
-const COUNTED = ['checks', 'check_statements', 'deliveries', 'payees', 'vouchers', 'categories', 'bank_accounts', 'addresses', 'accounts'] as const;
+const COUNTED = [
+  'checks',
+  'check_statements',
+  'check_counts',
+  'check_links',
+  'deliveries',
+  'sandbox_messages',
+  'events',
+  'mailings',
+  'attachments',
+  'payees',
+  'vouchers',
+  'categories',
+  'bank_accounts',
+  'addresses',
+  'accounts',
+] as const;
 
 describe.each(dialects())('bad input: never a 5xx, always the error shape, never a write (%s)', (dialect) => {
   let t: TestApp;
@@ -283,13 +300,17 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
 
   async function snapshot(): Promise<Snapshot> {
     const db = t.database.db;
-    const row = await db.get<Record<string, unknown>>(`SELECT ${COUNTED.map((n) => `(SELECT COUNT(*) FROM ${n}) AS ${n}`).join(', ')}`);
+    // Independent reads, issued together (on PostgreSQL they run side by side on the pool).
+    const [row, checks, payees, banks, checkCounts] = await Promise.all([
+      db.get<Record<string, unknown>>(`SELECT ${COUNTED.map((n) => `(SELECT COUNT(*) FROM ${n}) AS ${n}`).join(', ')}`),
+      db.all('SELECT * FROM checks ORDER BY id'),
+      db.all('SELECT * FROM payees ORDER BY id'),
+      db.all('SELECT id, next_serial, deleted_at FROM bank_accounts ORDER BY id'),
+      db.all('SELECT * FROM check_counts ORDER BY account_id, env, status'),
+    ]);
     if (row === undefined) throw new Error('no count row');
     const counts = Object.fromEntries(COUNTED.map((n) => [n, Number(row[n])]));
-    const checks = await db.all('SELECT * FROM checks ORDER BY id');
-    const payees = await db.all('SELECT * FROM payees ORDER BY id');
-    const banks = await db.all('SELECT id, next_serial, deleted_at FROM bank_accounts ORDER BY id');
-    return { counts, checks, payees, banks };
+    return { counts, checks, payees, banks, checkCounts };
   }
 
   /** The decided error body: exactly `{ success: false, errorMsg }` with a non-empty message, JSON. */

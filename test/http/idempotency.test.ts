@@ -13,6 +13,7 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
       headers: { authorization: `Bearer ${client.key}`, 'idempotency-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
+  const accountOf = async (client: Client): Promise<string> => (await t.keys.verify(client.key)).accountId;
   const count = async (): Promise<number> => Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks'))?.n);
 
   beforeAll(async () => {
@@ -55,6 +56,22 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     expect(mine.statusCode).toBe(201);
     expect(theirs.statusCode).toBe(201);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+
+    // The environment half: the same account's live key, the same Idempotency-Key value.
+    const live = await t.client('idem@example.com', { env: 'live' });
+    const liveIds = await seedBasics(live);
+    const checksIn = async (env: 'test' | 'live'): Promise<number> =>
+      Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks WHERE account_id = ? AND env = ?', [await accountOf(api), env]))?.n);
+    expect(await accountOf(live)).toBe(await accountOf(api));
+    const testBefore = await checksIn('test');
+    const liveBefore = await checksIn('live');
+    const liveRes = await send('POST', '/checks', { checks: [{ ...liveIds, amount: 5 }] }, 'shared-key', live);
+    expect(liveRes.statusCode).toBe(201);
+    expect(liveRes.headers['idempotent-replayed']).toBeUndefined();
+    expect(liveRes.body).not.toBe(mine.body);
+    expect(JSON.parse(liveRes.body).data.checks[0].bankAccount.bankAccountId).toBe(liveIds.bankAccountId);
+    expect(await checksIn('test')).toBe(testBefore);
+    expect(await checksIn('live')).toBe(liveBefore + 1);
   });
 
   it('covers PUT and DELETE too, and replays refusals as well as successes', async () => {

@@ -48,9 +48,7 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
   });
 
   it('live checks carry no VOID mark, and the uploaded signature is drawn', async () => {
-    const account = (await t.keys.list(null))[0];
     const live = await t.client('printer@example.com', { env: 'live' });
-    expect(account).toBeDefined();
     const basics = await seedBasics(live);
     const signature = await t.app.inject({
       method: 'PUT',
@@ -126,6 +124,34 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     expect((await pdfOf(api, `/checks/${voided}/pdf`)).status).toBe(422);
     expect((await pdfOf(api, `/checks/${theirs}/pdf`)).status).toBe(404);
     expect((await pdfOf(api, '/checks/chk_missing/pdf')).json).toEqual({ success: false, errorMsg: 'Check not found.' });
+  });
+
+  it('a check the renderer refuses (stored routing number fails its checksum) refuses the whole print, all or nothing', async () => {
+    const good = await newCheck(api, ids);
+    const bank = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Broken routing', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '987654321' }],
+    });
+    expect(bank.status).toBe(201);
+    const badBankAccountId: string = bank.body.data.bankAccounts[0].bankAccountId;
+    // Only a stored value can be wrong: the API itself refuses a bad routing number.
+    expect(await t.database.db.run('UPDATE bank_accounts SET routing_number = ? WHERE id = ?', ['123456789', badBankAccountId])).toBe(1);
+    const bad = await newCheck(api, { bankAccountId: badBankAccountId, payeeId: ids.payeeId });
+    const eventsBefore = Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events'))?.n);
+
+    const res = await pdfOf(api, '/checks/print', { checkIds: [good, bad] });
+    expect(res.status).toBe(422);
+    expect(res.type?.toString()).toMatch(/^application\/json/);
+    expect(res.json).toEqual({
+      success: false,
+      errorMsg: 'The check in checkIds.1 cannot be printed: routing number must be nine digits with a valid ABA checksum.',
+    });
+    for (const id of [good, bad]) {
+      const check = (await api.get(`/checks/${id}`)).body.data;
+      expect(check.status, id).toBe(0);
+      expect(check.checkStatus, id).toEqual({ status: 0, description: 'New' });
+      expect(check.checkStatements.map((s: { status: string }) => s.status), id).toEqual(['created']);
+    }
+    expect(Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events'))?.n)).toBe(eventsBefore);
   });
 
   it('the longest memo and payee name the API accepts still print; a longer memo is refused at creation', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.ts';
-import { BASE, clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 
 describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
   let t: TestApp;
@@ -16,6 +16,13 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
     ids = { ...basics, checkId: check.body.data.checks[0].checkId, fromId: from.body.data.addresses[0].customFromAddressId };
   });
   afterAll(() => t.close());
+
+  /** The API keys of the account registered under `email`, looked up explicitly in the database. */
+  const keysOf = (email: string) =>
+    t.database.db.all<{ id: string; account_id: string; env: string; revoked_at: number | null }>(
+      'SELECT k.id, k.account_id, k.env, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = ? ORDER BY k.created_at, k.id',
+      [email],
+    );
 
   it('401 with exactly { message: "Unauthenticated." } for missing, malformed and forged keys', async () => {
     const [header, payload] = owner.key.split('.');
@@ -40,9 +47,14 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
   it('a revoked key is refused at once', async () => {
     const client = await t.client('revoker@example.com');
     expect((await client.get('/checks')).status).toBe(200);
-    const [record] = (await t.keys.list(null)).filter((k) => client.key.endsWith(k.displayPrefix.split('…')[1] ?? '-'));
-    expect(record).toBeDefined();
-    await t.keys.revoke(record?.id ?? '');
+    // The account's one key, found by the account's email, and proved to be the key this client sends.
+    const rows = await keysOf('revoker@example.com');
+    expect(rows).toHaveLength(1);
+    const [record] = rows;
+    if (record === undefined) throw new Error('revoker has no key');
+    expect(record.revoked_at).toBeNull();
+    expect((await t.keys.verify(client.key)).keyId).toBe(record.id);
+    await t.keys.revoke(record.id);
     const res = await client.get('/checks');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: 'Unauthenticated.' });
@@ -82,9 +94,18 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
   });
 
   it('test and live data never mix, even for one account', async () => {
-    const { account } = { account: (await t.keys.list(null))[0] };
-    expect(account).toBeDefined();
-    const live = clientFor(t.app, (await t.keys.create(account?.accountId ?? '', 'live', 'live key')).key);
+    // A live key for the very account that owns `ids` (owner@example.com), next to its test key.
+    const live = await t.client('owner@example.com', { env: 'live' });
+    const [testPrincipal, livePrincipal] = [await t.keys.verify(owner.key), await t.keys.verify(live.key)];
+    expect(testPrincipal.env).toBe('test');
+    expect(livePrincipal.env).toBe('live');
+    expect(livePrincipal.accountId).toBe(testPrincipal.accountId);
+    expect(livePrincipal.keyId).not.toBe(testPrincipal.keyId);
+    const ownerKeys = await keysOf('owner@example.com');
+    expect(ownerKeys.map((k) => ({ id: k.id, accountId: k.account_id, env: k.env })).sort((a, b) => a.env.localeCompare(b.env))).toEqual([
+      { id: livePrincipal.keyId, accountId: testPrincipal.accountId, env: 'live' },
+      { id: testPrincipal.keyId, accountId: testPrincipal.accountId, env: 'test' },
+    ]);
     const { checkId, payeeId, bankAccountId, fromId } = ids as Record<string, string>;
     expect((await live.get(`/checks/${checkId}`)).status).toBe(404);
     expect((await live.get(`/payees/${payeeId}`)).status).toBe(404);

@@ -190,12 +190,15 @@ describe('renderCheckPdf: MICR line from the drawing operations', () => {
   });
 
   it('keeps the clear band free of everything but the MICR line (no text there)', async () => {
-    const page = await renderPage(
-      sampleCheck({ environment: 'test', signature: { data: signaturePng() }, customElements: { element5: 'x', element6: 'y' } }),
-    );
+    const check = sampleCheck({ environment: 'test', signature: { data: signaturePng() }, customElements: { element5: 'x', element6: 'y' } });
+    const page = await renderPage(check);
     const bandTop = CHECK_BOTTOM + (5 / 8) * IN;
     expect(page.texts.filter((t) => t.box.y1 < bandTop && t.box.y2 > CHECK_BOTTOM)).toEqual([]);
     expect(page.images.filter((b) => b.y1 < bandTop && b.y2 > CHECK_BOTTOM)).toEqual([]);
+    // Exactly the MICR glyphs are in the band (so the `every` below cannot pass on an empty band).
+    const expectedGlyphs = expectedMicr(check.routingNumber, check.accountNumber, check.checkNumber).length;
+    expect(expectedGlyphs).toBeGreaterThan(0);
+    expect(clearBandPaths(page)).toHaveLength(expectedGlyphs);
     expect(clearBandPaths(page).every((p) => p.paint === 'fill' && p.box.y1 >= CHECK_BOTTOM + (3 / 16) * IN - TOLERANCE)).toBe(true);
   });
 });
