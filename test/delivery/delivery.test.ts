@@ -5,7 +5,7 @@ import { SmtpMailer } from '../../src/delivery/mailer.ts';
 import { TwilioSms } from '../../src/delivery/sms.ts';
 import { dialects } from '../support/databases.ts';
 import { seedBasics, startTestApp, BASE, type Client, type TestApp } from '../support/app.ts';
-import { parseMail, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
+import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { parsePdf } from '../render/support/pdf.ts';
 
 describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
@@ -35,12 +35,7 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     smtp = await startSmtpPeer();
     smsPeer = await startSmsPeer();
     t = await startTestApp(dialect, {
-      SMTP_URL: smtp.url,
-      SMS_PROVIDER: 'twilio',
-      SMS_BASE_URL: smsPeer.baseUrl,
-      SMS_ACCOUNT_SID: 'AC123',
-      SMS_AUTH_TOKEN: 'secret-token',
-      SMS_FROM: '+15005550006',
+      ...peerEnv(smtp, smsPeer),
       MAIL_FROM: 'Checks <checks@sender.test>',
       PUBLIC_URL: 'https://checks.example',
       DELIVERY_RETRY_BASE_MS: '2',

@@ -5,16 +5,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { DeliveryWorker } from '../../src/delivery/worker.ts';
-import { SmtpMailer } from '../../src/delivery/mailer.ts';
-import { TwilioSms } from '../../src/delivery/sms.ts';
+import type { DeliveryWorker } from '../../src/delivery/worker.ts';
+import { testWorker } from '../support/worker.ts';
 import { EVENT_TYPES } from '../../src/services/events.ts';
 import { operatorSettle } from '../../src/services/mailing.service.ts';
 import { linkToken } from '../../src/domain/payee-links.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
+import { peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 
 interface Posted {
   body: string;
@@ -61,7 +59,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
   let t: TestApp;
   let smtp: SmtpPeer;
   let smsPeer: SmsPeer;
-  let mailer: SmtpMailer;
+  let closeWorker: () => void;
   let worker: DeliveryWorker;
   let live: Client;
   let ids: { bankAccountId: string; payeeId: string };
@@ -92,12 +90,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     filtered = await startRecorder();
     removed = await startRecorder();
     t = await startTestApp(dialect, {
-      SMTP_URL: smtp.url,
-      SMS_PROVIDER: 'twilio',
-      SMS_BASE_URL: smsPeer.baseUrl,
-      SMS_ACCOUNT_SID: 'AC123',
-      SMS_AUTH_TOKEN: 'secret-token',
-      SMS_FROM: '+15005550006',
+      ...peerEnv(smtp, smsPeer),
       MAIL_FROM: 'Checks <checks@sender.test>',
       PUBLIC_URL: 'https://checks.example',
       DELIVERY_RETRY_BASE_MS: '2',
@@ -105,13 +98,12 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
       // The receivers listen on loopback; live endpoints may point there only when allowed.
       WEBHOOKS_ALLOW_PRIVATE: 'true',
     });
-    mailer = new SmtpMailer(smtp.url);
-    worker = new DeliveryWorker({ db: t.database.db, config: t.config, secret: t.keys.secret, mailer, sms: new TwilioSms(t.config.delivery.sms), log: pino({ level: 'silent' }) });
+    ({ worker, close: closeWorker } = testWorker(t));
     live = await t.client('events@example.com', { env: 'live' });
     ids = await seedBasics(live, { address1: '1 Main Street', city: 'Springfield', state: 'IL', zip: '62701' });
   });
   afterAll(async () => {
-    mailer.close();
+    closeWorker();
     await t.close();
     await smtp.close();
     await smsPeer.close();

@@ -120,6 +120,16 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
   const email = (id: string) => api.post('/emailchecks', { emailChecks: [{ checkId: id }] });
   const mail = (id: string) => api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 1 }] });
   const voidIt = (id: string) => api.post(`/checks/${id}/void`);
+  /** Each operation as the API is asked for it. */
+  const perform = (operation: Operation, id: string) =>
+    ({
+      print: () => print(id),
+      email: () => email(id),
+      mail: () => mail(id),
+      void: () => voidIt(id),
+      edit: () => api.put(`/checks/${id}`, { memo: 'edited' }),
+      delete: () => api.delete(`/checks/${id}`),
+    })[operation]();
 
   /** The payee's download behind the emailed link (the newest email delivery of the check). */
   const payeeDownload = async (id: string) => {
@@ -187,18 +197,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
         const before = await snapshot(id);
 
         if (!ok) {
-          const reply =
-            operation === 'print'
-              ? await print(id)
-              : operation === 'email'
-                ? await email(id)
-                : operation === 'mail'
-                  ? await mail(id)
-                  : operation === 'void'
-                    ? await voidIt(id)
-                    : operation === 'edit'
-                      ? await api.put(`/checks/${id}`, { memo: 'edited' })
-                      : await api.delete(`/checks/${id}`);
+          const reply = await perform(operation, id);
           expect(reply.status).toBe(422);
           expect(reply.body.errorMsg).toBe(REFUSAL[operation](status));
           // Unchanged: status, statements, fields, no mailing or message queued, still there.
@@ -315,16 +314,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
         const { id } = await queue();
         const before = await snapshot(id);
         expect(before).toMatchObject({ status: statusCode('new'), mailings: ['queued'] });
-        const reply =
-          operation === 'print'
-            ? await print(id)
-            : operation === 'email'
-              ? await email(id)
-              : operation === 'mail'
-                ? await mail(id)
-                : operation === 'edit'
-                  ? await api.put(`/checks/${id}`, { memo: 'edited' })
-                  : await api.delete(`/checks/${id}`);
+        const reply = await perform(operation, id);
         expect(reply.status, operation).toBe(422);
         expect(reply.body.errorMsg, operation).toBe(message);
         expect(await snapshot(id), operation).toEqual(before);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 import { http, startServerProcess, type ServerProcess } from '../support/processes.ts';
-import { parseMail, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
+import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
 import { parsePdf, pageText } from '../render/support/pdf.ts';
 
@@ -63,12 +63,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
       ...fresh.env,
       PORT: String(port),
       PUBLIC_URL: base,
-      SMTP_URL: smtp.url,
-      SMS_PROVIDER: 'twilio',
-      SMS_BASE_URL: sms.baseUrl,
-      SMS_ACCOUNT_SID: 'AC123',
-      SMS_AUTH_TOKEN: 'secret-token',
-      SMS_FROM: '+15005550006',
+      ...peerEnv(smtp, sms),
       DELIVERY_POLL_MS: '50',
     });
     browser = await launchChromium();

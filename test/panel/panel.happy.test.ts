@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { DeliveryWorker } from '../../src/delivery/worker.ts';
-import { SmtpMailer } from '../../src/delivery/mailer.ts';
-import { TwilioSms } from '../../src/delivery/sms.ts';
+import type { DeliveryWorker } from '../../src/delivery/worker.ts';
+import { testWorker } from '../support/worker.ts';
 import { dialects } from '../support/databases.ts';
 import { clientFor, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
-import { parseMail, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
+import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { Visitor } from '../support/panel-visitor.ts';
 import { purgeExpiredSessions } from '../../src/services/account.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
@@ -22,26 +20,20 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
   let smtp: SmtpPeer;
   let sms: SmsPeer;
   let worker: DeliveryWorker;
-  let mailer: SmtpMailer;
+  let closeWorker: () => void;
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
     sms = await startSmsPeer();
     t = await startTestApp(dialect, {
-      SMTP_URL: smtp.url,
-      SMS_PROVIDER: 'twilio',
-      SMS_BASE_URL: sms.baseUrl,
-      SMS_ACCOUNT_SID: 'AC123',
-      SMS_AUTH_TOKEN: 'secret-token',
-      SMS_FROM: '+15005550006',
+      ...peerEnv(smtp, sms),
       PUBLIC_URL: 'https://checks.example',
     });
-    mailer = new SmtpMailer(smtp.url);
-    worker = new DeliveryWorker({ db: t.database.db, config: t.config, secret: t.keys.secret, mailer, sms: new TwilioSms(t.config.delivery.sms), log: pino({ level: 'silent' }) });
+    ({ worker, close: closeWorker } = testWorker(t));
   });
 
   afterAll(async () => {
-    mailer.close();
+    closeWorker();
     await t.close();
     await smtp.close();
     await sms.close();

@@ -100,3 +100,15 @@ export async function startSmsPeer(): Promise<SmsPeer> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The settings that point checkwriter's mailer and SMS provider (Twilio's API shape) at these peers. */
+export function peerEnv(smtp: SmtpPeer, sms: SmsPeer): Record<string, string> {
+  return {
+    SMTP_URL: smtp.url,
+    SMS_PROVIDER: 'twilio',
+    SMS_BASE_URL: sms.baseUrl,
+    SMS_ACCOUNT_SID: 'AC123',
+    SMS_AUTH_TOKEN: 'secret-token',
+    SMS_FROM: '+15005550006',
+  };
+}
