@@ -146,6 +146,27 @@ export function prepareImage(bytes: Uint8Array): PreparedImage {
   return prepared;
 }
 
+/**
+ * pdfkit re-reads and re-embeds a Buffer on every doc.image() call; an image it has opened (its
+ * `openImage`, untyped in @types/pdfkit) is embedded on first use and referenced after that. Kept
+ * per document, so a batch PDF carries a JPEG or alpha-less PNG signature once, not once a page.
+ */
+const opened = new WeakMap<Pdf, Map<Buffer, PDFKit.Mixins.ImageSrc>>();
+
+function openedOnce(doc: Pdf, data: Buffer): PDFKit.Mixins.ImageSrc {
+  let perDoc = opened.get(doc);
+  if (perDoc === undefined) {
+    perDoc = new Map();
+    opened.set(doc, perDoc);
+  }
+  let image = perDoc.get(data);
+  if (image === undefined) {
+    image = (doc as unknown as { openImage(src: Buffer): PDFKit.Mixins.ImageSrc }).openImage(data);
+    perDoc.set(data, image);
+  }
+  return image;
+}
+
 /** Image XObjects already written into each open document, so a batch embeds an image once. */
 const embedded = new WeakMap<Pdf, Map<string, { label: string; ref: PDFKit.PDFKitReference }>>();
 
@@ -191,7 +212,7 @@ export function drawImageInBox(
   box: { x: number; y: number; width: number; height: number },
 ): void {
   if (image.kind === 'pdfkit') {
-    doc.image(image.data, box.x, box.y, { fit: [box.width, box.height], align: 'center', valign: 'bottom' });
+    doc.image(openedOnce(doc, image.data), box.x, box.y, { fit: [box.width, box.height], align: 'center', valign: 'bottom' });
     return;
   }
   const scale = Math.min(box.width / image.width, box.height / image.height);

@@ -2,7 +2,7 @@
 // printed checks to `printed` with their statement. Rendering validates everything first (routing
 // checksum, field widths), so a bad check is a 422, never a broken PDF.
 import type { Principal } from '../domain/owner.ts';
-import type { Check, Payee } from '../domain/records.ts';
+import type { Account, Check, Payee } from '../domain/records.ts';
 import { canPrint, statusCode, statusName } from '../domain/check-status.ts';
 import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
@@ -23,11 +23,41 @@ function payeeParty(payee: Payee): CheckParty {
   return { name: payee.name, addressLines: [payee.address1, payee.address2, cityLine, country].filter((s) => s.trim() !== '') };
 }
 
-async function documentFor(q: Queryable, principal: Principal, check: Check): Promise<CheckDocument> {
-  const bank = await resources.findBankAccountForPrinting(q, principal, check.bankAccountId);
+/**
+ * What the checks of one print job share, each read once: the account, and per bank account its
+ * row with the signature image (up to 512 KB) and its from-address. A 500-check batch on one bank
+ * account reads them once, not 500 times.
+ */
+interface SharedReads {
+  account(): Promise<Account | undefined>;
+  bank(id: string): ReturnType<typeof resources.findBankAccountForPrinting>;
+  fromAddress(id: string): ReturnType<typeof resources.findAddress>;
+}
+
+function sharedReads(q: Queryable, principal: Principal): SharedReads {
+  const once = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
+    let found = cache.get(key);
+    if (found === undefined) {
+      found = read();
+      cache.set(key, found);
+    }
+    return found;
+  };
+  const banks = new Map<string, ReturnType<typeof resources.findBankAccountForPrinting>>();
+  const addresses = new Map<string, ReturnType<typeof resources.findAddress>>();
+  const account = new Map<string, Promise<Account | undefined>>();
+  return {
+    account: () => once(account, principal.accountId, () => accounts.findAccountById(q, principal.accountId)),
+    bank: (id) => once(banks, id, () => resources.findBankAccountForPrinting(q, principal, id)),
+    fromAddress: (id) => once(addresses, id, () => resources.findAddress(q, principal, 'from', id)),
+  };
+}
+
+async function documentFor(q: Queryable, principal: Principal, check: Check, shared: SharedReads = sharedReads(q, principal)): Promise<CheckDocument> {
+  const bank = await shared.bank(check.bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
-  const account = await accounts.findAccountById(q, principal.accountId);
-  const fromAddress = bank.account.customFromAddressId === null ? undefined : await resources.findAddress(q, principal, 'from', bank.account.customFromAddressId);
+  const account = await shared.account();
+  const fromAddress = bank.account.customFromAddressId === null ? undefined : await shared.fromAddress(bank.account.customFromAddressId);
   const payee = check.payeeId === null ? undefined : await resources.findPayeeForPrinting(q, principal, check.payeeId);
   const voucher = check.voucherId === null ? undefined : await resources.findVoucher(q, principal, check.voucherId);
   return {
@@ -102,7 +132,8 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
   // Refused before rendering when it is already so, and again under the row locks below, where
   // a mailing queued while we rendered is seen.
   await queuedForMail(ctx.db);
-  const documents = await Promise.all(ordered.map((check) => documentFor(ctx.db, principal, check)));
+  const shared = sharedReads(ctx.db, principal);
+  const documents = await Promise.all(ordered.map((check) => documentFor(ctx.db, principal, check, shared)));
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(documents, checkIds.map((_, i) => `in checkIds.${i} `));
   const now = ctx.now();

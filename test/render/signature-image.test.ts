@@ -71,4 +71,12 @@ describe('signatures in rendered PDFs', () => {
     const [page] = await parsePdf(await renderChecksPdf([sampleCheck({ signature: { data: TINY_JPEG } })]));
     expect(page?.images).toHaveLength(1);
   });
+
+  it('embeds a JPEG signature once for a whole batch too', async () => {
+    const signature = { data: TINY_JPEG };
+    const pdf = await renderChecksPdf(['301', '302', '303'].map((checkNumber) => sampleCheck({ checkNumber, signature })));
+    expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(1);
+    const pages = await parsePdf(pdf);
+    expect(pages.map((p) => p.images.length)).toEqual([1, 1, 1]);
+  });
 });
