@@ -5,6 +5,8 @@
 // numeric form US banks and check stock use ("11/21/2026"), so the printed date cannot be misread
 // as day-first.
 
+import type { PrintOffset } from '../domain/print-offset.ts';
+
 export type CheckEnvironment = 'test' | 'live';
 
 /** A name and the lines under it, printed as given (the caller formats city/state/ZIP). */
@@ -93,6 +95,8 @@ export interface CheckDocument {
   /** Leave the payee name and address blank (the line stays). */
   readonly noPayee: boolean;
   readonly voucher: CheckVoucher | null;
+  /** Shifts the whole page to correct the printer's placement (the bank account's offsets); none if absent. */
+  readonly printOffset?: PrintOffset;
 }
 
 /** Formats a custom 'from' address as a CheckParty: company (if any), street lines, "City, ST ZIP", phone. */

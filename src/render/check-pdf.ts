@@ -19,6 +19,7 @@ import {
   type VoucherItem,
 } from './check-document.ts';
 import { drawMicrLine, layoutMicrLine, STANDARD_CHECK_AREA, type PositionedMicrChar } from './micr-line.ts';
+import { checkPrintOffset, shiftPage } from './page-offset.ts';
 import { RenderInputError } from './render-error.ts';
 import { drawImageInBox, prepareImage, type PreparedImage } from './signature-image.ts';
 
@@ -150,6 +151,7 @@ function prepare(doc: CheckDocument): PreparedCheck {
     serialNumber: doc.checkNumber,
   });
   const date = formatCheckDate(doc.issueDate, 'issueDate');
+  checkPrintOffset(doc.printOffset);
   if (!doc.noAmount) {
     if (doc.amountCents === null) {
       throw new RenderInputError('amount_required', 'amountCents', 'amount is required unless noAmount is set');
@@ -517,6 +519,7 @@ export async function renderChecksPdf(docs: readonly CheckDocument[]): Promise<B
   });
   for (const p of prepared) {
     pdf.addPage({ size: 'LETTER', margin: 0 });
+    shiftPage(pdf, p.doc.printOffset);
     drawPage(pdf, p);
   }
   pdf.end();

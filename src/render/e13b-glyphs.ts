@@ -58,17 +58,22 @@ export interface E13bGlyph {
 
 // '#' = one inked 0.013-in square, '.' = paper. Top row first. Every row has the glyph's width.
 //
-// Design notes (why the shapes look as they do):
+// Design notes (why the shapes look as they do; docs/e13b.md says which source fixed each shape):
 // - Vertical strokes are often 2 units: waveform readers only see vertical edges [8 p.6-24] and
 //   the bulges exist to shape the signal of each vertical slice [9]. Horizontal bars are 1 unit [6].
-// - 1, 3 and 8 get heavy bottoms [10]: a 3-unit foot on 1, a 2-unit bottom bar and wider lower bowl
-//   on 3, a lower loop wider and heavier than the upper one on 8.
+// - 1, 3 and 8 get heavy bottoms [10]: a 5-unit foot across the 1 (its right edge is the reference
+//   peak, nominal 85 against the 0's full-height 130 [7]), a 2-unit bottom bar and wider
+//   lower bowl on 3, a lower loop wider and heavier than the upper one on 8.
+// - 1, 4 and the four symbols follow the shapes seen on real checks and read by an independent
+//   E-13B reader (issue 12; guide "Shapes seen on real checks"); the comments at each say what.
 // - 0 gives + − + − with outer edges stronger than inner ones (130/110/110/130 [2]); 7 has at least
 //   5 peaks (reference peak 5 [7]), so its top bar carries a left tick; 9 has at least 4 and 5 at
 //   least 3. test/render/e13b-glyphs.test.ts recomputes these from the rectangles.
 const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
+  // 0: straight full-height sides, so the outer edges give the single strong first and last peaks
+  // (130) and the counter's edges the inner ones (110) [2].
   '0': [
-    '.#####.',
+    '#######',
     '##...##',
     '##...##',
     '##...##',
@@ -76,15 +81,19 @@ const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
     '##...##',
     '##...##',
     '##...##',
-    '.#####.',
+    '#######',
   ],
+  // 1: a narrow stem at the LEFT, and a heavy block at the bottom that extends to the right across
+  // the full width (guide "Shapes seen on real checks"; a stem on the right with the foot to the left
+  // is a J and is read as 3). The block is 5 of 9 units high: its right edge is reference peak 1,
+  // nominal 85 where the 0's full-height edge is 130 [7].
   '1': [
-    '..##',
-    '..##',
-    '..##',
-    '..##',
-    '..##',
-    '..##',
+    '##..',
+    '##..',
+    '##..',
+    '##..',
+    '####',
+    '####',
     '####',
     '####',
     '####',
@@ -111,13 +120,15 @@ const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
     '######',
     '######',
   ],
+  // 4: the left stroke runs from the top down to the crossbar; the right-hand block stands only
+  // below it, so the top right is open (a right stroke starting near the top closes the shape: a 9).
   '4': [
     '##....',
     '##....',
-    '##..##',
-    '##..##',
-    '##..##',
+    '##....',
+    '##....',
     '######',
+    '...###',
     '...###',
     '...###',
     '...###',
@@ -177,9 +188,10 @@ const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
     '...###',
     '...###',
   ],
-  // Transit: a full-height bar with two squares to its right ("|:").
+  // Transit: a bar at the left, shorter than the character (7 of 9 units), and two square blocks at
+  // the right, one at the top and one at the bottom. The bar's rising edge is reference peak 3 [7].
   transit: [
-    '##..###',
+    '....###',
     '##..###',
     '##..###',
     '##.....',
@@ -187,32 +199,35 @@ const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
     '##.....',
     '##..###',
     '##..###',
-    '##..###',
+    '....###',
   ],
-  // Amount: a full-height bar between two squares at opposite corners; the squares give the two
-  // small rising edges the reference "1+5" names [7].
+  // Amount: three parts rising from bottom-left to top-right: a short block low at the left, a
+  // full-height thin bar in the middle, a block high at the right. The blocks' rising edges are the
+  // reference peaks 1 and 5 (nominal 70 [7]: about 4 of 9 units).
   amount: [
-    '##.#...',
-    '##.#...',
-    '...#...',
-    '...#...',
-    '...#...',
-    '...#...',
-    '...#...',
     '...#.##',
     '...#.##',
+    '...#.##',
+    '...#.##',
+    '...#...',
+    '##.#...',
+    '##.#...',
+    '##.#...',
+    '##.#...',
   ],
-  // On-us: two bars and a short block at the top right; the bars' rising edges are peaks 3 and 5.
+  // On-us: two thin bars of equal height at the left and in the middle, and a heavy square block at
+  // the top right. The bars' rising edges are the reference peaks 3 and 5 [7].
   onUs: [
-    '##.##.#',
-    '##.##.#',
-    '##.##.#',
-    '##.##..',
-    '##.##..',
-    '##.##..',
-    '##.##..',
+    '#.#.###',
+    '#.#.###',
+    '#.#.###',
+    '#.#....',
+    '#.#....',
+    '#.#....',
+    '#.#....',
   ],
-  // Dash: three short blocks, the right one lowest; rising edges at peaks 1, 3 and 5.
+  // Dash: three separate parts, so that peaks 3 and 5 (the reference pair "3+5" [7], as for on-us)
+  // are the rising edges of the two full-height (4-unit) bars; the right part is a small low block.
   dash: [
     '##.##..',
     '##.##..',

@@ -46,7 +46,15 @@ export interface MicrLineInput {
   readonly accountNumber: string;
   /** The check number, digits only; printed in the auxiliary on-us field. */
   readonly serialNumber: string;
+  /**
+   * The amount field, in cents. Checks leave it blank (the bank of first deposit encodes it); only
+   * the MICR test page fills it, so every field of a full line can be checked.
+   */
+  readonly amountCents?: number;
 }
+
+/** Ten digits between the amount symbols: up to 99,999,999.99. */
+const MAX_AMOUNT_FIELD_CENTS = 9_999_999_999;
 
 /** Size of the check area in points; the MICR line is measured from its right and bottom edges. */
 export interface CheckArea {
@@ -132,9 +140,22 @@ export function layoutMicrLine(input: MicrLineInput, area: CheckArea = STANDARD_
     );
   }
 
+  const amount = input.amountCents;
+  if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 0 || amount > MAX_AMOUNT_FIELD_CENTS)) {
+    throw new RenderInputError('invalid_amount', 'amountCents', 'the MICR amount field holds whole cents from 0 to 99,999,999.99');
+  }
+
   const out: PositionedMicrChar[] = [];
   // Written right to left, so each field's rightmost character comes first.
-  // Amount field (1–12) and position 13 stay blank: the bank of first deposit encodes the amount.
+  // Amount field (1–12): blank on checks, where the bank of first deposit encodes it. When given,
+  // symbols at 1 and 12, the cents at 2–3 and the dollars at 4–11, zero-filled. Position 13 is blank.
+  if (amount !== undefined) {
+    out.push(place('amount', MICR_FIELDS.amount.first, area));
+    digits(String(amount).padStart(10, '0')).reverse().forEach((digit, i) => {
+      out.push(place(digit, MICR_FIELDS.amount.first + 1 + i, area));
+    });
+    out.push(place('amount', MICR_FIELDS.amount.last, area));
+  }
 
   // On-us: the symbol at 14, the account number right-aligned against it (last character at 15).
   out.push(place('onUs', MICR_FIELDS.onUs.first, area));
@@ -172,6 +193,20 @@ export function formatMicrLine(chars: readonly PositionedMicrChar[]): string {
 }
 
 /**
+ * Fills one character as a single vector path: no text, no font. (left, bottom) are the page
+ * coordinates of the ink's bottom-left corner (pdfkit's y grows downwards); unitPt is the size of
+ * one E-13B unit, E13B_UNIT_PT at true size (the MICR test page also draws them enlarged).
+ */
+export function fillMicrChar(doc: PDFKit.PDFDocument, char: MicrChar, left: number, bottom: number, unitPt: number = E13B_UNIT_PT): void {
+  for (const r of E13B_GLYPHS[char].rects) {
+    // Unit rects grow upwards from the glyph's bottom; pdfkit's y grows downwards.
+    doc.rect(left + r.x * unitPt, bottom - (r.y + r.height) * unitPt, r.width * unitPt, r.height * unitPt);
+  }
+  // Pure black, one fill per character so each glyph is a single path in the content stream.
+  doc.fill('#000000');
+}
+
+/**
  * Draws the positioned characters as filled vector paths (no text, no font), one path per character.
  * originX/originY are the page coordinates of the check area's top-left corner.
  */
@@ -182,21 +217,6 @@ export function drawMicrLine(
   originY: number,
 ): void {
   doc.save();
-  for (const c of chars) {
-    const glyph = E13B_GLYPHS[c.char];
-    const left = originX + c.x;
-    const bottom = originY + c.y + c.height;
-    for (const r of glyph.rects) {
-      // Unit rects grow upwards from the glyph's bottom; pdfkit's y grows downwards.
-      doc.rect(
-        left + r.x * E13B_UNIT_PT,
-        bottom - (r.y + r.height) * E13B_UNIT_PT,
-        r.width * E13B_UNIT_PT,
-        r.height * E13B_UNIT_PT,
-      );
-    }
-    // Pure black, one fill per character so each glyph is a single path in the content stream.
-    doc.fill('#000000');
-  }
+  for (const c of chars) fillMicrChar(doc, c.char, originX + c.x, originY + c.y + c.height);
   doc.restore();
 }

@@ -14,6 +14,7 @@ export type RenderErrorCode =
   | 'text_too_long'
   | 'invalid_signature_image'
   | 'invalid_voucher'
+  | 'invalid_print_offset'
   | 'empty_batch';
 
 export class RenderInputError extends Error {

@@ -203,6 +203,44 @@ describe('renderCheckPdf: MICR line from the drawing operations', () => {
   });
 });
 
+describe('renderCheckPdf: printer offset', () => {
+  it('moves everything on the page, MICR line included, by the offset in hundredths of an inch', async () => {
+    const plain = await renderPage(sampleCheck());
+    // +0.12 in to the right, 0.07 in up (negative y moves the print up; PDF y grows upwards).
+    const shifted = await renderPage(sampleCheck({ printOffset: { x: 12, y: -7 } }));
+    const dx = 0.12 * IN;
+    const dy = 0.07 * IN;
+    expect(shifted.paths).toHaveLength(plain.paths.length);
+    expect(shifted.texts).toHaveLength(plain.texts.length);
+    plain.paths.forEach((p, i) => {
+      const q = shifted.paths[i];
+      expect(q?.box.x1 ?? Infinity).toBeCloseTo(p.box.x1 + dx, 3);
+      expect(q?.box.y1 ?? Infinity).toBeCloseTo(p.box.y1 + dy, 3);
+      expect(q?.box.x2 ?? Infinity).toBeCloseTo(p.box.x2 + dx, 3);
+      expect(q?.box.y2 ?? Infinity).toBeCloseTo(p.box.y2 + dy, 3);
+    });
+    plain.texts.forEach((t, i) => {
+      expect(shifted.texts[i]?.x ?? Infinity).toBeCloseTo(t.x + dx, 3);
+      expect(shifted.texts[i]?.y ?? Infinity).toBeCloseTo(t.y + dy, 3);
+    });
+    // The MICR line in particular: position 14's on-us symbol now ends 0.12 in further right.
+    const micr = shifted.paths
+      .filter((p) => p.paint === 'fill' && p.box.y1 > CHECK_BOTTOM + dy + 0.1 * IN && p.box.y2 < CHECK_BOTTOM + dy + 0.5 * IN)
+      .sort((a, b) => b.box.x2 - a.box.x2);
+    expect(micr).toHaveLength(clearBandPaths(plain).length);
+    const right14 = CHECK_WIDTH - (5 / 16) * IN - 13 * (IN / 8);
+    expect(micr[0]?.box.x2 ?? 0).toBeCloseTo(right14 + dx, 3);
+  });
+
+  it('refuses offsets beyond ±0.50 in or not in whole hundredths', async () => {
+    for (const printOffset of [{ x: 51, y: 0 }, { x: 0, y: -51 }, { x: 1.5, y: 0 }]) {
+      const error = await renderError(sampleCheck({ printOffset }));
+      expect(error.code).toBe('invalid_print_offset');
+      expect(error.field).toMatch(/^printOffset\.[xy]$/);
+    }
+  });
+});
+
 describe('renderCheckPdf: stubs', () => {
   it('prints payee, date, amount, memo and invoice number on both stubs when there is no voucher', async () => {
     const page = await renderPage(sampleCheck());

@@ -111,6 +111,18 @@ describe('layoutMicrLine', () => {
     expect(thrown(() => layoutMicrLine({ ...VALID, serialNumber: '' })).code).toBe('invalid_serial_number');
   });
 
+  it('fills the amount field only when asked (the MICR test page): symbols at 1 and 12, cents at 2–3, dollars zero-filled', () => {
+    const line = formatMicrLine(layoutMicrLine({ ...VALID, amountCents: 123456 }));
+    // Positions 12..1 are the last 12 characters of the left-to-right string; 13 stays blank.
+    expect(line.slice(-13)).toBe(' \u24470000123456\u2447');
+    expect(formatMicrLine(layoutMicrLine(VALID)).slice(-13)).toBe(' '.repeat(13));
+    for (const amountCents of [-1, 1.5, 10_000_000_000, Number.NaN]) {
+      const error = thrown(() => layoutMicrLine({ ...VALID, amountCents }));
+      expect(error.code).toBe('invalid_amount');
+      expect(error.field).toBe('amountCents');
+    }
+  });
+
   it('keeps every character inside positions 1..65 and the 3/16–7/16-in band, one per position', () => {
     const routing = fc
       .array(fc.integer({ min: 0, max: 9 }), { minLength: 8, maxLength: 8 })
