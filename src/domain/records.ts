@@ -34,6 +34,9 @@ export interface BankAccount {
   nextSerial: number;
   customFromAddressId: string | null;
   hasSignature: boolean;
+  /** Printer offsets in hundredths of an inch (domain/print-offset.ts). */
+  printOffsetX: number;
+  printOffsetY: number;
   createdAt: number;
 }
 

@@ -67,6 +67,8 @@ export function bankAccountWire(b: BankAccount) {
     nextSerial: String(b.nextSerial),
     customFromAddressId: b.customFromAddressId,
     hasSignature: b.hasSignature,
+    printOffsetX: b.printOffsetX,
+    printOffsetY: b.printOffsetY,
   };
 }
 

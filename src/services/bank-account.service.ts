@@ -19,6 +19,8 @@ export interface BankAccountInput {
   accountNumber: string;
   startingSerial?: number;
   customFromAddressId?: string | null;
+  printOffsetX?: number;
+  printOffsetY?: number;
 }
 
 export async function createBankAccounts(ctx: ServiceContext, owner: Owner, items: readonly BankAccountInput[]): Promise<BankAccount[]> {
@@ -36,6 +38,8 @@ export async function createBankAccounts(ctx: ServiceContext, owner: Owner, item
       nextSerial: item.startingSerial ?? DEFAULT_STARTING_SERIAL,
       customFromAddressId: emptyToNull(item.customFromAddressId),
       hasSignature: false,
+      printOffsetX: item.printOffsetX ?? 0,
+      printOffsetY: item.printOffsetY ?? 0,
       createdAt: now,
     };
   });
@@ -57,6 +61,8 @@ export interface BankAccountChanges {
   bankAddress?: string;
   nextSerial?: number;
   customFromAddressId?: string | null;
+  printOffsetX?: number;
+  printOffsetY?: number;
 }
 
 /** The drawer's address printed on the checks must be one of the caller's custom 'from' addresses. */

@@ -3,54 +3,89 @@
 // request it is a 422; while the first is still running, a second waits for it (or gets a 409).
 // Scoped to account and environment, kept 24 hours. A check's `referenceId` stays the permanent
 // guard against duplicates.
+//
+// Crash safety (issue 10, item 12): the key is claimed, the request's work done and its response
+// recorded in ONE transaction, which every query of the work joins (store/db.ts,
+// transactionJoinedByCalls). So a crash at any point leaves either nothing (the retry runs, once)
+// or the effect together with its response (the retry replays it, with the same ids). A duplicate
+// arriving meanwhile waits on the claimed key itself: PostgreSQL's unique index holds it until the
+// first transaction ends; SQLite runs one write transaction at a time.
 import { createHash } from 'node:crypto';
 import type { Owner } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
+import { LockTimeout, transactionJoinedByCalls } from '../store/db.ts';
+import { waitForLocksAtMost } from '../store/dialect.ts';
 import * as store from '../store/idempotency.repository.ts';
+import type { StoredResponse } from '../store/idempotency.repository.ts';
 import type { ServiceContext } from './context.ts';
+
+export type { StoredResponse } from '../store/idempotency.repository.ts';
 
 export const KEEP_MS = 24 * 60 * 60 * 1000;
 /** How long a duplicate waits for the first request before answering 409. */
 const WAIT_MS = 10_000;
-/** A pending record older than this belongs to a request whose process died: it may be retaken. */
-const ABANDONED_MS = 60_000;
 
-export interface StoredResponse {
-  status: number;
-  type: string;
-  body: Buffer;
+/** Request bodies as they are hashed: a file's bytes count by their digest, not as a JSON array. */
+function canonical(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return { sha256: createHash('sha256').update(value).digest('hex') };
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonical(v)]));
+  return value;
 }
 
 export function requestHash(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(canonical(body ?? null))}`).digest('hex');
 }
 
-/** Either the caller runs the request (`proceed`), or here is the first response to replay. */
-export async function begin(ctx: ServiceContext, owner: Owner, key: string, hash: string): Promise<{ proceed: true; createdAt: number } | { proceed: false; response: StoredResponse }> {
+export function checkKey(key: string): void {
   if (key.length === 0 || key.length > 255) throw new AppError('validation', 'The Idempotency-Key header must be 1 to 255 characters.');
-  const deadline = ctx.now() + WAIT_MS;
-  for (;;) {
+}
+
+export interface Outcome {
+  replayed: boolean;
+  response: StoredResponse;
+}
+
+/**
+ * Runs `work` once per key: claims the key, runs `work` and keeps its response, all in one
+ * transaction that `work`'s queries join; or answers the response kept for the key. A `work`
+ * that throws rolls everything back (the key stays free) and the error goes on to the caller.
+ */
+export async function runOnce(ctx: ServiceContext, owner: Owner, key: string, hash: string, work: () => Promise<StoredResponse>): Promise<Outcome> {
+  checkKey(key);
+  return transactionJoinedByCalls(ctx.db, async (tx) => {
     const now = ctx.now();
-    if (await store.claim(ctx.db, owner, key, hash, now)) return { proceed: true, createdAt: now };
-    const record = await store.find(ctx.db, owner, key);
-    if (record === undefined) continue;
-    if (record.createdAt < now - KEEP_MS || (record.state === 'pending' && record.createdAt < now - ABANDONED_MS)) {
-      await store.release(ctx.db, owner, key, record.createdAt);
-      continue;
+    await waitForLocksAtMost(tx, WAIT_MS);
+    if (!(await claimWaiting(tx, owner, key, hash, now))) {
+      const record = await store.find(tx, owner, key);
+      if (record === undefined) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+      if (record.createdAt >= now - KEEP_MS && record.state === 'done' && record.responseStatus !== null && record.responseBody !== null) {
+        if (record.requestHash !== hash) throw new AppError('validation', 'This Idempotency-Key was already used with a different request.');
+        return { replayed: true, response: { status: record.responseStatus, type: record.responseType ?? 'application/json; charset=utf-8', body: record.responseBody } };
+      }
+      // Past its 24 hours, or left 'pending' by an older version of the service: the key is free.
+      await store.remove(tx, owner, key);
+      if (!(await claimWaiting(tx, owner, key, hash, now))) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     }
-    if (record.requestHash !== hash) throw new AppError('validation', 'This Idempotency-Key was already used with a different request.');
-    if (record.state === 'done' && record.responseStatus !== null && record.responseBody !== null) {
-      return { proceed: false, response: { status: record.responseStatus, type: record.responseType ?? 'application/json; charset=utf-8', body: record.responseBody } };
-    }
-    if (ctx.now() >= deadline) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await waitForLocksAtMost(tx, null);
+    const response = await work();
+    await store.complete(tx, owner, key, response);
+    return { replayed: false, response };
+  });
+}
+
+async function claimWaiting(tx: Parameters<typeof store.claim>[0], owner: Owner, key: string, hash: string, now: number): Promise<boolean> {
+  try {
+    return await store.claim(tx, owner, key, hash, now);
+  } catch (error) {
+    if (error instanceof LockTimeout) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+    throw error;
   }
 }
 
-/** Keeps the response for replays; a 5xx is forgotten instead, so the client may retry. */
-export async function finish(ctx: ServiceContext, owner: Owner, key: string, createdAt: number, response: StoredResponse): Promise<void> {
-  if (response.status >= 500) await store.release(ctx.db, owner, key, createdAt);
-  else await store.complete(ctx.db, owner, key, response);
+/** Keeps a refusal (a 4xx that wrote nothing) so that a retry answers it again. */
+export async function keepRefusal(ctx: ServiceContext, owner: Owner, key: string, hash: string, response: StoredResponse): Promise<void> {
+  await store.keepRefusal(ctx.db, owner, key, hash, ctx.now(), response);
 }
 
 /** Deletes records past their 24 hours (servers call it every few minutes). */

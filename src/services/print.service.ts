@@ -7,6 +7,7 @@ import { canPrint, statusCode, statusName } from '../domain/check-status.ts';
 import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
 import { renderChecksPdf } from '../render/check-pdf.ts';
+import { renderMicrTestPagePdf } from '../render/micr-test-page.ts';
 import { RenderInputError } from '../render/render-error.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -82,6 +83,7 @@ async function documentFor(q: Queryable, principal: Principal, check: Check, sha
       voucher === undefined
         ? null
         : { voucherNumber: voucher.voucherNumber === '' ? null : voucher.voucherNumber, date: voucher.date, memo: voucher.memo === '' ? null : voucher.memo, items: voucher.items },
+    printOffset: { x: bank.account.printOffsetX, y: bank.account.printOffsetY },
   };
 }
 
@@ -148,4 +150,28 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
     await emit(tx, principal, ordered.map((check) => ({ type: 'check.printed' as const, data: checkEventData({ ...check, status: statusCode('printed') }) })), now);
   });
   return pdf;
+}
+
+/**
+ * GET /bankAccounts/{id}/micr-test.pdf: the MICR test page for one bank account, with the line its
+ * next check would carry, shifted by its printer offsets. Reads only: the serial is not taken.
+ */
+export async function micrTestPage(ctx: ServiceContext, principal: Principal, bankAccountId: string): Promise<Buffer> {
+  const bank = await resources.findBankAccount(ctx.db, principal, bankAccountId);
+  if (bank === undefined) throw notFound('Bank account');
+  try {
+    return await renderMicrTestPagePdf({
+      environment: principal.env,
+      bankAccountName: bank.name,
+      bankName: bank.bankName,
+      routingNumber: bank.routingNumber,
+      accountNumber: bank.accountNumber,
+      serialNumber: String(bank.nextSerial),
+      printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
+      createdAt: new Date(ctx.now()),
+    });
+  } catch (error) {
+    if (error instanceof RenderInputError) throw validationError(`The MICR test page cannot be printed: ${error.message}.`);
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@
 // the subset SQLite and PostgreSQL share; the few differences live in dialect.ts. Statements are
 // prepared once and reused (better-sqlite3 statement cache; named prepared statements on pg),
 // because building and parsing queries per request is what costs throughput (stack notes).
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type SqlValue = string | number | null | Buffer;
@@ -15,7 +16,10 @@ export interface Queryable {
 }
 
 export interface Db extends Queryable {
-  /** Runs `fn` in one transaction: all its writes commit together or none do. */
+  /**
+   * Runs `fn` in one transaction: all its writes commit together or none do. Inside a joined
+   * transaction (transactionJoinedByCalls below) it is a savepoint of that one instead.
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * False when another process may have changed API keys since the last call, so in-process
@@ -30,5 +34,53 @@ export class UniqueViolation extends Error {
   override name = 'UniqueViolation';
   constructor(readonly target: string) {
     super(`unique constraint failed: ${target}`);
+  }
+}
+
+/** A statement waited longer than its transaction allows for a lock another transaction holds. */
+export class LockTimeout extends Error {
+  override name = 'LockTimeout';
+}
+
+/**
+ * A transaction that the current async call chain has joined: while it is set, every query and
+ * every nested `transaction()` of that database runs inside it (nested ones as savepoints). The
+ * idempotency layer uses it so that a request's effect and its idempotency record commit together
+ * (issue 10, item 12) without every service having to pass a transaction around.
+ */
+export interface JoinedTransaction {
+  readonly db: Db;
+  readonly tx: Queryable;
+  savepoints: number;
+}
+
+const joinedTransactions = new AsyncLocalStorage<JoinedTransaction>();
+
+/** Runs `fn` in a new transaction of `db` that every query of `db` made by `fn`'s call chain joins. */
+export function transactionJoinedByCalls<T>(db: Db, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => joinedTransactions.run({ db, tx, savepoints: 0 }, () => fn(tx)));
+}
+
+/** The transaction of `db` the caller runs inside, if any. */
+export function joinedTo(db: Db): JoinedTransaction | undefined {
+  const joined = joinedTransactions.getStore();
+  return joined !== undefined && joined.db === db ? joined : undefined;
+}
+
+/** `fn` inside a savepoint of a joined transaction: its writes are undone alone if it throws. */
+export async function inSavepoint<T>(joined: JoinedTransaction, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  joined.savepoints += 1;
+  const name = `cw_sp${joined.savepoints}`;
+  await joined.tx.run(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn(joined.tx);
+    await joined.tx.run(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (error) {
+    await joined.tx.run(`ROLLBACK TO SAVEPOINT ${name}`);
+    await joined.tx.run(`RELEASE SAVEPOINT ${name}`);
+    throw error;
+  } finally {
+    joined.savepoints -= 1;
   }
 }

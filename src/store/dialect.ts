@@ -36,3 +36,13 @@ export async function lockForMigrations(q: Queryable): Promise<void> {
 export function skipLocked(dialect: Dialect): string {
   return dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
 }
+
+/**
+ * PostgreSQL: a statement of this transaction that waits for another transaction's row or key
+ * (an idempotency key another request holds) gives up after `ms` with LockTimeout. `null` puts
+ * back the server's default. SQLite has one writer at a time, so nothing waits there.
+ */
+export async function waitForLocksAtMost(q: Queryable, ms: number | null): Promise<void> {
+  if (q.dialect !== 'postgres') return;
+  await q.run(ms === null ? 'SET LOCAL lock_timeout TO DEFAULT' : `SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}`);
+}

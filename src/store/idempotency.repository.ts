@@ -4,6 +4,7 @@ import type { Queryable } from './db.ts';
 
 export interface IdempotencyRecord {
   requestHash: string;
+  /** 'pending' only exists inside the transaction that claimed the key (or in rows of older versions). */
   state: 'pending' | 'done';
   responseStatus: number | null;
   responseType: string | null;
@@ -11,13 +12,30 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
-/** Claims the key for this request; false when a record exists already. */
+export interface StoredResponse {
+  status: number;
+  type: string;
+  body: Buffer;
+}
+
+/**
+ * Claims the key for this request; false when a record exists already. On PostgreSQL, while
+ * another open transaction holds the same key, this waits for it to end (the unique index).
+ */
 export async function claim(q: Queryable, owner: Owner, key: string, requestHash: string, now: number): Promise<boolean> {
   const inserted = await q.run(
     "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
     [owner.accountId, owner.env, key, requestHash, now],
   );
   return inserted === 1;
+}
+
+/** Keeps a response that changed nothing (a refusal), unless the key has a record already. */
+export async function keepRefusal(q: Queryable, owner: Owner, key: string, requestHash: string, now: number, response: StoredResponse): Promise<void> {
+  await q.run(
+    "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, response_status, response_type, response_body, created_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    [owner.accountId, owner.env, key, requestHash, response.status, response.type, response.body, now],
+  );
 }
 
 export async function find(q: Queryable, owner: Owner, key: string): Promise<IdempotencyRecord | undefined> {
@@ -36,7 +54,7 @@ export async function find(q: Queryable, owner: Owner, key: string): Promise<Ide
   };
 }
 
-export async function complete(q: Queryable, owner: Owner, key: string, response: { status: number; type: string; body: Buffer }): Promise<void> {
+export async function complete(q: Queryable, owner: Owner, key: string, response: StoredResponse): Promise<void> {
   await q.run("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_type = ?, response_body = ? WHERE account_id = ? AND env = ? AND idem_key = ?", [
     response.status,
     response.type,
@@ -47,9 +65,9 @@ export async function complete(q: Queryable, owner: Owner, key: string, response
   ]);
 }
 
-/** Forgets a key (its request failed on our side, or its record is too old), only if unchanged since `createdAt`. */
-export async function release(q: Queryable, owner: Owner, key: string, createdAt: number): Promise<void> {
-  await q.run('DELETE FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ? AND created_at = ?', [owner.accountId, owner.env, key, createdAt]);
+/** Forgets a key whose record is too old or was left pending by an older version. */
+export async function remove(q: Queryable, owner: Owner, key: string): Promise<void> {
+  await q.run('DELETE FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?', [owner.accountId, owner.env, key]);
 }
 
 export async function purgeOlderThan(q: Queryable, before: number): Promise<number> {

@@ -6,6 +6,7 @@ import * as delivery from './migrations/003-delivery.ts';
 import * as lifecycle from './migrations/004-lifecycle.ts';
 import * as listCounts from './migrations/005-list-counts.ts';
 import * as panel from './migrations/006-panel.ts';
+import * as printOffsets from './migrations/008-print-offsets.ts';
 
 interface Migration {
   id: number;
@@ -14,7 +15,7 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets];
 
 /**
  * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second

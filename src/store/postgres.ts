@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, SqlValue } from './db.ts';
-import { UniqueViolation } from './db.ts';
+import { inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
 import { KEYS_CHANNEL } from './dialect.ts';
 
 // int8 (BIGINT) comes back from pg as a string by default; every BIGINT here is cents or epoch
@@ -22,6 +22,7 @@ function translateError(error: unknown): unknown {
   if (typeof error === 'object' && error !== null && pgError.code === '23505') {
     return new UniqueViolation(pgError.constraint ?? pgError.detail ?? 'unique');
   }
+  if (typeof error === 'object' && error !== null && pgError.code === '55P03') return new LockTimeout('lock timeout');
   return error;
 }
 
@@ -88,19 +89,26 @@ export class PostgresDb implements Db {
     this.direct = queryable(this.pool);
   }
 
+  /** The pool, or the client of the transaction the caller joined. */
+  private target(): Queryable {
+    return joinedTo(this)?.tx ?? this.direct;
+  }
+
   all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.direct.all<T>(sql, params);
+    return this.target().all<T>(sql, params);
   }
 
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.direct.get<T>(sql, params);
+    return this.target().get<T>(sql, params);
   }
 
   run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    return this.direct.run(sql, params);
+    return this.target().run(sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const joined = joinedTo(this);
+    if (joined !== undefined) return inSavepoint(joined, fn);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

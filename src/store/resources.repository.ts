@@ -55,12 +55,14 @@ interface BankAccountRow {
   next_serial: number;
   custom_from_address_id: string | null;
   has_signature: number;
+  print_offset_x: number;
+  print_offset_y: number;
   created_at: number;
 }
 
 // The signature image stays out of ordinary reads; it is fetched only to print.
 const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id,
-  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, created_at`;
+  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, print_offset_x, print_offset_y, created_at`;
 
 function toBankAccount(row: BankAccountRow): BankAccount {
   return {
@@ -73,6 +75,8 @@ function toBankAccount(row: BankAccountRow): BankAccount {
     nextSerial: Number(row.next_serial),
     customFromAddressId: row.custom_from_address_id,
     hasSignature: Number(row.has_signature) === 1,
+    printOffsetX: Number(row.print_offset_x),
+    printOffsetY: Number(row.print_offset_y),
     createdAt: Number(row.created_at),
   };
 }
@@ -82,9 +86,9 @@ const OWNED = 'account_id = ? AND env = ?';
 
 export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccount): Promise<void> {
   await q.run(
-    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [b.id, owner.accountId, owner.env, b.name, b.bankName, b.bankAddress, b.routingNumber, b.accountNumber, b.nextSerial, b.customFromAddressId, b.createdAt],
+    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [b.id, owner.accountId, owner.env, b.name, b.bankName, b.bankAddress, b.routingNumber, b.accountNumber, b.nextSerial, b.customFromAddressId, b.printOffsetX, b.printOffsetY, b.createdAt],
   );
 }
 
@@ -111,9 +115,17 @@ export async function updateBankAccount(
   q: Queryable,
   owner: Owner,
   id: string,
-  changes: Partial<Pick<BankAccount, 'name' | 'bankName' | 'bankAddress' | 'nextSerial' | 'customFromAddressId'>>,
+  changes: Partial<Pick<BankAccount, 'name' | 'bankName' | 'bankAddress' | 'nextSerial' | 'customFromAddressId' | 'printOffsetX' | 'printOffsetY'>>,
 ): Promise<number> {
-  const columns: Record<string, string> = { name: 'name', bankName: 'bank_name', bankAddress: 'bank_address', nextSerial: 'next_serial', customFromAddressId: 'custom_from_address_id' };
+  const columns: Record<string, string> = {
+    name: 'name',
+    bankName: 'bank_name',
+    bankAddress: 'bank_address',
+    nextSerial: 'next_serial',
+    customFromAddressId: 'custom_from_address_id',
+    printOffsetX: 'print_offset_x',
+    printOffsetY: 'print_offset_y',
+  };
   const sets: string[] = [];
   const args: SqlValue[] = [];
   for (const [key, value] of Object.entries(changes)) {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Db, Queryable, SqlValue } from './db.ts';
-import { UniqueViolation } from './db.ts';
+import { inSavepoint, joinedTo, UniqueViolation } from './db.ts';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -75,21 +75,26 @@ export class SqliteDb implements Db {
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    if (this.openTx !== null) await this.idle();
+    // A call inside the open transaction it joined must not wait for that transaction to end.
+    if (this.openTx !== null && joinedTo(this) === undefined) await this.idle();
     return this.direct.all<T>(sql, params);
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    if (this.openTx !== null) await this.idle();
+    // A call inside the open transaction it joined must not wait for that transaction to end.
+    if (this.openTx !== null && joinedTo(this) === undefined) await this.idle();
     return this.direct.get<T>(sql, params);
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    if (this.openTx !== null) await this.idle();
+    // A call inside the open transaction it joined must not wait for that transaction to end.
+    if (this.openTx !== null && joinedTo(this) === undefined) await this.idle();
     return this.direct.run(sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const joined = joinedTo(this);
+    if (joined !== undefined) return inSavepoint(joined, fn);
     const previous = this.txTail;
     let release: () => void = () => undefined;
     const mine = new Promise<void>((resolve) => {

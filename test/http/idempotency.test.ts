@@ -91,6 +91,30 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     expect((await send('PUT', `/payees/${ids.payeeId}`, { nickName: 'A' }, 'put-1')).headers['idempotent-replayed']).toBe('true');
   });
 
+  it('a failure between the effect and its record undoes the effect: the retry then runs once', async () => {
+    // A trigger refuses to record the response of one key, as a crash right after the checks were
+    // written would: the checks must not outlive the missing record.
+    const db = t.database.db;
+    if (dialect === 'sqlite') {
+      await db.run("CREATE TRIGGER refuse_doomed BEFORE UPDATE ON idempotency_keys WHEN NEW.idem_key = 'doomed' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+    } else {
+      await db.run("CREATE FUNCTION refuse_doomed() RETURNS trigger AS $$ BEGIN IF NEW.idem_key = 'doomed' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
+      await db.run('CREATE TRIGGER refuse_doomed BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_doomed()');
+    }
+    const body = { checks: [{ ...ids, amount: 9, memo: 'doomed batch' }] };
+    const before = await count();
+    const failed = await send('POST', '/checks', body, 'doomed');
+    expect(failed.statusCode).toBe(500);
+    expect(await count()).toBe(before);
+
+    await db.run(dialect === 'sqlite' ? 'DROP TRIGGER refuse_doomed' : 'DROP TRIGGER refuse_doomed ON idempotency_keys');
+    const retried = await send('POST', '/checks', body, 'doomed');
+    expect(retried.statusCode).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(await count()).toBe(before + 1);
+    expect((await send('POST', '/checks', body, 'doomed')).body).toBe(retried.body);
+  });
+
   it('concurrent requests with one key execute once; the others wait and replay', async () => {
     const before = await count();
     const body = { checks: Array.from({ length: 20 }, () => ({ ...ids, amount: 3 })) };

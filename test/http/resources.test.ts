@@ -18,7 +18,7 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
     const created = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Operating', bankName: 'First Bank', routingNumber: '011000015', accountNumber: '000123456789' }] });
     expect(created.status).toBe(201);
     const account = created.body.data.bankAccounts[0];
-    expect(account).toEqual({ bankAccountId: expect.stringMatching(/^bank_/), name: 'Operating', bankName: 'First Bank', bankAddress: '', routingNumber: '011000015', accountNumber: '****6789', nextSerial: '10001', customFromAddressId: null, hasSignature: false });
+    expect(account).toEqual({ bankAccountId: expect.stringMatching(/^bank_/), name: 'Operating', bankName: 'First Bank', bankAddress: '', routingNumber: '011000015', accountNumber: '****6789', nextSerial: '10001', customFromAddressId: null, hasSignature: false, printOffsetX: 0, printOffsetY: 0 });
     expect(JSON.stringify(await api.get(`/bankAccounts/${account.bankAccountId}`))).not.toContain('000123456789');
     const updated = await api.put(`/bankAccounts/${account.bankAccountId}`, { name: 'Main', nextSerial: 2000 });
     expect(updated.body.data).toMatchObject({ name: 'Main', nextSerial: '2000' });

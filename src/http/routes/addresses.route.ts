@@ -25,7 +25,8 @@ export const addressesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }>
     { schema: { summary: "Create custom 'from' addresses", tags: fromTags, body: CreateAddressesBody, response: { 201: CreateFromAddressesResponse, ...errorResponses() } } },
     async (request, reply) => {
       const created = await addressService.createAddresses(ctx, principalOf(request), 'from', request.body.addresses);
-      return reply.code(201).send({ success: true as const, message: CREATED, data: { addresses: created.map(fromAddressListWire) } });
+      reply.code(201);
+      return { success: true as const, message: CREATED, data: { addresses: created.map(fromAddressListWire) } };
     },
   );
 
@@ -60,7 +61,8 @@ export const addressesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }>
     { schema: { summary: "Create custom 'to' addresses", tags: toTags, body: CreateAddressesBody, response: { 201: CreateToAddressesResponse, ...errorResponses() } } },
     async (request, reply) => {
       const created = await addressService.createAddresses(ctx, principalOf(request), 'to', request.body.addresses);
-      return reply.code(201).send({ success: true as const, message: CREATED, data: { addresses: created.map(toAddressListWire) } });
+      reply.code(201);
+      return { success: true as const, message: CREATED, data: { addresses: created.map(toAddressListWire) } };
     },
   );
 

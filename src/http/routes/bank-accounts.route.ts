@@ -15,7 +15,8 @@ export const bankAccountsRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext
     { schema: { summary: 'Create bank accounts', tags: ['bank accounts'], body: CreateBankAccountsBody, response: { 201: CreateBankAccountsResponse, ...errorResponses() } } },
     async (request, reply) => {
       const created = await bankAccountService.createBankAccounts(ctx, principalOf(request), request.body.bankAccounts);
-      return reply.code(201).send({ success: true as const, message: 'Bank accounts created successfully.', data: { bankAccounts: created.map(bankAccountWire) } });
+      reply.code(201);
+      return { success: true as const, message: 'Bank accounts created successfully.', data: { bankAccounts: created.map(bankAccountWire) } };
     },
   );
 

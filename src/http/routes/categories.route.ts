@@ -12,7 +12,8 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
     { schema: { summary: 'Create categories', tags: ['categories'], body: CreateCategoriesBody, response: { 201: CreateCategoriesResponse, ...errorResponses() } } },
     async (request, reply) => {
       const created = await addressService.createCategories(ctx, principalOf(request), request.body.categories);
-      return reply.code(201).send({ success: true as const, message: 'Categories created successfully.', data: { categories: created.map(categoryWire) } });
+      reply.code(201);
+      return { success: true as const, message: 'Categories created successfully.', data: { categories: created.map(categoryWire) } };
     },
   );
 

@@ -22,11 +22,12 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     },
     async (request, reply) => {
       const created = await checkService.createChecks(ctx, principalOf(request), request.body.checks);
-      return reply.code(201).send({
+      reply.code(201);
+      return {
         success: true as const,
         message: created.length === 1 ? 'Check created successfully.' : `${created.length} checks created successfully.`,
         data: { checks: created.map(createdCheckWire) },
-      });
+      };
     },
   );
 
@@ -88,7 +89,8 @@ export const checksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     },
     async (request, reply) => {
       const voucher = await voucherService.attachVoucher(ctx, principalOf(request), pathId(request.params, 'checkId'), request.body);
-      return reply.code(201).send({ success: true as const, message: 'Voucher created successfully.', data: voucherWire(voucher) });
+      reply.code(201);
+      return { success: true as const, message: 'Voucher created successfully.', data: voucherWire(voucher) };
     },
   );
 

@@ -77,18 +77,24 @@ export const deliveriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
         consumes: ['multipart/form-data'],
         response: { 201: Type.Object({ success: Type.Literal(true), message: Type.String(), data: AttachmentRead }), ...errorResponses(404, 413) },
       },
+      // The whole file is read before the handler: the handler then runs in the idempotency
+      // transaction (which must not wait on a slow upload), and the file counts in the request hash.
+      preHandler: async (request) => {
+        if (!request.isMultipart()) throw new AppError('bad_request', 'Send the file as multipart/form-data in a field named "file".');
+        const file = await request.file();
+        if (file === undefined) throw new AppError('validation', 'The file field is required.');
+        request.body = { filename: file.filename, data: await file.toBuffer() };
+      },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new AppError('bad_request', 'Send the file as multipart/form-data in a field named "file".');
-      const file = await request.file();
-      if (file === undefined) throw new AppError('validation', 'The file field is required.');
-      const data = await file.toBuffer();
-      const meta = await attachmentService.addAttachment(ctx, principalOf(request), pathId(request.params, 'checkId'), { filename: file.filename, data });
-      return reply.code(201).send({
+      const upload = request.body as { filename: string; data: Buffer };
+      const meta = await attachmentService.addAttachment(ctx, principalOf(request), pathId(request.params, 'checkId'), upload);
+      reply.code(201);
+      return {
         success: true as const,
         message: 'Attachment added successfully.',
         data: { attachmentId: meta.id, filename: meta.filename, contentType: meta.contentType, size: meta.size, createdAt: iso(meta.createdAt) ?? '' },
-      });
+      };
     },
   );
 

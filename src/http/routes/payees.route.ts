@@ -12,7 +12,8 @@ export const payeesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
     { schema: { summary: 'Create payees', tags: ['payees'], body: CreatePayeesBody, response: { 201: CreatePayeesResponse, ...errorResponses() } } },
     async (request, reply) => {
       const payees = await payeeService.createPayees(ctx, principalOf(request), request.body.payees);
-      return reply.code(201).send({ success: true as const, message: 'Payees created successfully.', data: { payees: payees.map(payeeWire) } });
+      reply.code(201);
+      return { success: true as const, message: 'Payees created successfully.', data: { payees: payees.map(payeeWire) } };
     },
   );
 

@@ -11,6 +11,7 @@ import { errorResponses, IdParam, MAX_BATCH, pathId } from '../schemas/common.ts
 import { BankAccountResponse } from '../schemas/resources.ts';
 
 const Pdf = { description: 'A US letter PDF: the check on top, two stubs below.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } };
+const TestPagePdf = { description: 'A US letter PDF to print on plain paper and measure (docs/printing.md).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } };
 
 export const PrintChecksBody = Type.Object(
   { checkIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH }) },
@@ -46,7 +47,24 @@ export const printingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     },
     async (request, reply) => {
       const pdf = await printService.printChecks(ctx, principalOf(request), request.body.checkIds);
-      return reply.type('application/pdf').header('content-disposition', 'inline; filename="checks.pdf"').send(pdf);
+      reply.type('application/pdf').header('content-disposition', 'inline; filename="checks.pdf"');
+      return pdf;
+    },
+  );
+
+  app.get(
+    '/bankAccounts/:bankAccountId/micr-test.pdf',
+    {
+      schema: {
+        summary: 'The MICR test page: character set, this account\'s MICR line, rulers and alignment marks, to set the printer offsets (changes nothing)',
+        tags: ['printing', 'bank accounts'],
+        params: IdParam('bankAccountId'),
+        response: { 200: TestPagePdf, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await printService.micrTestPage(ctx, principalOf(request), pathId(request.params, 'bankAccountId'));
+      return reply.type('application/pdf').header('content-disposition', 'inline; filename="micr-test.pdf"').send(pdf);
     },
   );
 

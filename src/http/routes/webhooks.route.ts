@@ -42,7 +42,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     },
     async (request, reply) => {
       const endpoint = await webhookService.createEndpoint(ctx, principalOf(request), request.body);
-      return reply.code(201).send({ success: true as const, message: 'Webhook created successfully.', data: wire(endpoint) });
+      reply.code(201);
+      return { success: true as const, message: 'Webhook created successfully.', data: wire(endpoint) };
     },
   );
 

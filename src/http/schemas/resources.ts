@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { MAX_BATCH, Meta, OptionalText, PageQuery, Text, NullableString } from './common.ts';
 import { VoucherInput } from './checks.ts';
+import { MAX_PRINT_OFFSET } from '../../domain/print-offset.ts';
 
 // ---- email checks (spec "Email check request item") ----
 export const EmailCheckItem = Type.Object(
@@ -61,6 +62,14 @@ export const CreatePayeesResponse = Type.Object({ success: Type.Literal(true), m
 export const ListPayeesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, payees: Type.Array(PayeeRead) }) });
 
 // ---- bank accounts ----
+/** Printer offsets (our extension, docs/printing.md): whole hundredths of an inch, ±MAX_PRINT_OFFSET. */
+const PrintOffset = (direction: 'right' | 'down') =>
+  Type.Integer({
+    minimum: -MAX_PRINT_OFFSET,
+    maximum: MAX_PRINT_OFFSET,
+    description: `Printer offset in hundredths of an inch; positive moves everything printed for this account ${direction}.`,
+  });
+const printOffsets = { printOffsetX: Type.Optional(PrintOffset('right')), printOffsetY: Type.Optional(PrintOffset('down')) };
 export const BankAccountInput = Type.Object(
   {
     name: Text(100),
@@ -70,6 +79,7 @@ export const BankAccountInput = Type.Object(
     accountNumber: Type.String({ pattern: '^[0-9]{4,17}$', 'x-message': 'must be 4 to 17 digits' }),
     startingSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
     customFromAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
+    ...printOffsets,
   },
   { additionalProperties: false },
 );
@@ -81,6 +91,7 @@ export const UpdateBankAccountBody = Type.Object(
     bankAddress: OptionalText(200),
     nextSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
     customFromAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
+    ...printOffsets,
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -95,6 +106,8 @@ export const BankAccountRead = Type.Object({
   nextSerial: Type.String(),
   customFromAddressId: NullableString({ description: "The custom 'from' address printed as the drawer; null prints the account's company name." }),
   hasSignature: Type.Boolean({ description: 'Whether a signature image prints on this account\'s checks.' }),
+  printOffsetX: PrintOffset('right'),
+  printOffsetY: PrintOffset('down'),
 });
 export const BankAccountResponse = Type.Object({ success: Type.Literal(true), data: BankAccountRead });
 export const CreateBankAccountsResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ bankAccounts: Type.Array(BankAccountRead) }) });
