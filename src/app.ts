@@ -12,7 +12,7 @@ import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -51,7 +51,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path id longer than any id of this service cannot name anything: past this length the
+    // router stops matching and frameworkErrors answers (errors.ts), in the spec's error shape.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret };
@@ -72,7 +76,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (closing) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
-  registerJsonBody(app);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
 
@@ -110,6 +113,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     await api.register(async (secured) => {
       registerAuth(secured, deps.keys, config.rateLimitPerKey);
+      // Bodies are parsed only here, after the key was checked (issue 10, item 1).
+      registerJsonBody(secured);
       registerIdempotency(secured, ctx);
       await secured.register(checksRoutes, { ctx });
       await secured.register(emailChecksRoutes, { ctx });
