@@ -13,6 +13,7 @@ import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
+import { AddressLimiter } from './http/plugins/address-limiter.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -75,7 +76,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
-  registerErrorHandling(app);
+  // One budget of failed requests per client address, shared by unknown paths and bad keys.
+  const failures = config.failedRequestsPerMinute > 0 ? new AddressLimiter(config.failedRequestsPerMinute) : null;
+  registerErrorHandling(app, failures);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
 
@@ -112,7 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     await api.register(async (secured) => {
-      registerAuth(secured, deps.keys, config.rateLimitPerKey);
+      registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
       // Bodies are parsed only here, after the key was checked (issue 10, item 1).
       registerJsonBody(secured);
       registerIdempotency(secured, ctx);

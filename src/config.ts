@@ -44,6 +44,11 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Requests per second per API key; 0 turns rate limiting off. */
   readonly rateLimitPerKey: number;
+  /**
+   * Failed requests a minute per client address (API requests without a valid key, unknown
+   * paths) before they are answered 429; bursts up to the same number. 0 turns the limit off.
+   */
+  readonly failedRequestsPerMinute: number;
   readonly bodyLimitBytes: number;
   /** HMAC secret for API keys; when empty the service keeps a generated one in the database. */
   readonly keySigningSecret: string;
@@ -143,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: parseDatabaseUrl(env.DATABASE_URL, env.DATABASE_SCHEMA),
     logLevel,
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 200, 0, 1_000_000),
+    failedRequestsPerMinute: integer(env, 'FAILED_REQUEST_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     keySigningSecret: env.KEY_SIGNING_SECRET ?? '',
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',

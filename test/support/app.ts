@@ -61,7 +61,7 @@ export function clientFor(app: FastifyInstance, key: string): Client {
 
 export async function startTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
   const database = await freshDatabase(dialect);
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_KEY: '0', ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_KEY: '0', FAILED_REQUEST_LIMIT_PER_MINUTE: '0', ...env });
   const keys = await ApiKeys.open(database.db, '');
   const app = await buildApp(config, { db: database.db, keys });
   await app.ready();

@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import type { ErrorObject } from 'ajv';
 import { AppError, toWire, type ErrorCode } from '../../errors.ts';
 import { describeValidationError } from '../validation.ts';
+import type { AddressLimiter } from './address-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -103,7 +104,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   socket.destroy(error);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, failures: AddressLimiter | null): void {
   // Only JSON bodies exist in this API, and they are parsed only in the authenticated API scope
   // (app.ts): elsewhere a JSON or text body is a wrong content type (400), never parsed.
   app.removeContentTypeParser('text/plain');
@@ -111,7 +112,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   // An unknown path is answered before its body is read or parsed (issue 10, item 1). The panel
   // draws its own 404 page (panel.ts), so its paths are left to it.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.is404 && !request.url.startsWith('/panel/')) return notFound(request, reply);
+    if (!request.is404 || request.url.startsWith('/panel/')) return;
+    // Scanning for paths counts as a failed request of the client address (address-limiter.ts).
+    const limited = failures?.refuse(request.ip, new AppError('not_found', '')) ?? null;
+    if (limited !== null && limited.code === 'rate_limited') return send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
+    return notFound(request, reply);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
