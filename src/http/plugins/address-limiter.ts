@@ -45,13 +45,13 @@ export class AddressLimiter {
   }
 
   /**
-   * The error for a failed request from `address`: `failure` while it has budget (and counts
-   * one), else 429 with Retry-After.
+   * Records a failed request from `address`: null while it has budget (the caller answers as it
+   * would anyway), else the 429 to answer instead, with Retry-After.
    */
-  refuse(address: string, failure: AppError): AppError {
+  overBudget(address: string): AppError | null {
     const wait = this.blockedFor(address);
     if (wait > 0) return new AppError('rate_limited', 'Too many failed requests from this address; slow down.', { 'retry-after': String(wait) });
     this.fail(address);
-    return failure;
+    return null;
   }
 }

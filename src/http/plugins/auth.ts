@@ -42,10 +42,7 @@ export function principalOf(request: FastifyRequest): Principal {
  */
 export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number, failures: AddressLimiter | null): void {
   const limiter = ratePerSecond > 0 ? new RateLimiter(ratePerSecond) : null;
-  const unauthenticated = (request: FastifyRequest): AppError => {
-    const error = new AppError('unauthenticated', 'Unauthenticated.');
-    return failures === null ? error : failures.refuse(request.ip, error);
-  };
+  const unauthenticated = (request: FastifyRequest): AppError => failures?.overBudget(request.ip) ?? new AppError('unauthenticated', 'Unauthenticated.');
   scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     if (header === undefined || !header.startsWith('Bearer ')) throw unauthenticated(request);

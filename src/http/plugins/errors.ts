@@ -114,8 +114,8 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
   app.addHook('onRequest', async (request, reply) => {
     if (!request.is404 || request.url.startsWith('/panel/')) return;
     // Scanning for paths counts as a failed request of the client address (address-limiter.ts).
-    const limited = failures?.refuse(request.ip, new AppError('not_found', '')) ?? null;
-    if (limited !== null && limited.code === 'rate_limited') return send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
+    const limited = failures?.overBudget(request.ip) ?? null;
+    if (limited !== null) return send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
     return notFound(request, reply);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
