@@ -21,6 +21,7 @@ import { SmsError, type SmsSender } from './sms.ts';
 import { createHmac } from 'node:crypto';
 import * as webhooks from '../store/events.repository.ts';
 import { emit, type EventType } from '../services/events.ts';
+import { postWebhook, RefusedDestination, type Resolver } from './webhook-post.ts';
 
 /** The logger the worker writes to (pino's, or Fastify's which is pino too). */
 export interface WorkerLog {
@@ -44,6 +45,8 @@ export interface WorkerDeps {
   log: WorkerLog;
   now?: () => number;
   random?: () => number;
+  /** How webhook host names are resolved (tests stand in a resolver; default dns.lookup). */
+  resolve?: Resolver;
 }
 
 /** Delay before attempt `attempts + 1`: base·2^(attempts-1), capped, with "equal jitter" (half fixed, half random). */
@@ -241,11 +244,11 @@ export class DeliveryWorker {
     const body = JSON.stringify({ event: { type: event.type, data: event.data, id: event.id, createdAt: new Date(event.createdAt).toISOString() } });
     const timestamp = Math.floor(this.now() / 1000);
     const sign = (text: string): string => createHmac('sha256', endpoint.secret).update(text).digest('hex');
-    let response: Response;
+    let status: number;
     try {
-      response = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
+      status = await postWebhook(
+        endpoint.url,
+        {
           'content-type': 'application/json',
           'user-agent': 'checkwriter-webhooks/1',
           signature: sign(body),
@@ -253,16 +256,16 @@ export class DeliveryWorker {
           'checkwriter-event-id': event.id,
         },
         body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-      await response.arrayBuffer().catch(() => undefined);
+        { allowPrivate: this.deps.config.webhooksAllowPrivate, timeoutMs: 10_000, ...(this.deps.resolve === undefined ? {} : { resolve: this.deps.resolve }) },
+      );
     } catch (error) {
       await webhooks.setResponseStatus(db, d.id, null);
+      // A refused destination will not become acceptable by retrying: it fails for good, at once.
+      if (error instanceof RefusedDestination) throw new Permanent(`delivery refused: ${error.message}`);
       throw new Error(`endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
     }
-    await webhooks.setResponseStatus(db, d.id, response.status);
-    if (response.status < 200 || response.status >= 300) throw new Error(`endpoint answered ${response.status}`);
+    await webhooks.setResponseStatus(db, d.id, status);
+    if (status < 200 || status >= 300) throw new Error(`endpoint answered ${status}`);
   }
 
   /** An email link or phone code of the panel: the token is derived from the row's id, never stored. */
