@@ -52,7 +52,7 @@ function required(value: string | undefined, flag: string): string {
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   const db = connect(config.database);
   try {
-    await migrate(db);
+    await migrate(db, config);
     return await fn(db);
   } finally {
     await db.close();
@@ -95,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1;
     case 'worker': {
       const db = await openDatabase(config);
-      const keys = await ApiKeys.open(db, config.keySigningSecret);
+      const keys = await ApiKeys.open(db, config);
       const log = pino({ level: config.logLevel });
       const { worker, close } = buildDeliveryWorker(config, db, keys.secret, log);
       worker.start();
@@ -113,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'migrate': {
       const db = connect(config.database);
-      const applied = await migrate(db).finally(() => db.close());
+      const applied = await migrate(db, config).finally(() => db.close());
       process.stdout.write(`migrations applied${applied.length === 0 ? '' : `: ${applied.join(', ')}`}; the ${config.database.kind} database is up to date\n`);
       return 0;
     }
@@ -131,7 +131,7 @@ export async function main(argv: string[]): Promise<number> {
         },
       });
       return withDb(config, async (db) => {
-        const keys = await ApiKeys.open(db, config.keySigningSecret);
+        const keys = await ApiKeys.open(db, config);
         if (sub === 'create') {
           const email = required(args.values.email, '--email');
           if (!isEmailAddress(email)) throw new UsageError(`--email must be an email address, got "${email}"`);

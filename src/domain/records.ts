@@ -30,7 +30,10 @@ export interface BankAccount {
   bankName: string;
   bankAddress: string;
   routingNumber: string;
-  accountNumber: string;
+  /** The number as the API and panel show it: `****` and the last four digits. */
+  accountNumberMasked: string;
+  /** The number as stored: sealed (domain/sealed.ts); opened only to print the MICR line. */
+  sealedAccountNumber: string;
   nextSerial: number;
   customFromAddressId: string | null;
   hasSignature: boolean;

@@ -1,6 +1,9 @@
 import type { Owner } from '../domain/owner.ts';
 import type { BankAccount } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
+import { maskAccountNumber } from '../domain/account-number.ts';
+import { bankAccountNumberContext } from '../domain/sealed.ts';
+import { currentDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
 import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 import { notFound } from '../errors.ts';
@@ -26,15 +29,20 @@ export interface BankAccountInput {
 export async function createBankAccounts(ctx: ServiceContext, owner: Owner, items: readonly BankAccountInput[]): Promise<BankAccount[]> {
   const now = ctx.now();
   for (const [i, item] of items.entries()) await checkFromAddress(ctx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
+  // The number is sealed before it reaches the database; the key id is read each time, so a
+  // rotation by the CLI while the server runs is followed at once.
+  const keyId = await currentDataKeyId(ctx.db);
   const accounts = items.map((item, i): BankAccount => {
     if (!isValidRoutingNumber(item.routingNumber)) throw rules.custom(`bankAccounts.${i}.routingNumber`, 'must be a valid 9-digit ABA routing number');
+    const id = newId('bank', now);
     return {
-      id: newId('bank', now),
+      id,
       name: item.name,
       bankName: item.bankName ?? '',
       bankAddress: item.bankAddress ?? '',
       routingNumber: item.routingNumber,
-      accountNumber: item.accountNumber,
+      accountNumberMasked: maskAccountNumber(item.accountNumber),
+      sealedAccountNumber: ctx.vault.seal(item.accountNumber, keyId, bankAccountNumberContext(id)),
       nextSerial: item.startingSerial ?? DEFAULT_STARTING_SERIAL,
       customFromAddressId: emptyToNull(item.customFromAddressId),
       hasSignature: false,
@@ -101,7 +109,9 @@ export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: resour
   return resources.listBankAccounts(ctx.db, owner, page);
 }
 
-/** The account number as the API shows it after creation: last four digits only. */
-export function maskAccountNumber(accountNumber: string): string {
-  return accountNumber.length <= 4 ? accountNumber : `****${accountNumber.slice(-4)}`;
+export { maskAccountNumber };
+
+/** The real number, for the MICR line: the only reader of the sealed value. */
+export function accountNumberOf(ctx: Pick<ServiceContext, 'vault'>, bank: BankAccount): string {
+  return ctx.vault.open(bank.sealedAccountNumber, bankAccountNumberContext(bank.id));
 }

@@ -12,7 +12,7 @@ import { parsePdf } from '../render/support/pdf.ts';
 const PASSWORD = 'correct horse battery';
 
 function serviceContext(t: TestApp): ServiceContext {
-  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret };
+  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
 }
 
 describe.each(dialects())('developer panel (%s)', (dialect) => {
