@@ -6,6 +6,7 @@ import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
 import { isEmailAddress } from '../services/account.service.ts';
+import { rotateDataKey } from '../services/bank-account.service.ts';
 import { pino } from 'pino';
 import { closeOnSignals, openDatabase, startServer } from '../server.ts';
 import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
@@ -26,6 +27,8 @@ Commands:
                                           the key alone is the last line of output
   keys list [--email EMAIL]               list keys (never the keys themselves)
   keys revoke KEY_ID                      revoke a key; the API refuses it at once
+  keys rotate-encryption                  make a new data key current and re-encrypt every bank
+                                          account number under it (docs/secrets.md)
   accounts verify --email EMAIL [--only email|phone]
                                           mark an account's email and phone verified
   mailings list [--status queued|dispatched|cancelled]
@@ -34,7 +37,7 @@ Commands:
   mailings cancel MAILING_ID              cancel a queued mailing: its check becomes refunded
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
-HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET. See the README.`;
+HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
 
 class UsageError extends Error {}
 
@@ -165,6 +168,11 @@ export async function main(argv: string[]): Promise<number> {
           const keyId = required(args.positionals[0], 'KEY_ID');
           await keys.revoke(keyId);
           process.stdout.write(`revoked ${keyId}\n`);
+          return 0;
+        }
+        if (sub === 'rotate-encryption') {
+          const rotation = await rotateDataKey(db, keys.vault);
+          process.stdout.write(`data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`);
           return 0;
         }
         throw new UsageError(`unknown keys command "${sub ?? ''}"`);

@@ -2,8 +2,9 @@ import type { Owner } from '../domain/owner.ts';
 import type { BankAccount } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
-import { bankAccountNumberContext } from '../domain/sealed.ts';
-import { currentDataKeyId } from '../store/server-secret.ts';
+import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../domain/sealed.ts';
+import type { Db } from '../store/db.ts';
+import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
 import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 import { notFound } from '../errors.ts';
@@ -114,4 +115,34 @@ export { maskAccountNumber };
 /** The real number, for the MICR line: the only reader of the sealed value. */
 export function accountNumberOf(ctx: Pick<ServiceContext, 'vault'>, bank: BankAccount): string {
   return ctx.vault.open(bank.sealedAccountNumber, bankAccountNumberContext(bank.id));
+}
+
+export interface Rotation {
+  previousKeyId: string;
+  keyId: string;
+  /** Bank account numbers re-sealed under the new key (deleted accounts' too). */
+  resealed: number;
+}
+
+/**
+ * `checkwriter keys rotate-encryption`: a new data key id becomes current and every bank account
+ * number is opened and sealed again under it, in one transaction (a failure changes nothing).
+ * Until a value is re-sealed it opens under its own key id, so values sealed by a server that
+ * still ran with the old id during the rotation stay readable and a second rotation picks them up.
+ */
+export async function rotateDataKey(db: Db, vault: Vault): Promise<Rotation> {
+  return db.transaction(async (tx) => {
+    const previousKeyId = await currentDataKeyId(tx);
+    const keyId = newKeyId();
+    await setDataKeyId(tx, keyId);
+    let resealed = 0;
+    for (const row of await resources.allSealedAccountNumbers(tx)) {
+      const context = bankAccountNumberContext(row.id);
+      const plain = sealedKeyId(row.accountNumber) === null ? row.accountNumber : vault.open(row.accountNumber, context);
+      const masked = sealedKeyId(row.accountNumber) === null ? maskAccountNumber(plain) : null;
+      await resources.storeAccountNumber(tx, row.id, vault.seal(plain, keyId, context), masked);
+      resealed += 1;
+    }
+    return { previousKeyId, keyId, resealed };
+  });
 }

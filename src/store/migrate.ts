@@ -53,7 +53,12 @@ export async function migrate(db: Db, source: SecretSource | null = null): Promi
   // Rewriting a row leaves its old version in free pages (SQLite) or dead tuples (PostgreSQL)
   // until they are reused: VACUUM (outside any transaction) removes the plain text now.
   if (applied.some((id) => WIPE_AFTER.has(id))) {
-    if (db.dialect === 'sqlite') await db.run('VACUUM');
+    if (db.dialect === 'sqlite') {
+      await db.run('VACUUM');
+      // In WAL mode the rewritten pages sit in the -wal file until a checkpoint copies them over
+      // the old ones: do it now and empty the WAL, so neither file keeps the plain text.
+      await db.get('PRAGMA wal_checkpoint(TRUNCATE)');
+    }
     else for (const table of ['bank_accounts', 'settings']) await db.run(`VACUUM FULL ${table}`);
   }
   return applied;
