@@ -2,11 +2,12 @@
 // listening: tests drive it through inject or a port, server.ts listens. The only place where
 // real implementations meet.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
+import { REDACTED, redactUrl } from './domain/redact.ts';
 import { deliveryStatus } from './delivery/setup.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
@@ -42,7 +43,16 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // No credential in any log line (issue 10, item 4; docs/security.md): payee-link paths and
+      // token query values are blanked, and credential headers are censored should a serializer
+      // ever include them.
+      serializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), hostname: request.hostname, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+      },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie'], censor: REDACTED },
+    },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
@@ -102,7 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }
   });
 
-  registerPayeePage(app, ctx);
+  await registerPayeePage(app, ctx);
   await registerPanel(app, { ctx, keys: deps.keys });
 
   await app.register(async (api) => {

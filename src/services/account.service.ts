@@ -142,6 +142,16 @@ export async function resendVerification(ctx: ServiceContext, account: Account, 
 export type LinkOutcome = 'verified' | 'invalid' | 'expired';
 
 /** The email link: marks the address verified. Works without a session (another browser, say). */
+/** What the email link would do, without doing it: its page is opened with GET (issue 10, item 6). */
+export async function emailLinkState(ctx: ServiceContext, token: string): Promise<LinkOutcome | 'usable'> {
+  const record = await sessions.findTokenByHash(ctx.db, tokenHash(token));
+  if (record === undefined || record.purpose !== 'verify-email') return 'invalid';
+  const account = await accounts.findAccountById(ctx.db, record.accountId);
+  if (account?.emailVerified === true) return 'verified';
+  if (record.usedAt !== null) return 'invalid';
+  return record.expiresAt <= ctx.now() ? 'expired' : 'usable';
+}
+
 export async function confirmEmail(ctx: ServiceContext, token: string): Promise<LinkOutcome> {
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {

@@ -142,7 +142,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await drainUntil(async () => (await checkDeliveries(emailed)).every((d) => d.status === 'sent'));
     const emailDelivery = (await checkDeliveries(emailed)).find((d) => d.channel === 'email');
     expect(emailDelivery).toBeDefined();
-    const download = await t.app.inject({ method: 'GET', url: `/c/${linkToken(t.keys.secret, emailDelivery?.deliveryId ?? '')}/pdf` });
+    const download = await t.app.inject({ method: 'POST', url: `/c/${linkToken(t.keys.secret, emailDelivery?.deliveryId ?? '')}/pdf` });
     expect(download.statusCode).toBe(200);
     expect((await live.get(`/checks/${emailed}`)).body.data.checkStatus).toEqual({ status: 4, description: 'E-Printed' });
 

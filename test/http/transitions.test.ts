@@ -136,7 +136,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
     const rows = await t.database.db.all<{ id: string }>("SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email' ORDER BY created_at, id", [id]);
     const delivery = rows.at(-1);
     if (delivery === undefined) throw new Error(`check ${id} has no emailed link`);
-    return t.app.inject({ method: 'GET', url: `/c/${linkToken(t.keys.secret, delivery.id)}/pdf` });
+    return t.app.inject({ method: 'POST', url: `/c/${linkToken(t.keys.secret, delivery.id)}/pdf` });
   };
 
   const snapshot = async (id: string): Promise<Snapshot> => {
