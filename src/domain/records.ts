@@ -133,4 +133,9 @@ export interface Delivery {
   lastError: string | null;
   createdAt: number;
   sentAt: number | null;
+  /**
+   * The random link or account token the message carries, sealed (domain/sealed.ts) until the
+   * message is sent or fails, then erased: only the token's hash outlives the sending.
+   */
+  sealedToken?: string | null;
 }

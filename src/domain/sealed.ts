@@ -68,3 +68,8 @@ export class Vault {
 export function bankAccountNumberContext(bankAccountId: string): string {
   return `bank_accounts.account_number:${bankAccountId}`;
 }
+
+/** The associated data of the token an unsent message carries. */
+export function deliveryTokenContext(deliveryId: string): string {
+  return `deliveries.sealed_token:${deliveryId}`;
+}

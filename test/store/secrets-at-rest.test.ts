@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { accountToken } from '../../src/domain/account-tokens.ts';
 import { linkToken } from '../../src/domain/payee-links.ts';
-import { bankAccountNumberContext, sealedKeyId, Vault } from '../../src/domain/sealed.ts';
+import { bankAccountNumberContext, deliveryTokenContext, sealedKeyId, Vault } from '../../src/domain/sealed.ts';
 import { tokenHash } from '../../src/domain/secret-tokens.ts';
 import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
 import * as accountService from '../../src/services/account.service.ts';
@@ -18,6 +18,9 @@ import { rotateDataKey } from '../../src/services/bank-account.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { Db } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';
+import { pino } from 'pino';
+import type { Mailer, OutgoingEmail } from '../../src/delivery/mailer.ts';
+import { DeliveryWorker } from '../../src/delivery/worker.ts';
 import { dialects, freshDatabase, type TestDatabase } from '../support/databases.ts';
 import { BASE, clientFor, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 
@@ -65,6 +68,9 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
   let key = '';
   let bankAccountId = '';
 
+  /** What went out: the links in these work; the database must not give them back. */
+  const sent: OutgoingEmail[] = [];
+
   beforeAll(async () => {
     t = await startTestApp(dialect);
     ctx = { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
@@ -73,12 +79,15 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     const ids = await seedBasics(live);
     const bank = await live.post('/bankAccounts', { bankAccounts: [{ name: 'Payroll', routingNumber: '011000015', accountNumber: NUMBER }] });
     bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
-    const check = await live.post('/checks', { checks: [{ ...ids, bankAccountId, amount: 25 }] });
-    // Live email without SMTP stays queued: its payee link exists (check_links) and waits to be sent.
-    expect((await live.post('/emailchecks', { emailChecks: [{ checkId: check.body.data.checks[0].checkId }] })).status).toBe(200);
+    const newCheck = async (): Promise<string> => (await live.post('/checks', { checks: [{ ...ids, bankAccountId, amount: 25 }] })).body.data.checks[0].checkId;
+    expect((await live.post('/emailchecks', { emailChecks: [{ checkId: await newCheck() }] })).status).toBe(200);
     const account = await accountService.signUp(ctx, { company: 'Owner Co', email: 'panel@example.com', phone: '+14155552671', password: 'correct horse battery' });
     await accountService.startSession(ctx, account.id);
     await accountService.requestPasswordReset(ctx, 'panel@example.com');
+    // Send what is queued (a mail server that keeps what it is given), then queue one more that stays unsent.
+    const mailer: Mailer = { send: async (email) => void sent.push(email), close: () => undefined };
+    await new DeliveryWorker({ db: t.database.db, config: t.config, secret: t.keys.secret, mailer, sms: null, log: pino({ level: 'silent' }) }).drain();
+    expect((await live.post('/emailchecks', { emailChecks: [{ checkId: await newCheck() }] })).status).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -141,6 +150,23 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
       expect((await t.app.inject({ method: 'GET', url: `/c/${linkToken(secret, someDelivery)}` })).statusCode).toBe(404);
       expect(await accountService.resetLinkState(ctx, accountToken(secret, someDelivery))).toBe('invalid');
     }
+    // Sent messages keep no token in their outbox row; an unsent one keeps its token sealed, and
+    // no value of the dump opens it.
+    const outbox = (dump.deliveries ?? []).filter((d) => d.channel === 'email');
+    expect(outbox.filter((d) => d.status === 'sent' && d.sealed_token !== null)).toEqual([]);
+    const unsent = outbox.filter((d) => d.status === 'queued');
+    expect(unsent).toHaveLength(1);
+    for (const secret of candidates) {
+      expect(() => new Vault(secret).open(String(unsent[0]?.sealed_token), deliveryTokenContext(String(unsent[0]?.id)))).toThrow();
+    }
+    // The links that went out work, so the refusals above are not for want of a working link.
+    const links = sent.map((m) => /\/c\/([A-Za-z0-9_-]+)/.exec(m.text)?.[1]).filter((x): x is string => x !== undefined);
+    expect(links).toHaveLength(1);
+    expect((await t.app.inject({ method: 'GET', url: `/c/${links[0]}` })).statusCode).toBe(200);
+    const reset = sent.map((m) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1]).find((x) => x !== undefined) ?? '';
+    expect(await accountService.resetLinkState(ctx, reset)).toBe('usable');
+    for (const stored of [...linkHashes, ...tokenHashes]) expect((await t.app.inject({ method: 'GET', url: `/c/${String(stored)}` })).statusCode).toBe(404);
+
     // Sessions: the table holds hashes of random ids; a stored value used as the cookie signs no one in.
     const sessions = dump.panel_sessions ?? [];
     expect(sessions.length).toBeGreaterThan(0);
@@ -173,6 +199,7 @@ describe.each(dialects())('migration 009 on a database of an older version (%s)'
     // The state before 009: the secret in settings, numbers in plain text, no masked column.
     await db.run('DELETE FROM schema_migrations WHERE id = 9');
     await db.run('ALTER TABLE bank_accounts DROP COLUMN account_number_masked');
+    await db.run('ALTER TABLE deliveries DROP COLUMN sealed_token');
     await db.run('INSERT INTO settings (name, value) VALUES (?, ?)', ['key_signing_secret', legacySecret]);
     const { account } = await ensureAccount(db, { email: 'old@example.com', verified: true });
     const oldKeys = new ApiKeys(db, Buffer.from(legacySecret), new Vault(Buffer.from(legacySecret)));
@@ -184,6 +211,11 @@ describe.each(dialects())('migration 009 on a database of an older version (%s)'
         [`bank_old${i}`, account.id, number, Date.now()],
       );
     }
+    // A reset link sent before the upgrade: derived from its id with the old secret.
+    const oldLink = accountToken(Buffer.from(legacySecret), 'dlv_old');
+    await db.run('INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)', [
+      'dlv_old', account.id, 'reset-password', tokenHash(oldLink), Date.now(), Date.now() + 3_600_000,
+    ]);
     // Without the server's configuration the migration refuses rather than leave the secret behind.
     await expect(migrate(db)).rejects.toThrow(/migration 009 moves the server secret out of the database/);
 
@@ -202,6 +234,9 @@ describe.each(dialects())('migration 009 on a database of an older version (%s)'
     const keys = await ApiKeys.open(db, { keySigningSecret: '', secretFile });
     expect((await keys.verify(key)).accountId).toBe(account.id);
     expect(keys.vault.open(rows[0]?.account_number ?? '', bankAccountNumberContext('bank_old0'))).toBe('000111222333');
+    const config = loadConfig({ ...database.env, SECRET_FILE: secretFile });
+    const after: ServiceContext = { db, config, now: Date.now, secret: keys.secret, vault: keys.vault };
+    expect(await accountService.resetLinkState(after, oldLink)).toBe('usable');
   });
 });
 

@@ -10,9 +10,12 @@ import { currentDataKeyId, hasLegacySecret, openSecrets, type SecretSource } fro
 export const id = 9;
 export const name = 'secrets-out-of-database';
 
-/** What the API shows of the number is kept beside the sealed number, so lists never decrypt. */
+/**
+ * What the API shows of the number is kept beside the sealed number, so lists never decrypt; an
+ * unsent message keeps its random link or account token sealed until it is sent.
+ */
 export function up(_t: ColumnTypes): string[] {
-  return ["ALTER TABLE bank_accounts ADD COLUMN account_number_masked TEXT NOT NULL DEFAULT ''"];
+  return ["ALTER TABLE bank_accounts ADD COLUMN account_number_masked TEXT NOT NULL DEFAULT ''", 'ALTER TABLE deliveries ADD COLUMN sealed_token TEXT'];
 }
 
 /**
