@@ -1,6 +1,8 @@
 // `checkwriter <command>`: serve (what npm start runs), migrate, keys create|list|revoke,
 // accounts verify. Uses the same configuration as the server (DATABASE_URL and friends).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Vault } from '../domain/sealed.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
@@ -27,8 +29,10 @@ Commands:
                                           the key alone is the last line of output
   keys list [--email EMAIL]               list keys (never the keys themselves)
   keys revoke KEY_ID                      revoke a key; the API refuses it at once
-  keys rotate-encryption                  make a new data key current and re-encrypt every bank
-                                          account number under it (docs/secrets.md)
+  keys rotate-encryption [--previous-secret-file PATH]
+                                          make a new data key current and re-encrypt every bank
+                                          account number under it; with the replaced server
+                                          secret's file, move them to the new secret (docs/secrets.md)
   accounts verify --email EMAIL [--only email|phone]
                                           mark an account's email and phone verified
   mailings list [--status queued|dispatched|cancelled]
@@ -131,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
           company: { type: 'string' },
           phone: { type: 'string' },
           unverified: { type: 'boolean', default: false },
+          'previous-secret-file': { type: 'string' },
         },
       });
       return withDb(config, async (db) => {
@@ -171,7 +176,9 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         if (sub === 'rotate-encryption') {
-          const rotation = await rotateDataKey(db, keys.vault);
+          const previousFile = args.values['previous-secret-file'];
+          const previous = previousFile === undefined ? null : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
+          const rotation = await rotateDataKey(db, keys.vault, previous);
           process.stdout.write(`data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`);
           return 0;
         }

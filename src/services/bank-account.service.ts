@@ -129,8 +129,21 @@ export interface Rotation {
  * number is opened and sealed again under it, in one transaction (a failure changes nothing).
  * Until a value is re-sealed it opens under its own key id, so values sealed by a server that
  * still ran with the old id during the rotation stay readable and a second rotation picks them up.
+ * With `previous` (the replaced server secret's vault) it moves the numbers to the new secret.
  */
-export async function rotateDataKey(db: Db, vault: Vault): Promise<Rotation> {
+export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null = null): Promise<Rotation> {
+  // After the server secret was replaced, values sealed under the old one open with `previous`;
+  // ones sealed since (under the new secret) with `vault`.
+  const open = (sealed: string, context: string): string => {
+    if (previous !== null) {
+      try {
+        return previous.open(sealed, context);
+      } catch {
+        // sealed under the new secret already
+      }
+    }
+    return vault.open(sealed, context);
+  };
   return db.transaction(async (tx) => {
     const previousKeyId = await currentDataKeyId(tx);
     const keyId = newKeyId();
@@ -138,7 +151,7 @@ export async function rotateDataKey(db: Db, vault: Vault): Promise<Rotation> {
     let resealed = 0;
     for (const row of await resources.allSealedAccountNumbers(tx)) {
       const context = bankAccountNumberContext(row.id);
-      const plain = sealedKeyId(row.accountNumber) === null ? row.accountNumber : vault.open(row.accountNumber, context);
+      const plain = sealedKeyId(row.accountNumber) === null ? row.accountNumber : open(row.accountNumber, context);
       const masked = sealedKeyId(row.accountNumber) === null ? maskAccountNumber(plain) : null;
       await resources.storeAccountNumber(tx, row.id, vault.seal(plain, keyId, context), masked);
       resealed += 1;

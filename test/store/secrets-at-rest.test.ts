@@ -281,6 +281,14 @@ describe.each(dialects())('checkwriter keys rotate-encryption (%s)', (dialect) =
     for (const id of [a, b, c]) expect(sealedKeyId(await raw(id))).toBe(again.keyId);
     // A sealed number copied into another row does not open there (the row id is bound in).
     expect(() => t.keys.vault.open(before, bankAccountNumberContext(b))).toThrow(/does not open/);
+
+    // Replacing the server secret: with the old secret as `previous`, every number moves to the new one.
+    const replaced = new Vault(randomBytes(32));
+    const moved = await rotateDataKey(t.database.db, replaced, t.keys.vault);
+    expect(moved.resealed).toBe(again.resealed);
+    expect(replaced.open(await raw(a), bankAccountNumberContext(a))).toBe('123456789');
+    const movedA = await raw(a);
+    expect(() => t.keys.vault.open(movedA, bankAccountNumberContext(a))).toThrow(/does not open/);
   });
 });
 
