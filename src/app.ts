@@ -64,7 +64,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret };
+  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret, vault: deps.keys.vault };
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);

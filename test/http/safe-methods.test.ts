@@ -6,7 +6,7 @@
 // hardening headers and send no Referer (the token is in the URL, item 9).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkToken } from '../../src/domain/payee-links.ts';
+import { payeeLinkToken } from '../support/links.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -49,7 +49,7 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     ids.webhookId = hook.body.data.webhookId;
     expect((await api.post('/emailchecks', { emailChecks: [{ checkId: ids.checkId }] })).status).toBe(200);
     const delivery = await t.database.db.get<{ id: string }>("SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email'", [ids.checkId ?? '']);
-    token = linkToken(t.keys.secret, delivery?.id ?? '');
+    token = await payeeLinkToken(t, delivery?.id ?? '');
   });
   afterAll(async () => {
     await t.close();

@@ -12,7 +12,7 @@ import { parsePdf } from '../render/support/pdf.ts';
 const PASSWORD = 'correct horse battery';
 
 function serviceContext(t: TestApp): ServiceContext {
-  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret };
+  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
 }
 
 describe.each(dialects())('developer panel (%s)', (dialect) => {
@@ -28,6 +28,8 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     t = await startTestApp(dialect, {
       ...peerEnv(smtp, sms),
       PUBLIC_URL: 'https://checks.example',
+      // The webhook form below points at loopback, which only the development switch allows.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     });
     ({ worker, close: closeWorker } = testWorker(t));
   });
