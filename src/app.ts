@@ -13,7 +13,8 @@ import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
+import { AddressLimiter } from './http/plugins/address-limiter.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -61,7 +62,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path id longer than any id of this service cannot name anything: past this length the
+    // router stops matching and frameworkErrors answers (errors.ts), in the spec's error shape.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret, vault: deps.keys.vault };
@@ -81,8 +86,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
-  registerErrorHandling(app);
-  registerJsonBody(app);
+  // One budget of failed requests per client address, shared by unknown paths and bad keys.
+  const failures = config.failedRequestsPerMinute > 0 ? new AddressLimiter(config.failedRequestsPerMinute) : null;
+  registerErrorHandling(app, failures);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
 
@@ -119,7 +125,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     await api.register(async (secured) => {
-      registerAuth(secured, deps.keys, config.rateLimitPerKey);
+      registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
+      // Bodies are parsed only here, after the key was checked (issue 10, item 1).
+      registerJsonBody(secured);
       registerIdempotency(secured, ctx);
       await secured.register(checksRoutes, { ctx });
       await secured.register(emailChecksRoutes, { ctx });

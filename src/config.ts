@@ -44,6 +44,11 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Requests per second per API key; 0 turns rate limiting off. */
   readonly rateLimitPerKey: number;
+  /**
+   * Failed requests a minute per client address (API requests without a valid key, unknown
+   * paths) before they are answered 429; bursts up to the same number. 0 turns the limit off.
+   */
+  readonly failedRequestsPerMinute: number;
   readonly bodyLimitBytes: number;
   /**
    * The server secret (signs API keys, derives payee links, account tokens and the data keys that
@@ -171,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     logLevel,
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 200, 0, 1_000_000),
+    failedRequestsPerMinute: integer(env, 'FAILED_REQUEST_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     keySigningSecret,
     secretFile,

@@ -75,7 +75,13 @@ async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: 
 }
 
 /** Creates the account and queues its email link and phone code, all in one transaction. */
-export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Account> {
+/**
+ * Creates the account, or — when the email already has one — emails its owner a password-reset
+ * link and returns null. The caller answers both the same way, so sign-up never tells a stranger
+ * which emails have accounts (issue 10, item 10); both paths hash the password first, so they
+ * take as long.
+ */
+export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Account | null> {
   const company = input.company.trim();
   const email = input.email.trim().toLowerCase();
   if (company === '') throw validationError('The company field is required.');
@@ -87,16 +93,19 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<A
   const passwordHash = await hashPassword(input.password);
   const now = ctx.now();
   const account: Account = { id: newId('acct', now), company, email, emailVerified: false, phone, phoneVerified: false, timeZone: 'UTC', createdAt: now };
-  await ctx.db.transaction(async (tx) => {
-    if ((await accounts.findAccountByEmail(tx, email)) !== undefined) {
-      throw validationError('An account with this email already exists. Sign in, or reset its password.');
+  return ctx.db.transaction(async (tx) => {
+    const existing = await accounts.findAccountByEmail(tx, email);
+    if (existing !== undefined) {
+      const latest = await sessions.latestToken(tx, existing.id, 'reset-password');
+      if (latest === undefined || now - latest.createdAt >= RESEND_INTERVAL_MS) await queueAccountMessage(ctx, tx, existing, 'reset-password', now);
+      return null;
     }
     await accounts.insertAccount(tx, account);
     await accounts.setPasswordHash(tx, account.id, passwordHash);
     await queueAccountMessage(ctx, tx, account, 'verify-email', now);
     await queueAccountMessage(ctx, tx, account, 'verify-phone', now);
+    return account;
   });
-  return account;
 }
 
 /** The account when email and password match, else null; an unknown email costs as much time. */

@@ -64,7 +64,7 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const v = new Visitor(t.app);
     const r = await v.signUp({ company: 'Acme Payables', email, phone, password: PASSWORD });
     expect(r.status).toBe(303);
-    expect(r.location).toBe('/panel?notice=signed-up');
+    expect(r.location).toBe('/panel');
     return v;
   }
 

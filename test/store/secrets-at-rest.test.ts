@@ -82,6 +82,7 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     const newCheck = async (): Promise<string> => (await live.post('/checks', { checks: [{ ...ids, bankAccountId, amount: 25 }] })).body.data.checks[0].checkId;
     expect((await live.post('/emailchecks', { emailChecks: [{ checkId: await newCheck() }] })).status).toBe(200);
     const account = await accountService.signUp(ctx, { company: 'Owner Co', email: 'panel@example.com', phone: '+14155552671', password: 'correct horse battery' });
+    if (account === null) throw new Error('the email already had an account');
     await accountService.startSession(ctx, account.id);
     await accountService.requestPasswordReset(ctx, 'panel@example.com');
     // Send what is queued (a mail server that keeps what it is given), then queue one more that stays unsent.

@@ -46,7 +46,7 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = tracked(spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', ...env },
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', FAILED_REQUEST_LIMIT_PER_MINUTE: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }));
     let output = '';

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import type { ApiKeys } from '../../services/api-key.service.ts';
+import type { AddressLimiter } from './address-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,12 +36,26 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number): void {
+/**
+ * `failures` limits requests without a valid key per client address (address-limiter.ts); the key
+ * is checked first, so a valid key is never refused for its neighbours' failures.
+ */
+export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number, failures: AddressLimiter | null): void {
   const limiter = ratePerSecond > 0 ? new RateLimiter(ratePerSecond) : null;
+  const unauthenticated = (request: FastifyRequest): AppError => {
+    const error = new AppError('unauthenticated', 'Unauthenticated.');
+    return failures === null ? error : failures.refuse(request.ip, error);
+  };
   scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    if (header === undefined || !header.startsWith('Bearer ')) throw new AppError('unauthenticated', 'Unauthenticated.');
-    const principal = await keys.verify(header.slice('Bearer '.length).trim());
+    if (header === undefined || !header.startsWith('Bearer ')) throw unauthenticated(request);
+    let principal: Principal;
+    try {
+      principal = await keys.verify(header.slice('Bearer '.length).trim());
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unauthenticated') throw unauthenticated(request);
+      throw error;
+    }
     if (limiter !== null) {
       const wait = limiter.take(principal.keyId, Date.now());
       if (wait > 0) throw new AppError('rate_limited', 'Too many requests for this API key; slow down.', { 'retry-after': String(wait) });
