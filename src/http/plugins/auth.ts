@@ -39,8 +39,11 @@ export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecon
   const limiter = ratePerSecond > 0 ? new RateLimiter(ratePerSecond) : null;
   scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    if (header === undefined || !header.startsWith('Bearer ')) throw new AppError('unauthenticated', 'Unauthenticated.');
-    const principal = await keys.verify(header.slice('Bearer '.length).trim());
+    // The scheme is case-insensitive (RFC 9110 §11.1) and clients pad the token with spaces:
+    // neither changes which key is meant.
+    const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match === null || match[1] === undefined) throw new AppError('unauthenticated', 'Unauthenticated.');
+    const principal = await keys.verify(match[1]);
     if (limiter !== null) {
       const wait = limiter.take(principal.keyId, Date.now());
       if (wait > 0) throw new AppError('rate_limited', 'Too many requests for this API key; slow down.', { 'retry-after': String(wait) });

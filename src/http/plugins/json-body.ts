@@ -38,6 +38,10 @@ export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // HTTP client libraries send `Content-Type: application/json` on every request, DELETE and
+    // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
+    // that needs a body still answers 400 for it, as for a request without one.
+    if (String(body).trim() === '') return done(null, undefined);
     parse(request, quoteMoneyLiterals(String(body)), (error: Error | null, value?: unknown) => {
       if (error !== null) return done(error, undefined);
       const nul = findNul(value);
