@@ -15,6 +15,7 @@ import { registerAuth } from './http/plugins/auth.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
+import { registerNullFields } from './http/plugins/null-fields.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { ErrorBody, UnauthenticatedBody } from './http/schemas/common.ts';
 import { addressesRoutes } from './http/routes/addresses.route.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await api.register(async (secured) => {
       registerAuth(secured, deps.keys, config.rateLimitPerKey);
       registerIdempotency(secured, ctx);
+      registerNullFields(secured);
       await secured.register(checksRoutes, { ctx });
       await secured.register(emailChecksRoutes, { ctx });
       await secured.register(payeesRoutes, { ctx });
