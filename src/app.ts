@@ -17,6 +17,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHan
 import { AddressLimiter } from './http/plugins/address-limiter.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
+import { registerNullFields } from './http/plugins/null-fields.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { ErrorBody, UnauthenticatedBody } from './http/schemas/common.ts';
 import { addressesRoutes } from './http/routes/addresses.route.ts';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       // Bodies are parsed only here, after the key was checked (issue 10, item 1).
       registerJsonBody(secured);
       registerIdempotency(secured, ctx);
+      registerNullFields(secured);
       await secured.register(checksRoutes, { ctx });
       await secured.register(emailChecksRoutes, { ctx });
       await secured.register(payeesRoutes, { ctx });
