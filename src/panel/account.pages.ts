@@ -168,15 +168,34 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     return reply.redirect('/panel/sign-in?notice=signed-out', 303);
   });
 
-  app.get('/verify-email', PUBLIC, async (request, reply) => {
-    const outcome = await accountService.confirmEmail(ctx, queryText(request.query, 'token'));
+  // The emailed link opens a page whose button confirms: mail scanners and link previewers fetch
+  // links with GET, and a safe method changes nothing (issue 10, item 6).
+  const emailLinkOutcome = (request: FastifyRequest, reply: FastifyReply, outcome: accountService.LinkOutcome): FastifyReply => {
     if (outcome === 'verified') return reply.redirect(request.panel.account === null ? '/panel/sign-in?notice=email-verified' : '/panel?notice=email-verified', 303);
     const text =
       outcome === 'expired'
         ? 'This verification link has expired. Sign in and ask for a new one.'
         : 'This verification link is not valid (it may have been replaced by a newer one). Sign in and ask for a new one.';
     return sendPage(reply, page({ title: 'Link not valid', request, narrow: true }, html`<h1>Link not valid</h1><p>${text}</p><p><a href="/panel">Go to the panel</a></p>`), 410);
+  };
+
+  app.get('/verify-email', PUBLIC, async (request, reply) => {
+    const token = queryText(request.query, 'token');
+    const state = await accountService.emailLinkState(ctx, token);
+    if (state !== 'usable') return emailLinkOutcome(request, reply, state);
+    return sendPage(
+      reply,
+      page(
+        { title: 'Confirm your email address', request, narrow: true },
+        html`<h1>Confirm your email address</h1>
+<form method="post" action="/panel/verify-email" class="card">${csrfField(request)}<input type="hidden" name="token" value="${token}">
+<p>This confirms that the address belongs to your checkwriter account.</p>
+<button type="submit">Confirm my email address</button></form>`,
+      ),
+    );
   });
+
+  app.post('/verify-email', PUBLIC, async (request, reply) => emailLinkOutcome(request, reply, await accountService.confirmEmail(ctx, field(request.body, 'token'))));
 
   app.post('/verify-phone', async (request, reply) => {
     const outcome = await accountService.confirmPhone(ctx, accountOf(request).id, field(request.body, 'code'));

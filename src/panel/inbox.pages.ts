@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as deliveryService from '../services/delivery.service.ts';
 import { queryText } from './form.ts';
-import { positiveInt } from './list-query.ts';
+import { resolvePaging } from '../domain/paging.ts';
 import { html, type Html } from './html.ts';
 import { page, pager, sendPage, when } from './layout.ts';
 import type { PanelDeps } from './panel.ts';
@@ -33,7 +33,7 @@ export async function inboxPages(app: FastifyInstance, deps: PanelDeps): Promise
 
   app.get('/inbox', async (request, reply) => {
     const principal = principalFor(request, 'test');
-    const pageNumber = positiveInt(queryText(request.query, 'page'), 1, 1_000_000);
+    const pageNumber = resolvePaging(queryText(request.query, 'page'), String(PER_PAGE)).page;
     const result = await deliveryService.sandboxMessages(ctx, principal, PER_PAGE, (pageNumber - 1) * PER_PAGE);
     const table =
       result.items.length === 0

@@ -1,7 +1,7 @@
 // The paging and filter parameters of the panel's lists, read leniently from the query string
 // (a page is never an error: odd values fall back to the defaults), with GET /checks's names and limits.
 import { isStatusName, type CheckStatusName } from '../domain/check-status.ts';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, MAX_TERM_LENGTH } from '../domain/paging.ts';
+import { MAX_TERM_LENGTH, resolvePaging } from '../domain/paging.ts';
 import { queryText } from './form.ts';
 
 /** GET /checks's referenceId limit. */
@@ -15,18 +15,14 @@ export interface ListFilters {
   referenceId: string;
 }
 
-/** A whole number from 1 to `max` (larger ones clamp to `max`), else `fallback`. */
-export function positiveInt(text: string, fallback: number, max: number): number {
-  if (!/^\d{1,9}$/.test(text)) return fallback;
-  const value = Number(text);
-  return value < 1 ? fallback : Math.min(value, max);
-}
-
 export function listFilters(query: unknown): ListFilters {
   const status = queryText(query, 'status');
+  // The API's clamping (page 0 is page 1, a huge page is the last one served); text that is not a
+  // number falls back to the default here instead of the API's 422.
+  const { page, perPage } = resolvePaging(queryText(query, 'page'), queryText(query, 'perPage'));
   return {
-    perPage: positiveInt(queryText(query, 'perPage'), DEFAULT_PER_PAGE, MAX_PER_PAGE),
-    page: positiveInt(queryText(query, 'page'), 1, 1_000_000_000),
+    perPage,
+    page,
     term: queryText(query, 'term').slice(0, MAX_TERM_LENGTH),
     status: isStatusName(status) ? status : null,
     referenceId: queryText(query, 'referenceId').slice(0, MAX_REFERENCE_ID),

@@ -115,9 +115,9 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
 
   it('422 for bad list queries, 404 for unknown checks', async () => {
     for (const [query, message] of [
-      ['perPage=abc', 'The perPage field must be an integer of at least 1.'],
-      ['perPage=0', 'The perPage field must be an integer of at least 1.'],
-      ['page=-1', 'The page field must be an integer of at least 1.'],
+      ['perPage=abc', 'The perPage field must be a whole number.'],
+      ['page=1e300', 'The page field must be a whole number.'],
+      ['page=1.5', 'The page field must be a whole number.'],
       ['status=lost', 'The status field must be one of new, printed, mailed, emailed, eprinted, void, refunded.'],
     ]) {
       const res = await api.get(`/checks?${query}`);

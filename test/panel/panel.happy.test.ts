@@ -12,7 +12,7 @@ import { parsePdf } from '../render/support/pdf.ts';
 const PASSWORD = 'correct horse battery';
 
 function serviceContext(t: TestApp): ServiceContext {
-  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret };
+  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
 }
 
 describe.each(dialects())('developer panel (%s)', (dialect) => {
@@ -28,6 +28,8 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     t = await startTestApp(dialect, {
       ...peerEnv(smtp, sms),
       PUBLIC_URL: 'https://checks.example',
+      // The webhook form below points at loopback, which only the development switch allows.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     });
     ({ worker, close: closeWorker } = testWorker(t));
   });
@@ -77,7 +79,13 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const mail = await lastMailTo('owner@acme.test', 'Verify your email address for checkwriter');
     const link = /https:\/\/checks\.example\/panel\/verify-email\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0];
     expect(link).toBeDefined();
-    const verified = await v.get(pathOf(link ?? ''));
+    // Opening the link changes nothing (scanners fetch links); its page's button confirms.
+    const opened = await v.get(pathOf(link ?? ''));
+    expect(opened.status).toBe(200);
+    expect(opened.body).toContain('Confirm my email address');
+    const stillUnverified = await t.database.db.get<{ email_verified_at: unknown }>("SELECT email_verified_at FROM accounts WHERE email = 'owner@acme.test'");
+    expect(stillUnverified?.email_verified_at ?? null).toBeNull();
+    const verified = await v.submit(pathOf(link ?? ''), '/panel/verify-email', { token: new URL(link ?? '').searchParams.get('token') ?? '' });
     expect(verified.status).toBe(303);
     expect(verified.location).toBe('/panel?notice=email-verified');
     // The link is good once; a second click still lands on a verified account, not an error.
@@ -245,6 +253,15 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     for (const c of api10.body.data.checks) expect(all.body).toContain(`/panel/checks/${c.checkId}`);
     const paged = await v.get('/panel/checks?perPage=5&page=3');
     expect(paged.body).toContain('Page 3 of 3 · 12 in all');
+    // The API's clamping (issue 11): page 0 is page 1, perPage 0 the default, a page too large
+    // for SQL the last one served, never an error page.
+    expect((await v.get('/panel/checks?perPage=0&page=0')).body).toContain('Page 1 of 2 · 12 in all');
+    const huge = await v.get('/panel/checks?page=99999999999999999999&perPage=99999999999999999999');
+    expect(huge.status).toBe(200);
+    expect(huge.body).toContain('12 in all');
+    for (const list of ['/panel/payees', '/panel/bank-accounts', '/panel/inbox']) {
+      expect((await v.get(`${list}?page=99999999999999999999&perPage=-4`)).status, list).toBe(200);
+    }
     const byStatus = await v.get('/panel/checks?status=printed');
     expect(byStatus.body).toContain('1 in all');
     expect(byStatus.body).toContain(`/panel/checks/${firstId}`);

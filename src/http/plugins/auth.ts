@@ -45,10 +45,13 @@ export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecon
   const unauthenticated = (request: FastifyRequest): AppError => failures?.overBudget(request.ip) ?? new AppError('unauthenticated', 'Unauthenticated.');
   scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    if (header === undefined || !header.startsWith('Bearer ')) throw unauthenticated(request);
+    // The scheme is case-insensitive (RFC 9110 §11.1) and clients pad the token with spaces:
+    // neither changes which key is meant (issue 11).
+    const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match === null || match[1] === undefined) throw unauthenticated(request);
     let principal: Principal;
     try {
-      principal = await keys.verify(header.slice('Bearer '.length).trim());
+      principal = await keys.verify(match[1]);
     } catch (error) {
       if (error instanceof AppError && error.code === 'unauthenticated') throw unauthenticated(request);
       throw error;

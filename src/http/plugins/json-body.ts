@@ -51,6 +51,10 @@ export function registerJsonBody(scope: FastifyInstance): void {
     // A route that takes no body does not parse one.
     if (request.routeOptions.schema?.body === undefined) return done(null, undefined);
     const text = String(body);
+    // HTTP client libraries send `Content-Type: application/json` on every request, DELETE and
+    // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
+    // that needs a body still answers 400 for it, as for a request without one.
+    if (text.trim() === '') return done(null, undefined);
     if (nestsDeeperThan(text, MAX_DEPTH)) return done(new AppError('bad_request', `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`), undefined);
     parse(request, quoteMoneyLiterals(text), (error: Error | null, value?: unknown) => {
       if (error !== null) return done(error, undefined);

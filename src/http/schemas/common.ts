@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, MAX_TERM_LENGTH } from '../../domain/paging.ts';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, MAX_TERM_LENGTH, resolvePaging, type Paging } from '../../domain/paging.ts';
 
 /** Spec "Errors": every failure but authentication. */
 export const ErrorBody = Type.Object({ success: Type.Literal(false), errorMsg: Type.String() }, { $id: 'ErrorBody' });
@@ -36,19 +36,25 @@ export function NullableInteger(options: Record<string, unknown> = {}) {
 
 export const Message = Type.Object({ success: Type.Literal(true), message: Type.String() });
 
+/**
+ * A paging number in a query string: kept as text so that no value, however large, is turned into
+ * a float before it is clamped (resolvePaging). Decimal digits with an optional sign, or empty.
+ */
+const PagingNumber = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^([+-]?[0-9]+)?$', 'x-message': 'must be a whole number', description }));
+
 /** Query of every list endpoint (API decisions, "Lists"). Empty values mean the default. */
 export const PageQuery = {
-  perPage: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Records per page, 1..500 (larger values are clamped to 500); default 10.', 'x-message': 'must be an integer of at least 1' })),
-  page: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')], { description: 'Page number, 1-based; default 1.', 'x-message': 'must be an integer of at least 1' })),
+  perPage: PagingNumber(`Records per page, default ${DEFAULT_PER_PAGE}. Values below 1 (or empty) mean ${DEFAULT_PER_PAGE}; values above ${MAX_PER_PAGE} mean ${MAX_PER_PAGE}. \`meta.perPage\` shows the value used.`),
+  page: PagingNumber(`Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above ${MAX_PAGE} mean ${MAX_PAGE}; \`meta.currentPage\` shows the page used.`),
   term: Type.Optional(Type.String({ maxLength: MAX_TERM_LENGTH, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters', description: 'Case-insensitive keyword filter.' })),
 };
 
 export const MAX_BATCH = 500;
 
-export function pageOf(query: { perPage?: number | ''; page?: number | '' }): { perPage: number; page: number; limit: number; offset: number } {
-  const perPage = query.perPage === undefined || query.perPage === '' ? DEFAULT_PER_PAGE : Math.min(query.perPage, MAX_PER_PAGE);
-  const page = query.page === undefined || query.page === '' ? 1 : query.page;
-  return { perPage, page, limit: perPage, offset: (page - 1) * perPage };
+/** The paging a list request asked for, clamped (domain/paging.ts). */
+export function pageOf(query: { perPage?: string; page?: string }): Paging {
+  return resolvePaging(query.page, query.perPage);
 }
 
 /** A required, non-empty, bounded string. */

@@ -1,0 +1,50 @@
+// An optional field sent as `null` means "not given" (API decisions, "Wire basics", revised for
+// the clients in the field, issue 11): Python's None, Java's null and the workflow tools' unset
+// inputs all arrive as `null`. Before the body is validated, every `null` whose field does not
+// itself take null (a check's `payeeId`, a bank account's `customFromAddressId`, ... where null
+// is a value) is removed, so the schema then sees the field as absent: optional fields are
+// skipped, required ones are "required", and on PUT the field stays as it is. A null under a key
+// the schema does not know is left in place, so an unknown field is still a 422.
+import type { FastifyInstance } from 'fastify';
+
+type Schema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function takesNull(schema: Schema): boolean {
+  const type = schema.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (schema.const === null) return true;
+  const branches = schema.anyOf ?? schema.oneOf;
+  return Array.isArray(branches) && branches.some((b) => isSchema(b) && takesNull(b));
+}
+
+/** Removes, in place, the nulls `schema` reads as "not given" (one walk of `value` per union branch). */
+export function dropNullFields(schema: Schema, value: unknown): void {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branches)) {
+    for (const branch of branches) if (isSchema(branch)) dropNullFields(branch, value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (isSchema(schema.items)) for (const item of value) dropNullFields(schema.items, item);
+    return;
+  }
+  if (!isSchema(value) || !isSchema(schema.properties)) return;
+  for (const [key, item] of Object.entries(value)) {
+    const field = schema.properties[key];
+    if (!isSchema(field)) continue;
+    if (item === null) {
+      if (!takesNull(field)) delete value[key];
+    } else {
+      dropNullFields(field, item);
+    }
+  }
+}
+
+export function registerNullFields(scope: FastifyInstance): void {
+  scope.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema?.body;
+    if (isSchema(schema) && typeof request.body === 'object' && request.body !== null) dropNullFields(schema, request.body);
+  });
+}
