@@ -83,9 +83,10 @@ function wrongTypeFor(schema: Schema): fc.Arbitrary<Json> {
     ['boolean', fc.boolean()],
     ['number', fc.oneof(fc.integer(), fc.constant(1e300), fc.constant(-0.5))],
     ['string', text],
-    ['null', fc.constant(null)],
+    // null is not on the list: an optional field sent as null means "not given" (API decisions).
   ];
   const wrong = candidates.filter(([type]) => !accepted.has(type) && !(type === 'string' && accepted.has('const')));
+  if (wrong.length === 0) return fc.constant({ nested: [1] });
   return fc.oneof(...wrong.map(([, arb]) => arb));
 }
 
@@ -333,11 +334,7 @@ describe.each(dialects())('bad input on every route and form (%s)', (dialect) =>
           fc.record({
             op: fc.constant(op),
             ids: fc.array(UNSAFE.has(op.method) ? nothing : any, { minLength: op.pathParams.length, maxLength: op.pathParams.length }),
-            query: fc.array(fc.tuple(fc.constantFrom(...op.query.map((q) => q.name), 'unknown', 'page', 'perPage'), queryValue), { maxLength: 3 }).map((pairs) =>
-              // Unbounded page numbers still reach SQL as a 500 on every list but /checks: issue 10
-              // item 7, fixed on another branch. Drop this filter once it is merged.
-              pairs.filter(([name, value]) => !((name === 'page' || name === 'perPage') && /^(1e300|9{20})$/.test(value))),
-            ),
+            query: fc.array(fc.tuple(fc.constantFrom(...op.query.map((q) => q.name), 'unknown', 'page', 'perPage'), queryValue), { maxLength: 3 }),
             body: op.body !== null ? brokenBody(op.body).map((b) => b as [string, string | null] | null) : fc.option(fc.tuple(fc.constantFrom('junk', '{}', '\u0000\u0001'), fc.constantFrom<string | null>('application/json', 'image/png', 'multipart/form-data; boundary=x', 'text/plain', null)), { nil: null }),
             auth: fc.constantFrom('key', 'key', 'key', 'key', 'key', 'key', 'key', 'none', 'bad', 'basic'),
           }),
