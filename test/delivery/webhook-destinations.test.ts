@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { DeliveryWorker } from '../../src/delivery/worker.ts';
 import { nonPublicReason } from '../../src/domain/public-address.ts';
+import { publicOnlyLookup, RefusedDestination } from '../../src/delivery/webhook-post.ts';
 import * as events from '../../src/store/events.repository.ts';
 import { dialects } from '../support/databases.ts';
 import { seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
@@ -54,6 +55,24 @@ describe('public address classification (IANA special-purpose registries)', () =
       expect([address, nonPublicReason(address)]).toEqual([address, null]);
     }
     expect(nonPublicReason('hooks.example.com')).toBe('not an address');
+  });
+});
+
+describe('the connect-time lookup', () => {
+  const zone: Record<string, LookupAddress[]> = {
+    'public.example': [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 }],
+    'private.example': [{ address: '10.0.0.7', family: 4 }],
+  };
+  const lookup = publicOnlyLookup((hostname, _options, callback) => callback(null, zone[hostname] ?? []));
+  const ask = (hostname: string, options: { all?: boolean }) =>
+    new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => lookup(hostname, options, (error, address, family) => resolve({ error, address, family })));
+
+  it('answers public addresses in both shapes net.connect asks for, and refuses private ones', async () => {
+    expect(await ask('public.example', { all: true })).toEqual({ error: null, address: zone['public.example'], family: undefined });
+    expect(await ask('public.example', {})).toEqual({ error: null, address: '93.184.215.14', family: 4 });
+    const refused = await ask('private.example', { all: true });
+    expect(refused.error).toBeInstanceOf(RefusedDestination);
+    expect(refused.error?.message).toBe('private.example resolves to 10.0.0.7, a private address; set WEBHOOKS_ALLOW_PRIVATE=true to allow it');
   });
 });
 

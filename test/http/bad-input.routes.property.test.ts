@@ -74,16 +74,20 @@ function typesOf(schema: Schema): Set<string> {
   return types;
 }
 
-/** A JSON value that is none of the schema's types. */
-function wrongTypeFor(schema: Schema): fc.Arbitrary<Json> {
+/**
+ * A JSON value that is none of the schema's types. `null` counts as a type of every optional field:
+ * an optional field sent as null means "not given" (issue 11, docs/api-notes.md).
+ */
+function wrongTypeFor(schema: Schema, optional: boolean): fc.Arbitrary<Json> {
   const accepted = typesOf(schema);
+  if (optional) accepted.add('null');
   const candidates: [string, fc.Arbitrary<Json>][] = [
     ['object', fc.constant({ nested: [1] })],
     ['array', fc.constant([1, 'a'])],
     ['boolean', fc.boolean()],
     ['number', fc.oneof(fc.integer(), fc.constant(1e300), fc.constant(-0.5))],
     ['string', text],
-    // null is not on the list: an optional field sent as null means "not given" (API decisions).
+    ['null', fc.constant(null)],
   ];
   const wrong = candidates.filter(([type]) => !accepted.has(type) && !(type === 'string' && accepted.has('const')));
   if (wrong.length === 0) return fc.constant({ nested: [1] });
@@ -187,7 +191,8 @@ function brokenBody(schema: Schema): fc.Arbitrary<[string, string | null]> {
     // One field of the wrong type.
     strategies.push(fc.tuple(base, fc.nat()).chain(([value, n]) => {
       const field = fields[n % fields.length] as (typeof fields)[number];
-      return wrongTypeFor(field.schema).map((bad) => json(setAt(value, field.path, bad)));
+      const optional = !((field.parent.required ?? []) as string[]).includes(String(field.path.at(-1)));
+      return wrongTypeFor(field.schema, optional).map((bad) => json(setAt(value, field.path, bad)));
     }));
     const limited = fields.filter((f) => typeof f.schema.maxLength === 'number');
     if (limited.length > 0) {

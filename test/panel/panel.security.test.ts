@@ -219,5 +219,6 @@ describe.each(dialects())('sign-in limits behind a reverse proxy (%s)', (dialect
         await app.close();
       }
     }
-  });
+    // 44 failed sign-ins, each hashing a password (scrypt, ~120 ms alone, far more on a busy machine).
+  }, 90_000);
 });

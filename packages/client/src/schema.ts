@@ -12,10 +12,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     /** @description Case-insensitive keyword filter. */
                     term?: string;
                 };
@@ -850,10 +850,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     /** @description Case-insensitive keyword filter. */
                     term?: string;
                 };
@@ -1035,10 +1035,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     referenceId?: string;
                     status?: ("new" | "printed" | "mailed" | "emailed" | "eprinted" | "void" | "refunded") | "";
                     /** @description Case-insensitive keyword filter. */
@@ -2578,10 +2578,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     /** @description Case-insensitive keyword filter. */
                     term?: string;
                 };
@@ -2902,10 +2902,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     /** @description Case-insensitive keyword filter. */
                     term?: string;
                 };
@@ -3534,10 +3534,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     /** @description Case-insensitive keyword filter. */
                     term?: string;
                 };
@@ -4037,10 +4037,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number, 1-based; default 1. */
-                    page?: number | "";
-                    /** @description Records per page, 1..500 (larger values are clamped to 500); default 10. */
-                    perPage?: number | "";
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
                     /** @description Case-insensitive keyword filter. */
                     term?: string;
                 };

@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../../../test/support/databases.ts';
 import { runCli, startServerProcess, type ServerProcess } from '../../../test/support/processes.ts';
@@ -83,6 +84,10 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
     mkdirSync(SCRATCH, { recursive: true });
     const file = `${SCRATCH}readme-${dialect}.ts`;
     writeFileSync(file, code.replace("'@checkwriter/client'", JSON.stringify(SRC)));
+    // It type-checks against the generated types, as a user's editor would check it.
+    const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
     const logged: unknown[][] = [];
     const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
     process.env.CHECKWRITER_URL = url();
@@ -133,7 +138,7 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
       const keys = new Set(proxy.seen.map((s) => s.headers['idempotency-key']));
       expect(keys.size).toBe(1);
       expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
-      const listed = await api.GET('/checks', { params: { query: { term: 'retried batch', perPage: 50 } } });
+      const listed = await api.GET('/checks', { params: { query: { term: 'retried batch', perPage: '50' } } });
       expect(listed.data?.data.meta.total).toBe(2);
       expect((listed.data?.data.checks ?? []).map((c) => c.checkId).sort()).toEqual((created.data?.data.checks ?? []).map((c) => c.checkId).sort());
     } finally {
