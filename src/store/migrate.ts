@@ -7,6 +7,7 @@ import * as lifecycle from './migrations/004-lifecycle.ts';
 import * as listCounts from './migrations/005-list-counts.ts';
 import * as panel from './migrations/006-panel.ts';
 import * as printOffsets from './migrations/008-print-offsets.ts';
+import * as hostedFields from './migrations/010-hosted-fields.ts';
 
 interface Migration {
   id: number;
@@ -15,7 +16,7 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets, hostedFields];
 
 /**
  * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second

@@ -52,12 +52,19 @@ function fromFastify(error: FastifyError, request: FastifyRequest): { code: Erro
 }
 
 /**
- * Ajv reports a failed union (anyOf) as each branch's failure followed by the union's own; the
- * union's is the one that speaks to the client ("must be true or false"), so it wins.
+ * Ajv reports a failed union (anyOf) as each branch's failure followed by the union's own. A union
+ * with its own wording (`x-message`: "must be true or false") speaks for itself. A union of two
+ * body shapes (a batch or one object, POST /categories) has none: the branch failure that got
+ * furthest into the body names what is wrong (`categories.0.name`, not "the body is invalid").
  */
 function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | undefined {
   const union = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').at(-1);
-  return union ?? errors[0];
+  if (union === undefined) return errors[0];
+  if (typeof (union.parentSchema as Record<string, unknown> | undefined)?.['x-message'] === 'string') return union;
+  // Deeper wins; at the same depth an unknown field beats a missing one (it is what the client wrote).
+  const score = (e: ErrorObject) => e.instancePath.split('/').length * 2 + (e.keyword === 'additionalProperties' ? 1 : 0);
+  const branches = errors.filter((e) => e !== union && e.instancePath.startsWith(union.instancePath));
+  return branches.reduce<ErrorObject | undefined>((best, e) => (best === undefined || score(e) > score(best) ? e : best), undefined) ?? union;
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

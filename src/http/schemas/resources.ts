@@ -1,7 +1,7 @@
 // Schemas of the companion resources (API decisions, "Companion endpoints") and of the spec's
 // payee update, custom from address and email check request.
 import { Type } from 'typebox';
-import { MAX_BATCH, Meta, OptionalText, PageQuery, Text, NullableString } from './common.ts';
+import { Flag, MAX_BATCH, Meta, OptionalText, PageQuery, Text, NullableString } from './common.ts';
 import { VoucherInput } from './checks.ts';
 import { MAX_PRINT_OFFSET } from '../../domain/print-offset.ts';
 
@@ -10,9 +10,9 @@ export const EmailCheckItem = Type.Object(
   {
     checkId: Type.String({ minLength: 1, maxLength: 64 }),
     payeeEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
-    enableSmsInform: Type.Optional(Type.Boolean()),
+    enableSmsInform: Flag,
     payeePhone: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    sendAttachment: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { 'x-message': 'must be 0 or 1' })),
+    sendAttachment: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')], { 'x-message': 'must be 0 or 1' })),
   },
   { additionalProperties: false },
 );
@@ -114,12 +114,26 @@ export const CreateBankAccountsResponse = Type.Object({ success: Type.Literal(tr
 export const ListBankAccountsResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, bankAccounts: Type.Array(BankAccountRead) }) });
 
 // ---- categories ----
-export const CreateCategoriesBody = Type.Object(
-  { categories: Type.Array(Type.Object({ name: Text(100) }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_BATCH }) },
+export const CategoryInput = Type.Object(
+  {
+    name: Text(100),
+    type: OptionalText(50, { description: "The category's kind as the client names it, e.g. expense or income; empty when not given." }),
+  },
   { additionalProperties: false },
 );
-export const CategoryRead = Type.Object({ categoryId: Type.String(), name: Type.String() });
-export const CreateCategoriesResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ categories: Type.Array(CategoryRead) }) });
+/**
+ * The batch form (`{"categories": [...]}`), or one category unwrapped (`{"name", "type"}`), which
+ * clients of the hosted service send and answer with `data.categoryId` (docs/api-notes.md).
+ */
+export const CreateCategoriesBody = Type.Union([
+  Type.Object({ categories: Type.Array(CategoryInput, { minItems: 1, maxItems: MAX_BATCH }) }, { additionalProperties: false }),
+  CategoryInput,
+]);
+export const CategoryRead = Type.Object({ categoryId: Type.String(), name: Type.String(), type: Type.String() });
+export const CreateCategoriesResponse = Type.Union([
+  Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ categories: Type.Array(CategoryRead) }) }),
+  Type.Object({ success: Type.Literal(true), message: Type.String(), data: CategoryRead }),
+]);
 export const ListCategoriesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, categories: Type.Array(CategoryRead) }) });
 
 // ---- addresses ----
