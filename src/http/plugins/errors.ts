@@ -61,8 +61,14 @@ function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | unde
   const union = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').at(-1);
   if (union === undefined) return errors[0];
   if (typeof (union.parentSchema as Record<string, unknown> | undefined)?.['x-message'] === 'string') return union;
-  // Deeper wins; at the same depth an unknown field beats a missing one (it is what the client wrote).
-  const score = (e: ErrorObject) => e.instancePath.split('/').length * 2 + (e.keyword === 'additionalProperties' ? 1 : 0);
+  // Deeper wins; at the same depth, the shape that knows a field the client sent (`{"type": ...}`
+  // is a category missing its name, not a batch missing `categories`), then an unknown field over
+  // a missing one (it is what the client wrote).
+  const knowsSentField = (e: ErrorObject): boolean => {
+    const properties = (e.parentSchema as Record<string, unknown> | undefined)?.properties;
+    return typeof e.data === 'object' && e.data !== null && typeof properties === 'object' && properties !== null && Object.keys(e.data).some((key) => key in properties);
+  };
+  const score = (e: ErrorObject) => e.instancePath.split('/').length * 4 + (knowsSentField(e) ? 2 : 0) + (e.keyword === 'additionalProperties' ? 1 : 0);
   const branches = errors.filter((e) => e !== union && e.instancePath.startsWith(union.instancePath));
   return branches.reduce<ErrorObject | undefined>((best, e) => (best === undefined || score(e) > score(best) ? e : best), undefined) ?? union;
 }
