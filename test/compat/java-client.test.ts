@@ -165,6 +165,29 @@ describe.each(dialects())('java test client (%s)', (dialect) => {
     expect((await api.post(`/checks/${a}/void`)).status).toBe(200);
   });
 
+  it('sends serial numbers back as it reads them, as strings', async () => {
+    const created = await java('POST', '/bankAccounts', { bankAccounts: [{ name: 'Payroll', routingNumber: '011000015', accountNumber: '987654321', startingSerial: '5001', bankName: null, customFromAddressId: null }] });
+    expect(created.status, created.raw).toBe(201);
+    const strict = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Payroll', routingNumber: '011000015', accountNumber: '987654321', startingSerial: 5001 }] });
+    expect(shape({ ...created.body, data: { bankAccounts: [{ ...created.body.data.bankAccounts[0], nextSerial: created.body.data.bankAccounts[0].nextSerial }] } })).toEqual(shape(strict.body));
+    const account = created.body.data.bankAccounts[0];
+    expect(account.nextSerial).toBe('5001');
+    const moved = await java('PUT', `/bankAccounts/${account.bankAccountId}`, { nextSerial: '7000' });
+    expect(moved.status, moved.raw).toBe(200);
+    expect(moved.body.data.nextSerial).toBe('7000');
+    for (const [nextSerial, message] of [
+      ['0', 'The nextSerial field must be at least 1.'],
+      ['12.5', 'The nextSerial field must be an integer.'],
+      ['1000000000000', 'The nextSerial field must be an integer.'],
+      [0, 'The nextSerial field must be at least 1.'],
+      [-3, 'The nextSerial field must be an integer.'],
+    ] as const) {
+      const res = await java('PUT', `/bankAccounts/${account.bankAccountId}`, { nextSerial });
+      expect(res.status, String(nextSerial)).toBe(422);
+      expect(res.body).toEqual({ success: false, errorMsg: message });
+    }
+  });
+
   it('answers JSON to the Java Accept header on reads, and voids with an empty body', async () => {
     const [a, b] = await newChecks(2);
     const read = await java('GET', `/checks/${a}`);

@@ -62,8 +62,9 @@ export const Flag = Type.Optional(
  * clients of the hosted service send both, and Laravel's `integer` rule takes both. Which values
  * are allowed is the service's to say.
  */
-export function IntegerValue(options: Record<string, unknown> = {}) {
-  return Type.Union([Type.Integer({ minimum: 0, maximum: 999_999_999 }), Type.String({ pattern: '^[0-9]{1,9}$' })], { 'x-message': 'must be an integer', ...options });
+export function IntegerValue(options: Record<string, unknown> = {}, bounds: { minimum: number; maximum: number } = { minimum: 0, maximum: 999_999_999 }) {
+  const digits = String(bounds.maximum).length;
+  return Type.Union([Type.Integer(bounds), Type.String({ pattern: `^[0-9]{1,${digits}}$` })], { 'x-message': 'must be an integer', ...options });
 }
 
 /** The number an IntegerValue holds. */
