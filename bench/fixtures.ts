@@ -2,6 +2,7 @@
 // the store, as `checkwriter keys create` does), then a bank account and payees created over
 // HTTP like a client would (test/support/app.ts seedBasics does the same through inject).
 import type { Owner } from '../src/domain/owner.ts';
+import { loadConfig } from '../src/config.ts';
 import { ApiKeys, ensureAccount } from '../src/services/api-key.service.ts';
 import type { Db } from '../src/store/db.ts';
 import { HttpClient } from './http-client.ts';
@@ -17,8 +18,10 @@ export interface Basics {
 }
 
 /** An account and a test-environment key; the server child verifies it against the same tables. */
-export async function createAccount(db: Db, email: string): Promise<BenchAccount> {
-  const keys = await ApiKeys.open(db, '');
+export async function createAccount(database: { db: Db; env: Record<string, string> }, email: string): Promise<BenchAccount> {
+  const { db } = database;
+  // The same server secret as the server child: both read it from where this environment says.
+  const keys = await ApiKeys.open(db, loadConfig(database.env));
   const { account } = await ensureAccount(db, { email, verified: true, phone: '+14155552671' });
   const { key } = await keys.create(account.id, 'test', 'bench');
   return { owner: { accountId: account.id, env: 'test' }, key };

@@ -2,17 +2,19 @@
 // listening: tests drive it through inject or a port, server.ts listens. The only place where
 // real implementations meet.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
+import { REDACTED, redactUrl } from './domain/redact.ts';
 import { deliveryStatus } from './delivery/setup.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
+import { AddressLimiter } from './http/plugins/address-limiter.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
@@ -43,7 +45,16 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // No credential in any log line (issue 10, item 4; docs/security.md): payee-link paths and
+      // token query values are blanked, and credential headers are censored should a serializer
+      // ever include them.
+      serializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), hostname: request.hostname, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+      },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie'], censor: REDACTED },
+    },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
@@ -52,10 +63,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path id longer than any id of this service cannot name anything: past this length the
+    // router stops matching and frameworkErrors answers (errors.ts), in the spec's error shape.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret };
+  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret, vault: deps.keys.vault };
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
@@ -72,8 +87,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
-  registerErrorHandling(app);
-  registerJsonBody(app);
+  // One budget of failed requests per client address, shared by unknown paths and bad keys.
+  const failures = config.failedRequestsPerMinute > 0 ? new AddressLimiter(config.failedRequestsPerMinute) : null;
+  registerErrorHandling(app, failures);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
 
@@ -106,14 +122,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }
   });
 
-  registerPayeePage(app, ctx);
+  await registerPayeePage(app, ctx);
   await registerPanel(app, { ctx, keys: deps.keys });
 
   await app.register(async (api) => {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
     await api.register(async (secured) => {
-      registerAuth(secured, deps.keys, config.rateLimitPerKey);
+      registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
+      // Bodies are parsed only here, after the key was checked (issue 10, item 1).
+      registerJsonBody(secured);
       registerIdempotency(secured, ctx);
       registerNullFields(secured);
       await secured.register(checksRoutes, { ctx });

@@ -44,9 +44,23 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Requests per second per API key; 0 turns rate limiting off. */
   readonly rateLimitPerKey: number;
+  /**
+   * Failed requests a minute per client address (API requests without a valid key, unknown
+   * paths) before they are answered 429; bursts up to the same number. 0 turns the limit off.
+   */
+  readonly failedRequestsPerMinute: number;
   readonly bodyLimitBytes: number;
-  /** HMAC secret for API keys; when empty the service keeps a generated one in the database. */
+  /**
+   * The server secret (signs API keys, derives payee links, account tokens and the data keys that
+   * encrypt bank account numbers), given directly. Empty: it is kept in `secretFile`. Never in the database.
+   */
   readonly keySigningSecret: string;
+  /**
+   * Where the server secret is kept when KEY_SIGNING_SECRET is empty: created (mode 0600) on first
+   * start. SQLite default: `<database name>.secret` beside the database file; PostgreSQL has no
+   * default (one of the two must be set).
+   */
+  readonly secretFile: string;
   readonly webhooksAllowPrivate: boolean;
   /**
    * Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): false, true (any), or
@@ -122,6 +136,15 @@ function loadDeliveryConfig(env: NodeJS.ProcessEnv): DeliveryConfig {
   });
 }
 
+/** The secret file beside a SQLite database: `data/checkwriter.db` -> `data/checkwriter.secret`. */
+export function defaultSecretFile(database: DatabaseConfig): string {
+  if (database.kind !== 'sqlite' || database.url === ':memory:') return '';
+  const slash = database.url.lastIndexOf('/') + 1;
+  const dir = database.url.slice(0, slash);
+  const base = database.url.slice(slash).replace(/\.(db|sqlite3?)$/i, '');
+  return `${dir}${base}.secret`;
+}
+
 function parseTrustProxy(raw: string | undefined): boolean | string {
   const value = (raw ?? '').trim();
   if (value === '' || value === 'false') return false;
@@ -135,16 +158,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const database = parseDatabaseUrl(env.DATABASE_URL, env.DATABASE_SCHEMA);
+  const keySigningSecret = env.KEY_SIGNING_SECRET ?? '';
+  if (keySigningSecret !== '' && Buffer.byteLength(keySigningSecret) < 32) throw new ConfigError('KEY_SIGNING_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
+  const secretFile = env.SECRET_FILE !== undefined && env.SECRET_FILE !== '' ? env.SECRET_FILE : defaultSecretFile(database);
+  if (keySigningSecret === '' && secretFile === '') {
+    throw new ConfigError(
+      'PostgreSQL deployments must keep the server secret outside the database: set KEY_SIGNING_SECRET (at least 32 random characters) ' +
+        'or SECRET_FILE (a file checkwriter creates with mode 0600 on first start). See docs/secrets.md.',
+    );
+  }
   const publicUrl = (env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://${host}:${port}`).replace(/\/+$/, '');
   return Object.freeze({
     host,
     port,
     publicUrl,
-    database: parseDatabaseUrl(env.DATABASE_URL, env.DATABASE_SCHEMA),
+    database,
     logLevel,
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 200, 0, 1_000_000),
+    failedRequestsPerMinute: integer(env, 'FAILED_REQUEST_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
-    keySigningSecret: env.KEY_SIGNING_SECRET ?? '',
+    keySigningSecret,
+    secretFile,
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     delivery: loadDeliveryConfig(env),

@@ -25,7 +25,7 @@ export interface RunningServer {
 export async function openDatabase(config: Config): Promise<Db> {
   const db = connect(config.database);
   try {
-    await migrate(db);
+    await migrate(db, config);
     if (db instanceof PostgresDb) await db.listenForKeyChanges();
     return db;
   } catch (error) {
@@ -36,7 +36,7 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config);
-  const keys = await ApiKeys.open(db, config.keySigningSecret);
+  const keys = await ApiKeys.open(db, config);
   const app = await buildApp(config, { db, keys });
   const delivery = config.delivery.worker === 'inline' ? buildDeliveryWorker(config, db, keys.secret, app.log) : null;
   const url = await app.listen({ host: config.host, port: config.port });
@@ -44,7 +44,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Idempotency keys are kept 24 hours and panel sessions 7 days; older records are removed here
   // rather than on the request path.
   const housekeeping = (): void => {
-    const ctx = { db, config, now: Date.now, secret: keys.secret };
+    const ctx = { db, config, now: Date.now, secret: keys.secret, vault: keys.vault };
     purgeExpired(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
     purgeExpiredSessions(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'purging panel sessions failed'));
   };

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../../src/config.ts';
 import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
 import { HttpClient } from '../http-client.ts';
 import { createBasics } from '../fixtures.ts';
@@ -49,7 +50,7 @@ export async function runEmail(ctx: ScenarioContext): Promise<ScenarioOutcome<Em
   const port = (smtp.server.address() as AddressInfo).port;
   try {
     // A live key: test keys' mail goes to the sandbox inbox, not over SMTP.
-    const keys = await ApiKeys.open(ctx.database.db, '');
+    const keys = await ApiKeys.open(ctx.database.db, loadConfig(ctx.database.env));
     const { account } = await ensureAccount(ctx.database.db, { email: 'mail@bench.test', verified: true, phone: '+14155552671' });
     const { key } = await keys.create(account.id, 'live', 'bench');
     const client = new HttpClient(ctx.serverUrl, key);

@@ -29,7 +29,7 @@ interface CreatedReply {
 }
 
 export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetDetails>> {
-  const { key } = await createAccount(ctx.database.db, 'get@bench.test');
+  const { key } = await createAccount(ctx.database, 'get@bench.test');
   const client = new HttpClient(ctx.serverUrl, key);
   let path: string;
   let body: string;

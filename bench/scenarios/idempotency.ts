@@ -15,7 +15,7 @@ export interface IdempotencyDetails {
 }
 
 export async function runIdempotency(ctx: ScenarioContext): Promise<ScenarioOutcome<IdempotencyDetails>> {
-  const account = await createAccount(ctx.database.db, 'idem@bench.test');
+  const account = await createAccount(ctx.database, 'idem@bench.test');
   const client = new HttpClient(ctx.serverUrl, account.key);
   const basics = await createBasics(client, ['Acme Supplies']).finally(() => client.close());
   const body = JSON.stringify({ checks: Array.from({ length: BATCH }, () => ({ bankAccountId: basics.bankAccountId, payeeId: basics.payees[0]?.id, amount: '12.34' })) });

@@ -117,7 +117,7 @@ async function timeQuery(client: HttpClient, query: ListQuery, perPage: number, 
 
 export async function runList(ctx: ScenarioContext, log: (line: string) => void): Promise<ScenarioOutcome<ListDetails>> {
   const { checks, perPage, listSamples } = ctx.options;
-  const account = await createAccount(ctx.database.db, 'list@bench.test');
+  const account = await createAccount(ctx.database, 'list@bench.test');
   const client = new HttpClient(ctx.serverUrl, account.key);
   try {
     const names = payeeNames();

@@ -23,7 +23,7 @@ export interface PostDetails {
 const MEMOS = ['Consulting services', 'Office rent', 'Monthly retainer', 'Equipment lease', 'Office supplies'];
 
 export async function runPost(ctx: ScenarioContext): Promise<ScenarioOutcome<PostDetails>> {
-  const account = await createAccount(ctx.database.db, 'post@bench.test');
+  const account = await createAccount(ctx.database, 'post@bench.test');
   const client = new HttpClient(ctx.serverUrl, account.key);
   const basics = await createBasics(client, ['Acme Supplies', 'Blue Harbor Freight', 'Northwind Traders']).finally(() => client.close());
   // Serial numbers are left to the service (automatic, reserved per batch), so the same body can

@@ -1,11 +1,14 @@
 // `checkwriter <command>`: serve (what npm start runs), migrate, keys create|list|revoke,
 // accounts verify. Uses the same configuration as the server (DATABASE_URL and friends).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Vault } from '../domain/sealed.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
 import { isEmailAddress } from '../services/account.service.ts';
+import { rotateDataKey } from '../services/bank-account.service.ts';
 import { pino } from 'pino';
 import { closeOnSignals, openDatabase, startServer } from '../server.ts';
 import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
@@ -26,6 +29,10 @@ Commands:
                                           the key alone is the last line of output
   keys list [--email EMAIL]               list keys (never the keys themselves)
   keys revoke KEY_ID                      revoke a key; the API refuses it at once
+  keys rotate-encryption [--previous-secret-file PATH]
+                                          make a new data key current and re-encrypt every bank
+                                          account number under it; with the replaced server
+                                          secret's file, move them to the new secret (docs/secrets.md)
   accounts verify --email EMAIL [--only email|phone]
                                           mark an account's email and phone verified
   mailings list [--status queued|dispatched|cancelled]
@@ -34,7 +41,7 @@ Commands:
   mailings cancel MAILING_ID              cancel a queued mailing: its check becomes refunded
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
-HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET. See the README.`;
+HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
 
 class UsageError extends Error {}
 
@@ -52,7 +59,7 @@ function required(value: string | undefined, flag: string): string {
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   const db = connect(config.database);
   try {
-    await migrate(db);
+    await migrate(db, config);
     return await fn(db);
   } finally {
     await db.close();
@@ -95,7 +102,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1;
     case 'worker': {
       const db = await openDatabase(config);
-      const keys = await ApiKeys.open(db, config.keySigningSecret);
+      const keys = await ApiKeys.open(db, config);
       const log = pino({ level: config.logLevel });
       const { worker, close } = buildDeliveryWorker(config, db, keys.secret, log);
       worker.start();
@@ -113,7 +120,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'migrate': {
       const db = connect(config.database);
-      const applied = await migrate(db).finally(() => db.close());
+      const applied = await migrate(db, config).finally(() => db.close());
       process.stdout.write(`migrations applied${applied.length === 0 ? '' : `: ${applied.join(', ')}`}; the ${config.database.kind} database is up to date\n`);
       return 0;
     }
@@ -128,10 +135,11 @@ export async function main(argv: string[]): Promise<number> {
           company: { type: 'string' },
           phone: { type: 'string' },
           unverified: { type: 'boolean', default: false },
+          'previous-secret-file': { type: 'string' },
         },
       });
       return withDb(config, async (db) => {
-        const keys = await ApiKeys.open(db, config.keySigningSecret);
+        const keys = await ApiKeys.open(db, config);
         if (sub === 'create') {
           const email = required(args.values.email, '--email');
           if (!isEmailAddress(email)) throw new UsageError(`--email must be an email address, got "${email}"`);
@@ -165,6 +173,13 @@ export async function main(argv: string[]): Promise<number> {
           const keyId = required(args.positionals[0], 'KEY_ID');
           await keys.revoke(keyId);
           process.stdout.write(`revoked ${keyId}\n`);
+          return 0;
+        }
+        if (sub === 'rotate-encryption') {
+          const previousFile = args.values['previous-secret-file'];
+          const previous = previousFile === undefined ? null : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
+          const rotation = await rotateDataKey(db, keys.vault, previous);
+          process.stdout.write(`data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`);
           return 0;
         }
         throw new UsageError(`unknown keys command "${sub ?? ''}"`);

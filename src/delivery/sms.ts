@@ -1,6 +1,7 @@
 // SMS providers. `TwilioSms` speaks the Twilio Messages API (the base URL is configurable, so
 // tests point it at a local HTTP server); `LogSms` writes the message to the log and sends nothing.
 import type { SmsConfig } from '../config.ts';
+import { redactText } from '../domain/redact.ts';
 
 export interface SmsSender {
   readonly name: string;
@@ -48,6 +49,7 @@ export class LogSms implements SmsSender {
   constructor(private readonly log: (entry: Record<string, unknown>, message: string) => void) {}
 
   async send(to: string, body: string, reference: string): Promise<void> {
-    this.log({ to, body, reference }, 'SMS (log provider: not sent)');
+    // Links and codes are credentials: the log gets the message with them blanked (issue 10, item 4).
+    this.log({ to, body: redactText(body), reference }, 'SMS (log provider: not sent)');
   }
 }

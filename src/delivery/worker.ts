@@ -21,6 +21,8 @@ import { SmsError, type SmsSender } from './sms.ts';
 import { createHmac } from 'node:crypto';
 import * as webhooks from '../store/events.repository.ts';
 import { emit, type EventType } from '../services/events.ts';
+import { deliveryTokenContext, Vault } from '../domain/sealed.ts';
+import { postWebhook, RefusedDestination, type Resolver } from './webhook-post.ts';
 
 /** The logger the worker writes to (pino's, or Fastify's which is pino too). */
 export interface WorkerLog {
@@ -44,6 +46,8 @@ export interface WorkerDeps {
   log: WorkerLog;
   now?: () => number;
   random?: () => number;
+  /** How webhook host names are resolved (tests stand in a resolver; default dns.lookup). */
+  resolve?: Resolver;
 }
 
 /** Delay before attempt `attempts + 1`: base·2^(attempts-1), capped, with "equal jitter" (half fixed, half random). */
@@ -71,8 +75,10 @@ export class DeliveryWorker {
   private wake: (() => void) | null = null;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly vault: Vault;
 
   constructor(private readonly deps: WorkerDeps) {
+    this.vault = new Vault(deps.secret);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
   }
@@ -196,6 +202,15 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * The link or account token a message carries: its sealed random token, or for a message
+   * queued by an older version (no sealed token), the token derived from its id then.
+   */
+  private token(d: ClaimedDelivery, derived: (secret: Buffer, id: string) => string): string {
+    if (d.sealedToken === null) return derived(this.deps.secret, d.id);
+    return this.vault.open(d.sealedToken, deliveryTokenContext(d.id));
+  }
+
   /** The sending account (read once per batch). */
   private account(accountId: string, batch: BatchCache): Promise<Account | undefined> {
     let read = batch.accounts.get(accountId);
@@ -207,7 +222,7 @@ export class DeliveryWorker {
   }
 
   private async content(d: ClaimedDelivery, batch: BatchCache): Promise<CheckMessageInput> {
-    const { db, config, secret } = this.deps;
+    const { db, config } = this.deps;
     if (d.checkId === null) throw new Permanent('delivery names no check');
     const check = await checks.findCheck(db, d.owner, d.checkId);
     if (check === undefined) throw new Permanent(`check ${d.checkId} no longer exists`);
@@ -220,7 +235,7 @@ export class DeliveryWorker {
       memo: check.memo,
       serialNumber: check.serialNumber,
       issueDate: check.issueDate,
-      link: payeeLink(config.publicUrl, linkToken(secret, d.id)),
+      link: payeeLink(config.publicUrl, this.token(d, linkToken)),
       linkExpiresOn: localMoment(expires, account?.timeZone ?? 'UTC').date,
     };
   }
@@ -241,11 +256,11 @@ export class DeliveryWorker {
     const body = JSON.stringify({ event: { type: event.type, data: event.data, id: event.id, createdAt: new Date(event.createdAt).toISOString() } });
     const timestamp = Math.floor(this.now() / 1000);
     const sign = (text: string): string => createHmac('sha256', endpoint.secret).update(text).digest('hex');
-    let response: Response;
+    let status: number;
     try {
-      response = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
+      status = await postWebhook(
+        endpoint.url,
+        {
           'content-type': 'application/json',
           'user-agent': 'checkwriter-webhooks/1',
           signature: sign(body),
@@ -253,23 +268,22 @@ export class DeliveryWorker {
           'checkwriter-event-id': event.id,
         },
         body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-      await response.arrayBuffer().catch(() => undefined);
+        { allowPrivate: this.deps.config.webhooksAllowPrivate, timeoutMs: 10_000, ...(this.deps.resolve === undefined ? {} : { resolve: this.deps.resolve }) },
+      );
     } catch (error) {
       await webhooks.setResponseStatus(db, d.id, null);
+      // A refused destination will not become acceptable by retrying: it fails for good, at once.
+      if (error instanceof RefusedDestination) throw new Permanent(`delivery refused: ${error.message}`);
       throw new Error(`endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
     }
-    await webhooks.setResponseStatus(db, d.id, response.status);
-    if (response.status < 200 || response.status >= 300) throw new Error(`endpoint answered ${response.status}`);
+    await webhooks.setResponseStatus(db, d.id, status);
+    if (status < 200 || status >= 300) throw new Error(`endpoint answered ${status}`);
   }
 
-  /** An email link or phone code of the panel: the token is derived from the row's id, never stored. */
+  /** An email link (random, sealed in the row until sent) or phone code (derived from the row's id) of the panel. */
   private async sendAccountMessage(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { config, secret } = this.deps;
     const purpose = d.payload.account;
-    const token = accountToken(secret, d.id);
     if (purpose === 'verify-phone') {
       if (this.deps.sms === null) throw new Error('no SMS provider is configured');
       await this.deps.sms.send(d.recipient, phoneCodeSms(phoneCode(secret, d.id)), d.id);
@@ -279,6 +293,7 @@ export class DeliveryWorker {
     if (this.deps.mailer === null) throw new Error('SMTP is not configured');
     const account = await this.account(d.owner.accountId, batch);
     // The panel's pages carry the purpose's name: /panel/verify-email, /panel/reset-password.
+    const token = this.token(d, accountToken);
     const email = accountEmail(purpose, account?.company ?? 'your', `${config.publicUrl}/panel/${purpose}?token=${token}`);
     await this.deps.mailer.send({ messageId: `<${d.id}@checkwriter>`, from: config.delivery.mailFrom, to: d.recipient, ...email, attachments: [] });
   }

@@ -1,6 +1,7 @@
 // One-time account tokens: the email-verification link, the phone code and the password-reset
-// link. Like payee links, the secret part is derived from the token's id with the service secret
-// when the message is sent, so the outbox row holds nothing secret and only a hash is stored.
+// link. Email links are random like payee links (sealed in the outbox row until sent, then only
+// their hash remains); the phone code, and email links queued by older versions, are derived from
+// the token's id with the server secret.
 import { createHmac } from 'node:crypto';
 import { derivedToken } from './secret-tokens.ts';
 

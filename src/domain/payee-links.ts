@@ -1,6 +1,7 @@
-// Payee pages (/c/<token>): the token is derived from the delivery id with the service secret, so
-// a retried send carries the same link, nothing secret is stored (only the token's SHA-256,
-// secret-tokens.ts), and the token cannot be guessed from the id.
+// Payee pages (/c/<token>): the token is random (secret-tokens.ts randomToken); the database keeps
+// its SHA-256, and the token itself only sealed in its outbox row until the message is sent, so
+// a retried send carries the same link. Messages queued by older versions carry the token derived
+// from the delivery id with the server secret (linkToken), which the worker still computes.
 import { derivedToken } from './secret-tokens.ts';
 
 export function linkToken(secret: Buffer, deliveryId: string): string {

@@ -30,7 +30,10 @@ export interface BankAccount {
   bankName: string;
   bankAddress: string;
   routingNumber: string;
-  accountNumber: string;
+  /** The number as the API and panel show it: `****` and the last four digits. */
+  accountNumberMasked: string;
+  /** The number as stored: sealed (domain/sealed.ts); opened only to print the MICR line. */
+  sealedAccountNumber: string;
   nextSerial: number;
   customFromAddressId: string | null;
   hasSignature: boolean;
@@ -132,4 +135,9 @@ export interface Delivery {
   lastError: string | null;
   createdAt: number;
   sentAt: number | null;
+  /**
+   * The random link or account token the message carries, sealed (domain/sealed.ts) until the
+   * message is sent or fails, then erased: only the token's hash outlives the sending.
+   */
+  sealedToken?: string | null;
 }

@@ -1,11 +1,16 @@
 // The service's secret-derived tokens (payee links, account links and codes, panel CSRF tokens)
 // and the one-way hash under which any token is stored (API keys, links, sessions): one place, so
 // each kind differs only by its label.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** HMAC-SHA256 of `label` under the service secret, base64url: the same label gives the same token. */
 export function derivedToken(secret: Buffer, label: string): string {
   return createHmac('sha256', secret).update(label).digest('base64url');
+}
+
+/** A fresh random token: 256 bits, base64url. Only its hash is kept once it has been sent. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 /** SHA-256 hex of a token: what the database keeps instead of the token. */

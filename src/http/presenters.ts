@@ -63,7 +63,7 @@ export function bankAccountWire(b: BankAccount) {
     bankName: b.bankName,
     bankAddress: b.bankAddress,
     routingNumber: b.routingNumber,
-    accountNumber: maskAccountNumber(b.accountNumber),
+    accountNumber: b.accountNumberMasked,
     nextSerial: String(b.nextSerial),
     customFromAddressId: b.customFromAddressId,
     hasSignature: b.hasSignature,

@@ -102,8 +102,14 @@ ${verificationCard(deps, request, account)}
 
 export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
-  const byEmail = new AttemptLimiter(5, FIFTEEN_MINUTES);
+  // Sign-in limits (docs/security.md, "Abuse limits"). Brute force stays slow, and a stranger
+  // cannot lock the owner out: failures count per address+account (5), per address (20), and per
+  // account from all addresses (20). Past the per-account limit only addresses that have already
+  // failed on this account are refused: a distributed attack gets one guess per fresh address per
+  // window, while the owner, from an address that has not failed, still signs in.
+  const byPair = new AttemptLimiter(5, FIFTEEN_MINUTES);
   const byAddress = new AttemptLimiter(20, FIFTEEN_MINUTES);
+  const byAccount = new AttemptLimiter(20, FIFTEEN_MINUTES);
   const signUps = new AttemptLimiter(10, HOUR);
   const resets = new AttemptLimiter(10, HOUR);
 
@@ -121,9 +127,10 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     if (wait > 0) throw retryAfter(wait);
     signUps.fail(request.ip);
     try {
-      const account = await accountService.signUp(ctx, { ...values, password: field(request.body, 'password') });
-      await signIn(ctx, request, reply, account);
-      return reply.redirect('/panel?notice=signed-up', 303);
+      // The same answer whether or not the email already had an account (its owner gets a reset
+      // link instead): nobody is signed in here, the new owner signs in next with their password.
+      await accountService.signUp(ctx, { ...values, password: field(request.body, 'password') });
+      return reply.redirect('/panel/sign-in?notice=signed-up', 303);
     } catch (error) {
       if (error instanceof AppError && error.code === 'validation') return sendPage(reply, signUpForm(request, values, error.message), 422);
       throw error;
@@ -139,15 +146,19 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   app.post('/sign-in', PUBLIC, async (request, reply) => {
     const email = field(request.body, 'email').trim().toLowerCase();
     const next = safeNext(field(request.body, 'next'));
-    const wait = Math.max(byEmail.blockedFor(`email:${email}`), byAddress.blockedFor(`ip:${request.ip}`));
+    const pair = `${request.ip} ${email}`;
+    const accountWait = byPair.count(pair) > 0 ? byAccount.blockedFor(email) : 0;
+    const wait = Math.max(byPair.blockedFor(pair), byAddress.blockedFor(request.ip), accountWait);
     if (wait > 0) throw retryAfter(wait);
     const account = await accountService.checkCredentials(ctx, email, field(request.body, 'password'));
     if (account === null) {
-      byEmail.fail(`email:${email}`);
-      byAddress.fail(`ip:${request.ip}`);
+      byPair.fail(pair);
+      byAddress.fail(request.ip);
+      byAccount.fail(email);
       return sendPage(reply, signInForm(request, next, email, 'That email and password do not match an account.'), 401);
     }
-    byEmail.reset(`email:${email}`);
+    // The account's count stays: an attack from elsewhere goes on whether or not the owner is in.
+    byPair.reset(pair);
     await signIn(ctx, request, reply, account);
     return reply.redirect(next, 303);
   });
@@ -157,15 +168,34 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     return reply.redirect('/panel/sign-in?notice=signed-out', 303);
   });
 
-  app.get('/verify-email', PUBLIC, async (request, reply) => {
-    const outcome = await accountService.confirmEmail(ctx, queryText(request.query, 'token'));
+  // The emailed link opens a page whose button confirms: mail scanners and link previewers fetch
+  // links with GET, and a safe method changes nothing (issue 10, item 6).
+  const emailLinkOutcome = (request: FastifyRequest, reply: FastifyReply, outcome: accountService.LinkOutcome): FastifyReply => {
     if (outcome === 'verified') return reply.redirect(request.panel.account === null ? '/panel/sign-in?notice=email-verified' : '/panel?notice=email-verified', 303);
     const text =
       outcome === 'expired'
         ? 'This verification link has expired. Sign in and ask for a new one.'
         : 'This verification link is not valid (it may have been replaced by a newer one). Sign in and ask for a new one.';
     return sendPage(reply, page({ title: 'Link not valid', request, narrow: true }, html`<h1>Link not valid</h1><p>${text}</p><p><a href="/panel">Go to the panel</a></p>`), 410);
+  };
+
+  app.get('/verify-email', PUBLIC, async (request, reply) => {
+    const token = queryText(request.query, 'token');
+    const state = await accountService.emailLinkState(ctx, token);
+    if (state !== 'usable') return emailLinkOutcome(request, reply, state);
+    return sendPage(
+      reply,
+      page(
+        { title: 'Confirm your email address', request, narrow: true },
+        html`<h1>Confirm your email address</h1>
+<form method="post" action="/panel/verify-email" class="card">${csrfField(request)}<input type="hidden" name="token" value="${token}">
+<p>This confirms that the address belongs to your checkwriter account.</p>
+<button type="submit">Confirm my email address</button></form>`,
+      ),
+    );
   });
+
+  app.post('/verify-email', PUBLIC, async (request, reply) => emailLinkOutcome(request, reply, await accountService.confirmEmail(ctx, field(request.body, 'token'))));
 
   app.post('/verify-phone', async (request, reply) => {
     const outcome = await accountService.confirmPhone(ctx, accountOf(request).id, field(request.body, 'code'));

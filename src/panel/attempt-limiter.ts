@@ -1,5 +1,5 @@
-// Sign-in brute force: failed attempts are counted per email and per client address in a sliding
-// window; past the limit, sign-in answers 429 until the oldest failure leaves the window. Kept in
+// Failed attempts counted per key (an address, an account, both) in a sliding window; past the
+// limit the caller answers 429 until the oldest failure leaves the window (account.pages.ts). Kept in
 // memory, per process (like the API's per-key rate limit): N servers allow N times the attempts.
 
 export class AttemptLimiter {
@@ -24,6 +24,11 @@ export class AttemptLimiter {
     const kept = this.recent(key);
     if (kept.length < this.limit) return 0;
     return (kept[kept.length - this.limit] ?? 0) + this.windowMs - this.now();
+  }
+
+  /** Failures of `key` still in the window. */
+  count(key: string): number {
+    return this.recent(key).length;
   }
 
   fail(key: string): void {

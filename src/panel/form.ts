@@ -1,13 +1,17 @@
 // Form bodies (application/x-www-form-urlencoded) as the panel's pages post them.
 import { validationError } from '../errors.ts';
+import { printable, unsafeCharacter, unsafeTextMessage } from '../domain/safe-text.ts';
 
 export type FormBody = Record<string, string | string[]>;
 
 export function parseForm(text: string): FormBody {
   const body: FormBody = {};
   for (const [key, value] of new URLSearchParams(text)) {
-    // PostgreSQL text cannot hold U+0000 and no field needs it (as in JSON bodies).
-    if (key.includes('\u0000') || value.includes('\u0000')) throw validationError(`The ${key.replace(/\u0000/g, '')} field must not contain NUL characters.`);
+    // As in JSON bodies (domain/safe-text.ts): no NUL (PostgreSQL text cannot hold it) and no
+    // control or bidi character in anything that is printed, mailed or shown. A password is none
+    // of those and is only hashed, so it may hold what its owner typed, except NUL.
+    const kind = unsafeCharacter(key) ?? (/password/i.test(key) ? (value.includes('\u0000') ? 'nul' : null) : unsafeCharacter(value));
+    if (kind !== null) throw validationError(unsafeTextMessage(printable(key), kind));
     const existing = body[key];
     body[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
   }

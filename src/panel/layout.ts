@@ -25,7 +25,8 @@ const ENV_VIEWS = new Set<NavKey>(['checks', 'payees', 'bank-accounts', 'from-ad
 
 /** Fixed texts a redirect can name with `?notice=`; nothing from the URL is ever shown as is. */
 const NOTICES: Readonly<Record<string, string>> = {
-  'signed-up': 'Welcome! We sent a verification link to your email and a code to your phone.',
+  'signed-up':
+    'Thank you. If that email was new to us, your account is ready: sign in with the password you chose, and we sent a verification link to the email and a code to the phone. If it already had an account, we emailed it a link to reset its password.',
   'signed-out': 'You are signed out.',
   'email-verified': 'Your email address is verified.',
   'phone-verified': 'Your phone number is verified.',

@@ -83,10 +83,12 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   scope.setNotFoundHandler((request, reply) => errorPage(request, reply, 404, 'Not found', 'There is no page at this address.'));
 
   scope.addHook('onRequest', async (request, reply) => {
-    reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store');
+    reply.header('content-security-policy', CSP).header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store');
     // Signed out until the session is read, so an error page can still be drawn if reading fails.
     request.panel = { account: null, sessionToken: null, csrfCookie: '', csrfToken: '' };
     await loadPanelState(ctx, request, reply);
+    // An unknown page is answered before any body is read (issue 10, item 1).
+    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return errorPage(request, reply, 404, 'Not found', 'There is no page at this address.');
     if (request.routeOptions.config.panelPublic === true || request.panel.account !== null) return;
     if (request.method === 'GET') {
       return reply.redirect(`/panel/sign-in?next=${encodeURIComponent(request.url)}`, 303);

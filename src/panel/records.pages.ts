@@ -45,7 +45,7 @@ const BANK_ACCOUNTS: ListView<BankAccount> = {
     b.name,
     b.bankName,
     b.routingNumber,
-    bankAccountService.maskAccountNumber(b.accountNumber),
+    b.accountNumberMasked,
     String(b.nextSerial),
     b.hasSignature ? 'On file' : 'None',
     html`<code>${b.id}</code>`,

@@ -3,7 +3,9 @@
 // (the account's `live` rows), so the same mailer and SMS provider send them and a crash loses none.
 import { randomBytes } from 'node:crypto';
 import { MAX_CODE_ATTEMPTS, TOKEN_LIFETIME_MS, accountToken, phoneCode, type AccountTokenPurpose } from '../domain/account-tokens.ts';
-import { sameSecret, tokenHash } from '../domain/secret-tokens.ts';
+import { randomToken, sameSecret, tokenHash } from '../domain/secret-tokens.ts';
+import { deliveryTokenContext } from '../domain/sealed.ts';
+import { currentDataKeyId } from '../store/server-secret.ts';
 import type { Account, Delivery } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
 import { validationError } from '../errors.ts';
@@ -42,12 +44,17 @@ function checkPassword(password: string): void {
 async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: Account, purpose: AccountTokenPurpose, now: number): Promise<void> {
   const id = newId('dlv', now);
   const channel: Delivery['channel'] = purpose === 'verify-phone' ? 'sms' : 'email';
+  // Email links are random tokens: the database keeps their hash, and the token itself only sealed
+  // in the outbox row until the email is sent. The six-digit phone code stays derived from the
+  // row id with the server secret (a hash of six digits would hide nothing).
+  const token = channel === 'email' ? randomToken() : accountToken(ctx.secret, id);
   const delivery: Delivery = {
     id,
     checkId: null,
     channel,
     recipient: channel === 'sms' ? account.phone : account.email,
     payload: { account: purpose },
+    sealedToken: channel === 'email' ? ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)) : null,
     status: 'queued',
     attempts: 0,
     nextAttemptAt: now,
@@ -61,14 +68,20 @@ async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: 
     id,
     accountId: account.id,
     purpose,
-    tokenHash: tokenHash(accountToken(ctx.secret, id)),
+    tokenHash: tokenHash(token),
     createdAt: now,
     expiresAt: now + TOKEN_LIFETIME_MS[purpose],
   });
 }
 
 /** Creates the account and queues its email link and phone code, all in one transaction. */
-export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Account> {
+/**
+ * Creates the account, or — when the email already has one — emails its owner a password-reset
+ * link and returns null. The caller answers both the same way, so sign-up never tells a stranger
+ * which emails have accounts (issue 10, item 10); both paths hash the password first, so they
+ * take as long.
+ */
+export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Account | null> {
   const company = input.company.trim();
   const email = input.email.trim().toLowerCase();
   if (company === '') throw validationError('The company field is required.');
@@ -80,16 +93,19 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<A
   const passwordHash = await hashPassword(input.password);
   const now = ctx.now();
   const account: Account = { id: newId('acct', now), company, email, emailVerified: false, phone, phoneVerified: false, timeZone: 'UTC', createdAt: now };
-  await ctx.db.transaction(async (tx) => {
-    if ((await accounts.findAccountByEmail(tx, email)) !== undefined) {
-      throw validationError('An account with this email already exists. Sign in, or reset its password.');
+  return ctx.db.transaction(async (tx) => {
+    const existing = await accounts.findAccountByEmail(tx, email);
+    if (existing !== undefined) {
+      const latest = await sessions.latestToken(tx, existing.id, 'reset-password');
+      if (latest === undefined || now - latest.createdAt >= RESEND_INTERVAL_MS) await queueAccountMessage(ctx, tx, existing, 'reset-password', now);
+      return null;
     }
     await accounts.insertAccount(tx, account);
     await accounts.setPasswordHash(tx, account.id, passwordHash);
     await queueAccountMessage(ctx, tx, account, 'verify-email', now);
     await queueAccountMessage(ctx, tx, account, 'verify-phone', now);
+    return account;
   });
-  return account;
 }
 
 /** The account when email and password match, else null; an unknown email costs as much time. */
@@ -142,6 +158,16 @@ export async function resendVerification(ctx: ServiceContext, account: Account, 
 export type LinkOutcome = 'verified' | 'invalid' | 'expired';
 
 /** The email link: marks the address verified. Works without a session (another browser, say). */
+/** What the email link would do, without doing it: its page is opened with GET (issue 10, item 6). */
+export async function emailLinkState(ctx: ServiceContext, token: string): Promise<LinkOutcome | 'usable'> {
+  const record = await sessions.findTokenByHash(ctx.db, tokenHash(token));
+  if (record === undefined || record.purpose !== 'verify-email') return 'invalid';
+  const account = await accounts.findAccountById(ctx.db, record.accountId);
+  if (account?.emailVerified === true) return 'verified';
+  if (record.usedAt !== null) return 'invalid';
+  return record.expiresAt <= ctx.now() ? 'expired' : 'usable';
+}
+
 export async function confirmEmail(ctx: ServiceContext, token: string): Promise<LinkOutcome> {
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {

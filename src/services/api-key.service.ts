@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Vault } from '../domain/sealed.ts';
+import { openSecrets, type SecretSource } from '../store/server-secret.ts';
 import { tokenHash } from '../domain/secret-tokens.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
 import type { Account, ApiKeyRecord } from '../domain/records.ts';
@@ -9,14 +11,14 @@ import { announceKeysChanged } from '../store/dialect.ts';
 import * as accounts from '../store/accounts.repository.ts';
 
 // API keys are JWTs (spec "Authentication": a bearer credential in JWT format), HS256-signed with
-// the service's secret, naming the key, its account and its environment. The database keeps only
-// a SHA-256 of the whole key, so a leaked table yields no usable key. Verifying a key runs the
+// the server secret, naming the key, its account and its environment, and carrying 128 random
+// bits. The database keeps only a SHA-256 of the whole key and never the secret (server-secret.ts),
+// so a copy of the database yields no usable key: the random part cannot be recomputed from it. Verifying a key runs the
 // HMAC and the database lookup once; after that a bounded in-process cache answers (a full JWT
 // library verify per request would cost most of the throughput: stack notes). Revocation evicts
 // the cache at once in this process and, through the store's change signal, in every other.
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-const SECRET_SETTING = 'key_signing_secret';
 const CACHE_LIMIT = 10_000;
 /** last_used_at is written at most this often per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -26,13 +28,8 @@ interface KeyClaims {
   acc: string;
   env: Environment;
   iat: number;
-}
-
-export async function signingSecret(db: Db, configured: string): Promise<Buffer> {
-  if (configured !== '') return Buffer.from(configured, 'utf8');
-  const existing = await accounts.readSetting(db, SECRET_SETTING);
-  const value = existing ?? (await accounts.initSetting(db, SECRET_SETTING, randomBytes(32).toString('base64url')));
-  return Buffer.from(value, 'utf8');
+  /** 128 random bits (new keys): the key cannot be rebuilt from its row, even by someone holding the secret. */
+  jti?: string;
 }
 
 function sign(secret: Buffer, claims: KeyClaims): string {
@@ -69,19 +66,23 @@ export class ApiKeys {
 
   constructor(
     private readonly db: Db,
-    /** The service secret: signs keys, and (under its own label) payee link tokens. */
+    /** The server secret: signs keys, and (under their own labels) payee link and account tokens. */
     readonly secret: Buffer,
+    /** Values encrypted at rest, under data keys derived from the same secret. */
+    readonly vault: Vault,
     private readonly now: () => number = Date.now,
   ) {}
 
-  static async open(db: Db, configuredSecret: string, now: () => number = Date.now): Promise<ApiKeys> {
-    return new ApiKeys(db, await signingSecret(db, configuredSecret), now);
+  /** Reads the server secret from where `source` says (never the database; moving an old one out). */
+  static async open(db: Db, source: SecretSource, now: () => number = Date.now): Promise<ApiKeys> {
+    const { secret, vault } = await db.transaction((tx) => openSecrets(tx, source));
+    return new ApiKeys(db, secret, vault, now);
   }
 
   async create(accountId: string, env: Environment, name: string): Promise<CreatedKey> {
     const at = this.now();
     const id = newId('key', at);
-    const key = sign(this.secret, { sub: id, acc: accountId, env, iat: Math.floor(at / 1000) });
+    const key = sign(this.secret, { sub: id, acc: accountId, env, iat: Math.floor(at / 1000), jti: randomBytes(16).toString('base64url') });
     const record: ApiKeyRecord = {
       id,
       accountId,

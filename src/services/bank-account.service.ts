@@ -1,6 +1,10 @@
 import type { Owner } from '../domain/owner.ts';
 import type { BankAccount } from '../domain/records.ts';
 import { newId } from '../domain/ids.ts';
+import { maskAccountNumber } from '../domain/account-number.ts';
+import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../domain/sealed.ts';
+import type { Db } from '../store/db.ts';
+import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
 import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 import { notFound } from '../errors.ts';
@@ -34,15 +38,20 @@ function serialFrom(value: number | string, path: string): number {
 export async function createBankAccounts(ctx: ServiceContext, owner: Owner, items: readonly BankAccountInput[]): Promise<BankAccount[]> {
   const now = ctx.now();
   for (const [i, item] of items.entries()) await checkFromAddress(ctx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
+  // The number is sealed before it reaches the database; the key id is read each time, so a
+  // rotation by the CLI while the server runs is followed at once.
+  const keyId = await currentDataKeyId(ctx.db);
   const accounts = items.map((item, i): BankAccount => {
     if (!isValidRoutingNumber(item.routingNumber)) throw rules.custom(`bankAccounts.${i}.routingNumber`, 'must be a valid 9-digit ABA routing number');
+    const id = newId('bank', now);
     return {
-      id: newId('bank', now),
+      id,
       name: item.name,
       bankName: item.bankName ?? '',
       bankAddress: item.bankAddress ?? '',
       routingNumber: item.routingNumber,
-      accountNumber: item.accountNumber,
+      accountNumberMasked: maskAccountNumber(item.accountNumber),
+      sealedAccountNumber: ctx.vault.seal(item.accountNumber, keyId, bankAccountNumberContext(id)),
       nextSerial: item.startingSerial === undefined ? DEFAULT_STARTING_SERIAL : serialFrom(item.startingSerial, `bankAccounts.${i}.startingSerial`),
       customFromAddressId: emptyToNull(item.customFromAddressId),
       hasSignature: false,
@@ -113,7 +122,52 @@ export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: resour
   return resources.listBankAccounts(ctx.db, owner, page);
 }
 
-/** The account number as the API shows it after creation: last four digits only. */
-export function maskAccountNumber(accountNumber: string): string {
-  return accountNumber.length <= 4 ? accountNumber : `****${accountNumber.slice(-4)}`;
+export { maskAccountNumber };
+
+/** The real number, for the MICR line: the only reader of the sealed value. */
+export function accountNumberOf(ctx: Pick<ServiceContext, 'vault'>, bank: BankAccount): string {
+  return ctx.vault.open(bank.sealedAccountNumber, bankAccountNumberContext(bank.id));
+}
+
+export interface Rotation {
+  previousKeyId: string;
+  keyId: string;
+  /** Bank account numbers re-sealed under the new key (deleted accounts' too). */
+  resealed: number;
+}
+
+/**
+ * `checkwriter keys rotate-encryption`: a new data key id becomes current and every bank account
+ * number is opened and sealed again under it, in one transaction (a failure changes nothing).
+ * Until a value is re-sealed it opens under its own key id, so values sealed by a server that
+ * still ran with the old id during the rotation stay readable and a second rotation picks them up.
+ * With `previous` (the replaced server secret's vault) it moves the numbers to the new secret.
+ */
+export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null = null): Promise<Rotation> {
+  // After the server secret was replaced, values sealed under the old one open with `previous`;
+  // ones sealed since (under the new secret) with `vault`.
+  const open = (sealed: string, context: string): string => {
+    if (previous !== null) {
+      try {
+        return previous.open(sealed, context);
+      } catch {
+        // sealed under the new secret already
+      }
+    }
+    return vault.open(sealed, context);
+  };
+  return db.transaction(async (tx) => {
+    const previousKeyId = await currentDataKeyId(tx);
+    const keyId = newKeyId();
+    await setDataKeyId(tx, keyId);
+    let resealed = 0;
+    for (const row of await resources.allSealedAccountNumbers(tx)) {
+      const context = bankAccountNumberContext(row.id);
+      const plain = sealedKeyId(row.accountNumber) === null ? row.accountNumber : open(row.accountNumber, context);
+      const masked = sealedKeyId(row.accountNumber) === null ? maskAccountNumber(plain) : null;
+      await resources.storeAccountNumber(tx, row.id, vault.seal(plain, keyId, context), masked);
+      resealed += 1;
+    }
+    return { previousKeyId, keyId, resealed };
+  });
 }

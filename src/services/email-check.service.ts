@@ -10,8 +10,9 @@ import * as deliveries from '../store/deliveries.repository.ts';
 import * as resources from '../store/resources.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { normalisePhone } from './payee.service.ts';
-import { linkToken } from '../domain/payee-links.ts';
-import { tokenHash } from '../domain/secret-tokens.ts';
+import { deliveryTokenContext } from '../domain/sealed.ts';
+import { currentDataKeyId } from '../store/server-secret.ts';
+import { randomToken, tokenHash } from '../domain/secret-tokens.ts';
 import { rules } from './validation.ts';
 import { flag, type Flag } from './check.service.ts';
 
@@ -72,11 +73,16 @@ export async function emailChecks(ctx: ServiceContext, principal: Principal, ite
       await applyEvent(tx, principal, check, 'email', 'emailed', now);
     }
 
-    await deliveries.insertDeliveries(tx, principal, queued);
-    // Each message carries its own payee link; the page it opens lives as long as the link.
+    // Each message carries its own payee link, a random token: the database keeps its hash for
+    // the page, and the token itself only sealed in the outbox row until the message is sent.
+    const keyId = await currentDataKeyId(tx);
+    const tokens = new Map(queued.map((d) => [d.id, randomToken()] as const));
+    const sealed = queued.map((d) => ({ ...d, sealedToken: ctx.vault.seal(tokens.get(d.id) ?? '', keyId, deliveryTokenContext(d.id)) }));
+    await deliveries.insertDeliveries(tx, principal, sealed);
+    // The page it opens lives as long as the link.
     const expiresAt = now + ctx.config.delivery.payeeLinkDays * 86_400_000;
     for (const d of queued) {
-      if (d.checkId !== null) await deliveries.insertLink(tx, principal, { tokenHash: tokenHash(linkToken(ctx.secret, d.id)), checkId: d.checkId, expiresAt, createdAt: now });
+      if (d.checkId !== null) await deliveries.insertLink(tx, principal, { tokenHash: tokenHash(tokens.get(d.id) ?? ''), checkId: d.checkId, expiresAt, createdAt: now });
     }
   });
 }

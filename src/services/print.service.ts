@@ -16,6 +16,7 @@ import * as mailings from '../store/mailings.repository.ts';
 import type { Queryable } from '../store/db.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
+import { accountNumberOf } from './bank-account.service.ts';
 import { checkEventData, emit } from './events.ts';
 
 function payeeParty(payee: Payee): CheckParty {
@@ -54,7 +55,7 @@ function sharedReads(q: Queryable, principal: Principal): SharedReads {
   };
 }
 
-async function documentFor(q: Queryable, principal: Principal, check: Check, shared: SharedReads = sharedReads(q, principal)): Promise<CheckDocument> {
+async function documentFor(ctx: Pick<ServiceContext, 'vault'>, q: Queryable, principal: Principal, check: Check, shared: SharedReads = sharedReads(q, principal)): Promise<CheckDocument> {
   const bank = await shared.bank(check.bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   const account = await shared.account();
@@ -66,7 +67,7 @@ async function documentFor(q: Queryable, principal: Principal, check: Check, sha
     from: fromAddress === undefined ? { name: account?.company ?? '', addressLines: [] } : partyFromCustomAddress(fromAddress),
     bankName: bank.account.bankName === '' ? bank.account.name : bank.account.bankName,
     routingNumber: bank.account.routingNumber,
-    accountNumber: bank.account.accountNumber,
+    accountNumber: accountNumberOf(ctx, bank.account),
     checkNumber: check.serialNumber,
     issueDate: check.issueDate,
     payee: payee === undefined ? null : payeeParty(payee),
@@ -106,7 +107,7 @@ export async function checkPdf(ctx: ServiceContext, principal: Principal, checkI
   const check = await checks.findCheck(ctx.db, principal, checkId);
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
-  return { pdf: await render([await documentFor(ctx.db, principal, check)], ['']), serialNumber: check.serialNumber };
+  return { pdf: await render([await documentFor(ctx, ctx.db, principal, check)], ['']), serialNumber: check.serialNumber };
 }
 
 /**
@@ -135,7 +136,7 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
   // a mailing queued while we rendered is seen.
   await queuedForMail(ctx.db);
   const shared = sharedReads(ctx.db, principal);
-  const documents = await Promise.all(ordered.map((check) => documentFor(ctx.db, principal, check, shared)));
+  const documents = await Promise.all(ordered.map((check) => documentFor(ctx, ctx.db, principal, check, shared)));
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(documents, checkIds.map((_, i) => `in checkIds.${i} `));
   const now = ctx.now();
@@ -165,7 +166,7 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
       bankAccountName: bank.name,
       bankName: bank.bankName,
       routingNumber: bank.routingNumber,
-      accountNumber: bank.accountNumber,
+      accountNumber: accountNumberOf(ctx, bank),
       serialNumber: String(bank.nextSerial),
       printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
       createdAt: new Date(ctx.now()),

@@ -1,9 +1,9 @@
 // Webhook endpoints over the API. Each endpoint has its own secret; events reach it through the
 // deliveries outbox (retries with backoff, a delivery log, redelivery on request).
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Principal } from '../domain/owner.ts';
 import { newId } from '../domain/ids.ts';
+import { refusedUrl } from '../domain/public-address.ts';
 import { AppError } from '../errors.ts';
 import * as events from '../store/events.repository.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../store/events.repository.ts';
@@ -13,19 +13,6 @@ import { rules } from './validation.ts';
 
 const notFound = (): AppError => new AppError('not_found', 'Webhook not found.');
 
-/** Loopback, private, link-local and unspecified addresses, IPv4 and IPv6 (SSRF targets). */
-export function isPrivateHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.internal') || h.endsWith('.local')) return true;
-  const kind = isIP(h);
-  if (kind === 4) {
-    const [a = 0, b = 0] = h.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (kind === 6) return h === '::1' || h === '::' || h.startsWith('fc') || h.startsWith('fd') || h.startsWith('fe80') || h.startsWith('::ffff:');
-  return false;
-}
-
 export async function createEndpoint(ctx: ServiceContext, principal: Principal, input: { url: string; events?: string[] }): Promise<WebhookEndpoint> {
   let url: URL;
   try {
@@ -34,9 +21,11 @@ export async function createEndpoint(ctx: ServiceContext, principal: Principal, 
     throw rules.custom('url', 'must be an http or https URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw rules.custom('url', 'must be an http or https URL');
-  // Live endpoints must be public (no requests into the operator's network) unless allowed.
-  if (principal.env === 'live' && !ctx.config.webhooksAllowPrivate && isPrivateHost(url.hostname)) {
-    throw rules.custom('url', 'must not point at a private or loopback address in the live environment');
+  // Endpoints must be public (no requests into the operator's network) in both environments unless
+  // the operator allows private ones. What a name resolves to is checked again at every delivery.
+  if (!ctx.config.webhooksAllowPrivate) {
+    const why = refusedUrl(url);
+    if (why !== null) throw rules.custom('url', `must point at a public address on port 80, 443 or 1024-65535 (${why})`);
   }
   const wanted = input.events ?? [...EVENT_TYPES];
   for (const [i, type] of wanted.entries()) if (!(EVENT_TYPES as readonly string[]).includes(type)) throw rules.invalid(`events.${i}`);

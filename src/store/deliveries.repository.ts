@@ -8,9 +8,9 @@ import { skipLocked } from './dialect.ts';
 export async function insertDeliveries(q: Queryable, owner: Owner, deliveries: readonly Delivery[]): Promise<void> {
   for (const d of deliveries) {
     await q.run(
-      `INSERT INTO deliveries (id, account_id, env, check_id, channel, recipient, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [d.id, owner.accountId, owner.env, d.checkId, d.channel, d.recipient, JSON.stringify(d.payload), d.status, d.attempts, d.nextAttemptAt, d.lastError, d.createdAt, d.sentAt],
+      `INSERT INTO deliveries (id, account_id, env, check_id, channel, recipient, payload, status, attempts, next_attempt_at, last_error, created_at, sent_at, sealed_token)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [d.id, owner.accountId, owner.env, d.checkId, d.channel, d.recipient, JSON.stringify(d.payload), d.status, d.attempts, d.nextAttemptAt, d.lastError, d.createdAt, d.sentAt, d.sealedToken ?? null],
     );
   }
 }
@@ -31,6 +31,7 @@ interface DeliveryRow {
   sent_at: number | null;
   endpoint_id?: string | null;
   event_id?: string | null;
+  sealed_token?: string | null;
 }
 
 function toDelivery(r: DeliveryRow): Delivery {
@@ -60,6 +61,7 @@ export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: st
 /** A claimed delivery, with the owner it belongs to. */
 export interface ClaimedDelivery extends Delivery {
   owner: Owner;
+  sealedToken: string | null;
   endpointId: string | null;
   eventId: string | null;
 }
@@ -85,11 +87,11 @@ export async function claimDue(q: Queryable, now: number, leaseMs: number, limit
      RETURNING *`,
     [now + leaseMs, now, now, limit],
   );
-  return rows.map((r) => ({ ...toDelivery(r), owner: { accountId: r.account_id, env: r.env }, endpointId: r.endpoint_id ?? null, eventId: r.event_id ?? null }));
+  return rows.map((r) => ({ ...toDelivery(r), owner: { accountId: r.account_id, env: r.env }, endpointId: r.endpoint_id ?? null, eventId: r.event_id ?? null, sealedToken: r.sealed_token ?? null }));
 }
 
 export async function markSent(q: Queryable, id: string, now: number): Promise<void> {
-  await q.run("UPDATE deliveries SET status = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?", [now, id]);
+  await q.run("UPDATE deliveries SET status = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL, sealed_token = NULL WHERE id = ?", [now, id]);
 }
 
 export async function reschedule(q: Queryable, id: string, at: number, error: string): Promise<void> {
@@ -97,7 +99,7 @@ export async function reschedule(q: Queryable, id: string, at: number, error: st
 }
 
 export async function markFailed(q: Queryable, id: string, error: string): Promise<void> {
-  await q.run("UPDATE deliveries SET status = 'failed', lease_until = NULL, last_error = ? WHERE id = ?", [error, id]);
+  await q.run("UPDATE deliveries SET status = 'failed', lease_until = NULL, last_error = ?, sealed_token = NULL WHERE id = ?", [error, id]);
 }
 
 // ---- payee links ----

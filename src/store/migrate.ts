@@ -7,24 +7,33 @@ import * as lifecycle from './migrations/004-lifecycle.ts';
 import * as listCounts from './migrations/005-list-counts.ts';
 import * as panel from './migrations/006-panel.ts';
 import * as printOffsets from './migrations/008-print-offsets.ts';
+import * as secretsOut from './migrations/009-secrets-out-of-database.ts';
 import * as hostedFields from './migrations/010-hosted-fields.ts';
+import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
   id: number;
   name: string;
   up: typeof initial.up;
+  /** A step in code after the statements, in the same transaction (it may need the server secret). */
+  data?: (tx: Queryable, source: SecretSource | null) => Promise<void>;
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets, hostedFields];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets, secretsOut, hostedFields];
+
+/** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
+const WIPE_AFTER = new Set([secretsOut.id]);
 
 /**
- * Applies the missing migrations in one transaction. On PostgreSQL an advisory lock makes a second
+ * Applies the missing migrations in one transaction. `source` says where the server secret lives
+ * (config.ts); without it, a migration that needs the secret refuses to run on a database that
+ * has data for it (a fresh database needs none). On PostgreSQL an advisory lock makes a second
  * instance starting at the same moment wait and then find nothing left to do; on SQLite the
  * transaction's write lock does the same.
  */
-export async function migrate(db: Db): Promise<number[]> {
-  return db.transaction(async (tx: Queryable) => {
+export async function migrate(db: Db, source: SecretSource | null = null): Promise<number[]> {
+  const applied = await db.transaction(async (tx: Queryable) => {
     await lockForMigrations(tx);
     await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
       id INTEGER PRIMARY KEY,
@@ -36,9 +45,22 @@ export async function migrate(db: Db): Promise<number[]> {
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.id)) continue;
       for (const statement of migration.up(columnTypes(tx.dialect))) await tx.run(statement);
+      if (migration.data !== undefined) await migration.data(tx, source);
       await tx.run('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)', [migration.id, migration.name, Date.now()]);
       done.push(migration.id);
     }
     return done;
   });
+  // Rewriting a row leaves its old version in free pages (SQLite) or dead tuples (PostgreSQL)
+  // until they are reused: VACUUM (outside any transaction) removes the plain text now.
+  if (applied.some((id) => WIPE_AFTER.has(id))) {
+    if (db.dialect === 'sqlite') {
+      await db.run('VACUUM');
+      // In WAL mode the rewritten pages sit in the -wal file until a checkpoint copies them over
+      // the old ones: do it now and empty the WAL, so neither file keeps the plain text.
+      await db.get('PRAGMA wal_checkpoint(TRUNCATE)');
+    }
+    else for (const table of ['bank_accounts', 'settings']) await db.run(`VACUUM FULL ${table}`);
+  }
+  return applied;
 }

@@ -52,6 +52,7 @@ interface BankAccountRow {
   bank_address: string;
   routing_number: string;
   account_number: string;
+  account_number_masked: string;
   next_serial: number;
   custom_from_address_id: string | null;
   has_signature: number;
@@ -61,7 +62,7 @@ interface BankAccountRow {
 }
 
 // The signature image stays out of ordinary reads; it is fetched only to print.
-const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id,
+const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id,
   CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, print_offset_x, print_offset_y, created_at`;
 
 function toBankAccount(row: BankAccountRow): BankAccount {
@@ -71,7 +72,8 @@ function toBankAccount(row: BankAccountRow): BankAccount {
     bankName: row.bank_name,
     bankAddress: row.bank_address,
     routingNumber: row.routing_number,
-    accountNumber: row.account_number,
+    accountNumberMasked: row.account_number_masked,
+    sealedAccountNumber: row.account_number,
     nextSerial: Number(row.next_serial),
     customFromAddressId: row.custom_from_address_id,
     hasSignature: Number(row.has_signature) === 1,
@@ -86,9 +88,9 @@ const OWNED = 'account_id = ? AND env = ?';
 
 export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccount): Promise<void> {
   await q.run(
-    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [b.id, owner.accountId, owner.env, b.name, b.bankName, b.bankAddress, b.routingNumber, b.accountNumber, b.nextSerial, b.customFromAddressId, b.printOffsetX, b.printOffsetY, b.createdAt],
+    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [b.id, owner.accountId, owner.env, b.name, b.bankName, b.bankAddress, b.routingNumber, b.sealedAccountNumber, b.accountNumberMasked, b.nextSerial, b.customFromAddressId, b.printOffsetX, b.printOffsetY, b.createdAt],
   );
 }
 
@@ -359,4 +361,15 @@ export async function existingIds(q: Queryable, owner: Owner, table: 'categories
   if (ids.length === 0) return new Set();
   const rows = await q.all<{ id: string }>(`SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${OWNED}`, [...ids, owner.accountId, owner.env]);
   return new Set(rows.map((r) => r.id));
+}
+
+/** Every bank account's stored number, deleted accounts too (migration 009 and key rotation). */
+export async function allSealedAccountNumbers(q: Queryable): Promise<{ id: string; accountNumber: string }[]> {
+  const rows = await q.all<{ id: string; account_number: string }>('SELECT id, account_number FROM bank_accounts ORDER BY id');
+  return rows.map((r) => ({ id: r.id, accountNumber: r.account_number }));
+}
+
+export async function storeAccountNumber(q: Queryable, id: string, sealed: string, masked: string | null): Promise<void> {
+  if (masked === null) await q.run('UPDATE bank_accounts SET account_number = ? WHERE id = ?', [sealed, id]);
+  else await q.run('UPDATE bank_accounts SET account_number = ?, account_number_masked = ? WHERE id = ?', [sealed, masked, id]);
 }

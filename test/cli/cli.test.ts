@@ -60,6 +60,18 @@ describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
     expect((await runCli(['keys', 'list', '--email', 'revoke@example.com'], env)).stdout).toContain('revoked');
   });
 
+  it('keys rotate-encryption re-encrypts bank account numbers while the server keeps printing them', async () => {
+    const key = (await runCli(['keys', 'create', '--email', 'rotate@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const bank = await http(`${server.url}/api/v3/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [{ name: 'Rotate', routingNumber: '011000015', accountNumber: '123456789' }] } });
+    expect(bank.status).toBe(201);
+    const rotated = await runCli(['keys', 'rotate-encryption'], env);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(/^data key k[0-9a-f]{12} is current \(was k[0-9a-f]{12}\); [1-9][0-9]* bank account numbers re-encrypted\n$/);
+    const id = bank.body.data.bankAccounts[0].bankAccountId;
+    expect((await http(`${server.url}/api/v3/bankAccounts/${id}`, { key })).body.data.accountNumber).toBe('****6789');
+    expect((await fetch(`${server.url}/api/v3/bankAccounts/${id}/micr-test.pdf`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+  });
+
   it('--env live keys see live data only; --unverified accounts get the 403; accounts verify lifts it', async () => {
     const live = (await runCli(['keys', 'create', '--email', 'envs@example.com', '--env', 'live', '--unverified'], env)).stdout.trim().split('\n').at(-1) ?? '';
     const test = (await runCli(['keys', 'create', '--email', 'envs@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';

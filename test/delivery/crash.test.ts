@@ -60,7 +60,8 @@ describe.each(dialects())('the outbox loses nothing (%s)', (dialect) => {
     expect(rows.map((r) => [r.status, Number(r.n)])).toEqual([['sent', EMAILS]]);
     // Messages in flight at the kill may be sent twice; the receiver recognises them by Message-ID.
     expect(smtp.received.length - EMAILS).toBeLessThanOrEqual(50);
-  });
+    // 1,000 real SMTP sessions and two worker start-ups: ~15 s alone, twice that on a loaded machine.
+  }, 90_000);
 });
 
 describe.each(dialects().filter((d) => d === 'postgres'))('two workers on one %s database', (dialect) => {
@@ -89,5 +90,5 @@ describe.each(dialects().filter((d) => d === 'postgres'))('two workers on one %s
     }
     expect(unique(smtp)).toBe(EMAILS);
     expect(smtp.received.length).toBe(EMAILS);
-  });
+  }, 90_000);
 });

@@ -79,7 +79,7 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     expect(pageRes.statusCode).toBe(200);
     expect(pageRes.body).toContain('$1,234.56');
     expect(pageRes.body).toContain('Acme Supplies');
-    const pdf = await t.app.inject({ method: 'GET', url: `/c/${token}/pdf` });
+    const pdf = await t.app.inject({ method: 'POST', url: `/c/${token}/pdf` });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(await parsePdf(pdf.rawPayload)).toHaveLength(1);
@@ -132,7 +132,7 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     const cancelled = await t.app.inject({ method: 'GET', url: path });
     expect(cancelled.statusCode).toBe(410);
     expect(cancelled.body).toContain('Check cancelled');
-    expect((await t.app.inject({ method: 'GET', url: `${path}/pdf` })).statusCode).toBe(410);
+    expect((await t.app.inject({ method: 'POST', url: `${path}/pdf` })).statusCode).toBe(410);
 
     const other = await newCheck(test, testIds);
     await test.post('/emailchecks', { emailChecks: [{ checkId: other }] });
@@ -199,7 +199,7 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     expect(sms).toMatchObject({ checkId, to: '+14155552671' });
     const path = new URL(email.link).pathname;
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
-    const pdf = await t.app.inject({ method: 'GET', url: `${path}/pdf` });
+    const pdf = await t.app.inject({ method: 'POST', url: `${path}/pdf` });
     expect(pdf.statusCode).toBe(200);
     expect((await test.get(`/checks/${checkId}`)).body.data.status).toBe(4);
     // The sandbox is the test environment's: a live key is told to use a test key.

@@ -9,7 +9,7 @@ import type { DeliveryWorker } from '../../src/delivery/worker.ts';
 import { testWorker } from '../support/worker.ts';
 import { EVENT_TYPES } from '../../src/services/events.ts';
 import { operatorSettle } from '../../src/services/mailing.service.ts';
-import { linkToken } from '../../src/domain/payee-links.ts';
+import { payeeLinkToken } from '../support/links.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
@@ -142,7 +142,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await drainUntil(async () => (await checkDeliveries(emailed)).every((d) => d.status === 'sent'));
     const emailDelivery = (await checkDeliveries(emailed)).find((d) => d.channel === 'email');
     expect(emailDelivery).toBeDefined();
-    const download = await t.app.inject({ method: 'GET', url: `/c/${linkToken(t.keys.secret, emailDelivery?.deliveryId ?? '')}/pdf` });
+    const download = await t.app.inject({ method: 'POST', url: `/c/${await payeeLinkToken(t, emailDelivery?.deliveryId ?? '', smtp.received)}/pdf` });
     expect(download.statusCode).toBe(200);
     expect((await live.get(`/checks/${emailed}`)).body.data.checkStatus).toEqual({ status: 4, description: 'E-Printed' });
 

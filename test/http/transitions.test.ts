@@ -16,7 +16,7 @@ import {
   type CheckEvent,
   type CheckStatusName,
 } from '../../src/domain/check-status.ts';
-import { linkToken } from '../../src/domain/payee-links.ts';
+import { payeeLinkToken } from '../support/links.ts';
 import { operatorSettle } from '../../src/services/mailing.service.ts';
 import { seedBasics, startTestApp, type Client, type Reply, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
@@ -136,7 +136,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
     const rows = await t.database.db.all<{ id: string }>("SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email' ORDER BY created_at, id", [id]);
     const delivery = rows.at(-1);
     if (delivery === undefined) throw new Error(`check ${id} has no emailed link`);
-    return t.app.inject({ method: 'GET', url: `/c/${linkToken(t.keys.secret, delivery.id)}/pdf` });
+    return t.app.inject({ method: 'POST', url: `/c/${await payeeLinkToken(t, delivery.id)}/pdf` });
   };
 
   const snapshot = async (id: string): Promise<Snapshot> => {

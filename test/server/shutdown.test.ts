@@ -13,7 +13,8 @@ describe('graceful shutdown', () => {
   afterAll(() => database.drop());
 
   it('finishes an in-flight request before closing, and refuses new connections after', async () => {
-    const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', PORT: '0' }), { db: database.db, keys: await ApiKeys.open(database.db, '') });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...database.env });
+    const app = await buildApp(config, { db: database.db, keys: await ApiKeys.open(database.db, config) });
     let release: () => void = () => undefined;
     let started: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));

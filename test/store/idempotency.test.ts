@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Vault } from '../../src/domain/sealed.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { KEEP_MS, purgeExpired, requestHash, runOnce } from '../../src/services/idempotency.service.ts';
@@ -15,7 +16,7 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
 
   beforeAll(async () => {
     database = await freshDatabase(dialect);
-    ctx = { db: database.db, config: loadConfig({}), now: () => clock, secret: Buffer.from('s') };
+    ctx = { db: database.db, config: loadConfig({}), now: () => clock, secret: Buffer.from('s'), vault: new Vault(Buffer.from('s')) };
     owner = { accountId: (await ensureAccount(database.db, { email: 'idem-store@example.com', verified: true })).account.id, env: 'test' };
   });
   afterAll(() => database.drop());

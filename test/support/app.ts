@@ -61,8 +61,9 @@ export function clientFor(app: FastifyInstance, key: string): Client {
 
 export async function startTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
   const database = await freshDatabase(dialect);
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_KEY: '0', ...env });
-  const keys = await ApiKeys.open(database.db, '');
+  // The database's own environment: the server secret is kept where a server on it would keep it.
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_KEY: '0', FAILED_REQUEST_LIMIT_PER_MINUTE: '0', ...database.env, ...env });
+  const keys = await ApiKeys.open(database.db, config);
   const app = await buildApp(config, { db: database.db, keys });
   await app.ready();
   return {

@@ -73,8 +73,14 @@ export class Visitor {
     return this.post(action, { ...form, _csrf: csrfOf(page.body) }, extraHeaders);
   }
 
+  /**
+   * Signs up, then signs in as the new owner does (sign-up signs nobody in: its answer is the same
+   * for a taken email). Answers the sign-up's response when it was refused, else the sign-in's.
+   */
   async signUp(fields: { company: string; email: string; phone: string; password: string }): Promise<PanelResponse> {
-    return this.submit('/panel/sign-up', '/panel/sign-up', fields);
+    const signedUp = await this.submit('/panel/sign-up', '/panel/sign-up', fields);
+    if (signedUp.status !== 303) return signedUp;
+    return this.signIn(fields.email, fields.password);
   }
 
   async signIn(email: string, password: string): Promise<PanelResponse> {

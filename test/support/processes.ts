@@ -5,6 +5,18 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/checkwriter.js', import.meta.url));
 
+// Every process a test starts dies with the test process, even when the test timed out before
+// its own clean-up: an orphaned server or worker would slow every later test on the machine.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+function tracked<T extends ChildProcess>(child: T): T {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -13,7 +25,7 @@ export interface CliResult {
 
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = tracked(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -33,13 +45,18 @@ export interface ServerProcess {
 
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', ...env },
+    const child = tracked(spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', FAILED_REQUEST_LIMIT_PER_MINUTE: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    }));
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A server that did not start in time is killed: left running, it would eat the CPU the
+    // following tests need and turn one slow start into a cascade of timeouts.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 20_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
@@ -84,7 +101,7 @@ export async function http(url: string, init: { method?: string; key?: string; b
 /** `checkwriter worker` as its own process; resolves once it has started. */
 export function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; stop: (signal?: NodeJS.Signals) => Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = tracked(spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 20_000);

@@ -46,10 +46,15 @@ export async function scratchConfig(kind: 'sqlite' | 'postgres', postgresUrl: st
   }
   const schema = `${label}_${randomBytes(6).toString('hex')}`;
   await adminQuery(postgresUrl, `CREATE SCHEMA ${schema}`);
+  // PostgreSQL has no file to keep the server secret beside: like an operator, name one (docs/secrets.md).
+  const dir = mkdtempSync(join(tmpdir(), `checkwriter-${label}-`));
   return {
     config: { kind: 'postgres', url: postgresUrl, schema },
-    env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema },
-    cleanup: () => adminQuery(postgresUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+    env: { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema, SECRET_FILE: join(dir, 'checkwriter.secret') },
+    cleanup: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await adminQuery(postgresUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import type { ApiKeys } from '../../services/api-key.service.ts';
+import type { AddressLimiter } from './address-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,15 +36,29 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number): void {
+/**
+ * `failures` limits requests without a valid key per client address (address-limiter.ts); the key
+ * is checked first, so a valid key is never refused for its neighbours' failures.
+ */
+export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number, failures: AddressLimiter | null): void {
   const limiter = ratePerSecond > 0 ? new RateLimiter(ratePerSecond) : null;
+  const unauthenticated = (request: FastifyRequest): AppError => {
+    const error = new AppError('unauthenticated', 'Unauthenticated.');
+    return failures === null ? error : failures.refuse(request.ip, error);
+  };
   scope.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     // The scheme is case-insensitive (RFC 9110 §11.1) and clients pad the token with spaces:
-    // neither changes which key is meant.
+    // neither changes which key is meant (issue 11).
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (match === null || match[1] === undefined) throw new AppError('unauthenticated', 'Unauthenticated.');
-    const principal = await keys.verify(match[1]);
+    if (match === null || match[1] === undefined) throw unauthenticated(request);
+    let principal: Principal;
+    try {
+      principal = await keys.verify(match[1]);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unauthenticated') throw unauthenticated(request);
+      throw error;
+    }
     if (limiter !== null) {
       const wait = limiter.take(principal.keyId, Date.now());
       if (wait > 0) throw new AppError('rate_limited', 'Too many requests for this API key; slow down.', { 'retry-after': String(wait) });

@@ -1,10 +1,13 @@
 // The one error handler: AppErrors map through their code, schema failures become the decided
 // 422 (or 400 when there is no JSON body at all), parser failures 400/413, and anything else a
 // 500 whose details stay in the log next to the request id.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { AppError, toWire, type ErrorCode } from '../../errors.ts';
 import { describeValidationError } from '../validation.ts';
+import type { AddressLimiter } from './address-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,6 +18,10 @@ declare module 'fastify' {
 
 function send(reply: FastifyReply, code: ErrorCode, status: number, message: string, headers: Record<string, string> = {}): FastifyReply {
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(toWire(code, message)));
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return send(reply, 'not_found', 404, `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`);
 }
 
 const UNPARSABLE = 'The request body could not be parsed: send a JSON object with Content-Type: application/json.';
@@ -73,10 +80,57 @@ function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | unde
   return branches.reduce<ErrorObject | undefined>((best, e) => (best === undefined || score(e) > score(best) ? e : best), undefined) ?? union;
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  // Only JSON bodies exist in this API: a text/plain body is a wrong content type (400), not a
-  // string to validate.
+/** Longest path parameter the router matches; ids are at most 200 characters (schemas/common.ts). */
+export const MAX_PARAM_LENGTH = 200;
+
+/**
+ * Errors the router raises before any route or hook runs (issue 10, item 8): a malformed
+ * percent-encoding, a path parameter past MAX_PARAM_LENGTH. Fastify would answer them in its own
+ * shape; here they get the spec's. An over-long id cannot name anything: 404, as for unknown ids.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return send(reply, 'not_found', 404, `Not found: an id in the path is longer than ${MAX_PARAM_LENGTH} characters.`);
+  }
+  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 'bad_request', 400, 'The URL could not be parsed: check its percent-encoding.');
+  request.log.error({ err: error }, 'unexpected router error');
+  return send(reply, 'internal', 500, `Something went wrong on our side. Quote request id ${request.id} when reporting it.`);
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers too large, malformed
+ * request line, timeouts). Node gives us only the socket: the answer is written raw, in the
+ * spec's shape, and the connection closed, as Node itself does.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
+        : [400, 'The request could not be parsed as HTTP.'];
+  const body = JSON.stringify(toWire('bad_request', message));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
+export function registerErrorHandling(app: FastifyInstance, failures: AddressLimiter | null): void {
+  // Only JSON bodies exist in this API, and they are parsed only in the authenticated API scope
+  // (app.ts): elsewhere a JSON or text body is a wrong content type (400), never parsed.
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  // An unknown path is answered before its body is read or parsed (issue 10, item 1). The panel
+  // draws its own 404 page (panel.ts), so its paths are left to it.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404 || request.url.startsWith('/panel/')) return;
+    // Scanning for paths counts as a failed request of the client address (address-limiter.ts).
+    const limited = failures?.refuse(request.ip, new AppError('not_found', '')) ?? null;
+    if (limited !== null && limited.code === 'rate_limited') return send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
+    return notFound(request, reply);
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
     const known = fromFastify(error, request);
@@ -85,5 +139,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, 'internal', 500, `Something went wrong on our side. Quote request id ${request.id} when reporting it.`);
   });
 
-  app.setNotFoundHandler((request, reply) => send(reply, 'not_found', 404, `No route ${request.method} ${request.url.split('?')[0] ?? ''}.`));
+  app.setNotFoundHandler(notFound);
 }

@@ -81,9 +81,17 @@ export const deliveriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
       // transaction (which must not wait on a slow upload), and the file counts in the request hash.
       preHandler: async (request) => {
         if (!request.isMultipart()) throw new AppError('bad_request', 'Send the file as multipart/form-data in a field named "file".');
-        const file = await request.file();
-        if (file === undefined) throw new AppError('validation', 'The file field is required.');
-        request.body = { filename: file.filename, data: await file.toBuffer() };
+        try {
+          const file = await request.file();
+          if (file === undefined) throw new AppError('validation', 'The file field is required.');
+          request.body = { filename: file.filename, data: await file.toBuffer() };
+        } catch (error) {
+          // The multipart parser throws plain errors for a malformed body ("Unexpected end of
+          // form"): that is the client's 400, not our 500. Its own limit errors carry their 4xx.
+          const status = (error as { statusCode?: unknown }).statusCode;
+          if (error instanceof AppError || (typeof status === 'number' && status < 500)) throw error;
+          throw new AppError('bad_request', 'The multipart body could not be parsed: send the file in a field named "file".');
+        }
       },
     },
     async (request, reply) => {

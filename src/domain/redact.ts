@@ -1,0 +1,43 @@
+// What may reach a log line. Some URLs are credentials: the payee link `/c/<token>` opens a
+// check, `?token=` links reset passwords and confirm emails (issue 10, item 4). Logs are read by
+// more people, kept longer and copied further than the database, so these never appear in them.
+
+const SECRET_QUERY_NAMES = /^(?:token|code|key|api_key|apikey|access_token|secret|password|signature|sig)$/i;
+const PAYEE_LINK = /^\/c\/[^/?#]+/;
+
+export const REDACTED = '[redacted]';
+
+/** A request URL as it may be logged: payee-link tokens and secret-bearing query values replaced. */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  const path = at === -1 ? url : url.slice(0, at);
+  const safePath = PAYEE_LINK.test(path) ? path.replace(PAYEE_LINK, `/c/${REDACTED}`) : path;
+  if (at === -1) return safePath;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed name is logged as sent; it cannot be one of ours.
+      }
+      return eq !== -1 && SECRET_QUERY_NAMES.test(decoded) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${safePath}?${query}`;
+}
+
+/**
+ * Free text (a message body the log SMS provider writes) with the same secrets removed: payee
+ * links, secret query values, and one-time codes (runs of 4 to 8 digits standing alone).
+ */
+export function redactText(text: string): string {
+  return text
+    .replace(/\/c\/[A-Za-z0-9_-]+/g, `/c/${REDACTED}`)
+    .replace(/([?&](?:token|code|key|secret|signature|sig)=)[^&\s]+/gi, `$1${REDACTED}`)
+    .replace(/(?<!\d|\d[.,]|\$)\d{4,8}(?!\d|[.,]\d)/g, REDACTED);
+}

@@ -1,0 +1,102 @@
+// The server secret lives outside the database (issue 10 item 3): in KEY_SIGNING_SECRET, or in a
+// file created with mode 0600 on first start (beside the SQLite file by default). Older versions
+// kept a generated secret in the `settings` table; the first start of this version writes that
+// same secret to the file and deletes it from the table, so existing keys and links keep working
+// and a copy of the database taken from now on holds no secret.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Config } from '../config.ts';
+import { newKeyId, Vault } from '../domain/sealed.ts';
+import type { Queryable } from './db.ts';
+
+/** Where the secret comes from: the two settings of config.ts. */
+export type SecretSource = Pick<Config, 'keySigningSecret' | 'secretFile'>;
+
+const LEGACY_SETTING = 'key_signing_secret';
+const KEY_ID_SETTING = 'data_key_id';
+
+export class SecretFileError extends Error {
+  override name = 'SecretFileError';
+}
+
+function readSecretFile(path: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new SecretFileError(`cannot read the secret file ${path}: ${(error as Error).message}`);
+  }
+  const value = text.trim();
+  if (Buffer.byteLength(value) < 32) throw new SecretFileError(`the secret file ${path} holds fewer than 32 characters`);
+  if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
+    throw new SecretFileError(`the secret file ${path} may be read by other users: chmod 600 it`);
+  }
+  return value;
+}
+
+/** Creates the file with `value` unless it exists (another process won the race: its value is used). */
+function createSecretFile(path: string, value: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readSecretFile(path) ?? value;
+    throw new SecretFileError(`cannot create the secret file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    writeSync(fd, `${value}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  chmodSync(path, 0o600); // the umask may have narrowed it further; never wider
+  return value;
+}
+
+/**
+ * The server secret. A secret still in the `settings` table (older versions) is moved out: to
+ * the file when one is configured and missing, and deleted from the table in every case (when
+ * KEY_SIGNING_SECRET is set, that one was already the secret in use).
+ */
+export async function serverSecret(q: Queryable, source: SecretSource): Promise<Buffer> {
+  const legacy = (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [LEGACY_SETTING]))?.value;
+  let value: string;
+  if (source.keySigningSecret !== '') {
+    value = source.keySigningSecret;
+  } else if (source.secretFile !== '') {
+    value = readSecretFile(source.secretFile) ?? createSecretFile(source.secretFile, legacy ?? randomBytes(32).toString('base64url'));
+  } else {
+    throw new SecretFileError('no server secret: set KEY_SIGNING_SECRET or SECRET_FILE (docs/secrets.md)');
+  }
+  if (legacy !== undefined) await q.run('DELETE FROM settings WHERE name = ?', [LEGACY_SETTING]);
+  return Buffer.from(value, 'utf8');
+}
+
+/** Whether the database still holds a secret of an older version (migration 009 moves it). */
+export async function hasLegacySecret(q: Queryable): Promise<boolean> {
+  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [LEGACY_SETTING])) !== undefined;
+}
+
+/** The id of the data key new values are sealed under (not secret: the key derives from the server secret). */
+export async function currentDataKeyId(q: Queryable): Promise<string> {
+  const candidate = newKeyId();
+  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [KEY_ID_SETTING, candidate]);
+  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]))?.value ?? candidate;
+}
+
+export async function setDataKeyId(q: Queryable, keyId: string): Promise<void> {
+  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [KEY_ID_SETTING, keyId]);
+}
+
+export interface ServerSecrets {
+  secret: Buffer;
+  vault: Vault;
+}
+
+export async function openSecrets(q: Queryable, source: SecretSource): Promise<ServerSecrets> {
+  const secret = await serverSecret(q, source);
+  return { secret, vault: new Vault(secret) };
+}

@@ -1,0 +1,78 @@
+// Issue 10, item 1: one anonymous request must not freeze the server. A ~2 MB body of nested
+// brackets used to hold the event loop for 26–47 s (a NUL scan that copied its path at every level,
+// and a JSON parser that ran for the whole app before authentication). A real server process gets
+// the hostile bodies on anonymous paths and on an API route with a valid key, while /healthz is
+// probed: every probe must answer within a second, and every hostile request gets a 4xx.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, freshDatabaseConfig } from '../support/databases.ts';
+import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+
+const HALF = 1_000_000; // 2,000,000 bytes in all: under the default 2 MiB body limit
+const NESTED_ARRAYS = '['.repeat(HALF) + ']'.repeat(HALF);
+const NESTED_OBJECTS = '{"a":'.repeat(HALF / 5) + '1' + '}'.repeat(HALF / 5);
+// Within the depth limit but wide: many strings to scan, one holding a NUL at the end.
+const WIDE = JSON.stringify({ checks: Array.from({ length: 60_000 }, (_, i) => ({ memo: i === 59_999 ? 'x\u0000' : 'abcdefghij' })) });
+
+async function send(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; type: string; text: string }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
+describe.each(dialects())('hostile bodies against a server process on %s', (dialect) => {
+  let server: ServerProcess;
+  let cleanup: () => Promise<void>;
+  let key = '';
+
+  beforeAll(async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    cleanup = fresh.cleanup;
+    server = await startServerProcess(fresh.env);
+    key = (await runCli(['keys', 'create', '--email', 'hostile@example.com'], fresh.env)).stdout.trim().split('\n').at(-1) ?? '';
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it('answers /healthz within 1 s while 2 MB nested bodies arrive, and answers each with a 4xx in the error shape', async () => {
+    const targets: { path: string; headers: Record<string, string>; spec: boolean }[] = [
+      { path: '/panel/sign-in', headers: {}, spec: false },
+      { path: '/no/such/path', headers: {}, spec: true },
+      { path: '/api/v3/checks', headers: {}, spec: true },
+      { path: '/api/v3/checks', headers: { authorization: `Bearer ${key}` }, spec: true },
+      { path: '/api/v3/payees', headers: { authorization: `Bearer ${key}` }, spec: true },
+      { path: '/api/v3/no-such-route', headers: { authorization: `Bearer ${key}` }, spec: true },
+    ];
+    let probing = true;
+    let slowest = 0;
+    let probes = 0;
+    const probe = (async () => {
+      while (probing) {
+        const started = performance.now();
+        const response = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        expect(response.status).toBe(200);
+        await response.text();
+        slowest = Math.max(slowest, performance.now() - started);
+        probes++;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const answers = [];
+    for (const body of [NESTED_ARRAYS, NESTED_OBJECTS, WIDE]) {
+      answers.push(...(await Promise.all(targets.map(async (t) => ({ ...t, ...(await send(`${server.url}${t.path}`, body, t.headers)) })))));
+    }
+    probing = false;
+    await probe;
+    for (const a of answers) {
+      expect(a.status, `${a.path}: ${a.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(a.status, a.path).toBeLessThan(500);
+      if (a.spec) {
+        const body: unknown = JSON.parse(a.text);
+        if (a.status === 401) expect(body).toEqual({ message: 'Unauthenticated.' });
+        else expect(body).toEqual({ success: false, errorMsg: expect.any(String) });
+      }
+    }
+    expect(probes).toBeGreaterThan(0);
+    expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThan(1_000);
+  }, 120_000);
+});

@@ -1,0 +1,21 @@
+// The payee link token a delivery carries. Tokens are random (issue 10 item 3): until the message
+// is sent the token is only in its outbox row, sealed; after that only in the message itself
+// (the sandbox inbox for test keys, the email for live ones). Tests read it from where it is.
+import { deliveryTokenContext } from '../../src/domain/sealed.ts';
+import type { TestApp } from './app.ts';
+import { parseMail, type ReceivedMail } from './mail-peers.ts';
+
+export async function payeeLinkToken(t: TestApp, deliveryId: string, mails: readonly ReceivedMail[] = []): Promise<string> {
+  const db = t.database.db;
+  const row = await db.get<{ sealed_token: string | null }>('SELECT sealed_token FROM deliveries WHERE id = ?', [deliveryId]);
+  if (row?.sealed_token != null) return t.keys.vault.open(row.sealed_token, deliveryTokenContext(deliveryId));
+  const sandbox = await db.get<{ link: string }>('SELECT link FROM sandbox_messages WHERE delivery_id = ?', [deliveryId]);
+  if (sandbox !== undefined) return new URL(sandbox.link).pathname.replace(/^\/c\//, '');
+  for (const mail of mails) {
+    if (mail.messageId !== `<${deliveryId}@checkwriter>`) continue;
+    const text = (await parseMail(mail.raw)).text ?? '';
+    const token = /\/c\/([A-Za-z0-9_-]+)/.exec(text)?.[1];
+    if (token !== undefined) return token;
+  }
+  throw new Error(`no payee link found for delivery ${deliveryId}`);
+}
