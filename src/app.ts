@@ -99,7 +99,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       info: {
         title: 'Check Writing Service API',
         version: '3.0.0',
-        description: 'checkwriter: the Check Writing API v3. All paths are relative to the environment base URL, which ends in /api/v3.',
+        description:
+          'checkwriter: the Check Writing API v3. All paths are relative to the environment base URL, which ends in /api/v3. ' +
+          'An optional body field sent as null is read as not given (on PUT the field stays as it is), except where the schema lists null as a value. ' +
+          'An empty body with Content-Type: application/json is no body. See docs/api-notes.md, "What we accept beyond the letter of the spec".',
       },
       servers: [{ url: `${config.publicUrl}${API_PREFIX}` }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -55,6 +55,8 @@ export interface Payee extends PayeeFields {
 export interface Category {
   id: string;
   name: string;
+  /** The client's own kind of category (the hosted service's clients send e.g. expense, income); '' when not given. */
+  type: string;
   createdAt: number;
 }
 

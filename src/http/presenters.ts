@@ -73,7 +73,7 @@ export function bankAccountWire(b: BankAccount) {
 }
 
 export function categoryWire(c: Category) {
-  return { categoryId: c.id, name: c.name };
+  return { categoryId: c.id, name: c.name, type: c.type };
 }
 
 function addressFields(a: Address) {

@@ -27,9 +27,9 @@ export function listAddresses(ctx: ServiceContext, owner: Owner, kind: AddressKi
   return resources.listAddresses(ctx.db, owner, kind, page);
 }
 
-export async function createCategories(ctx: ServiceContext, owner: Owner, items: readonly { name: string }[]): Promise<Category[]> {
+export async function createCategories(ctx: ServiceContext, owner: Owner, items: readonly { name: string; type?: string }[]): Promise<Category[]> {
   const now = ctx.now();
-  const categories = items.map((item): Category => ({ id: newId('cat', now), name: item.name, createdAt: now }));
+  const categories = items.map((item): Category => ({ id: newId('cat', now), name: item.name, type: item.type ?? '', createdAt: now }));
   await ctx.db.transaction(async (tx) => {
     for (const category of categories) await resources.insertCategory(tx, owner, category);
   });

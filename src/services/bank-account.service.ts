@@ -21,10 +21,18 @@ export interface BankAccountInput {
   bankAddress?: string;
   routingNumber: string;
   accountNumber: string;
-  startingSerial?: number;
+  /** A number or its digits as text (clients send `nextSerial` back as they read it, a string). */
+  startingSerial?: number | string;
   customFromAddressId?: string | null;
   printOffsetX?: number;
   printOffsetY?: number;
+}
+
+/** A serial number given as a number or as digits (the schema bounds both to 12 digits). */
+function serialFrom(value: number | string, path: string): number {
+  const serial = Number(value);
+  if (!Number.isSafeInteger(serial) || serial < 1) throw rules.custom(path, 'must be at least 1');
+  return serial;
 }
 
 export async function createBankAccounts(ctx: ServiceContext, owner: Owner, items: readonly BankAccountInput[]): Promise<BankAccount[]> {
@@ -44,7 +52,7 @@ export async function createBankAccounts(ctx: ServiceContext, owner: Owner, item
       routingNumber: item.routingNumber,
       accountNumberMasked: maskAccountNumber(item.accountNumber),
       sealedAccountNumber: ctx.vault.seal(item.accountNumber, keyId, bankAccountNumberContext(id)),
-      nextSerial: item.startingSerial ?? DEFAULT_STARTING_SERIAL,
+      nextSerial: item.startingSerial === undefined ? DEFAULT_STARTING_SERIAL : serialFrom(item.startingSerial, `bankAccounts.${i}.startingSerial`),
       customFromAddressId: emptyToNull(item.customFromAddressId),
       hasSignature: false,
       printOffsetX: item.printOffsetX ?? 0,
@@ -68,7 +76,7 @@ export interface BankAccountChanges {
   name?: string;
   bankName?: string;
   bankAddress?: string;
-  nextSerial?: number;
+  nextSerial?: number | string;
   customFromAddressId?: string | null;
   printOffsetX?: number;
   printOffsetY?: number;
@@ -82,8 +90,12 @@ async function checkFromAddress(ctx: ServiceContext, owner: Owner, path: string,
 
 export async function updateBankAccount(ctx: ServiceContext, owner: Owner, id: string, changes: BankAccountChanges): Promise<BankAccount> {
   await checkFromAddress(ctx, owner, 'customFromAddressId', changes.customFromAddressId);
-  const { customFromAddressId, ...rest } = changes;
-  const update = customFromAddressId === undefined ? rest : { ...rest, customFromAddressId: emptyToNull(customFromAddressId) };
+  const { customFromAddressId, nextSerial, ...rest } = changes;
+  const update = {
+    ...rest,
+    ...(nextSerial === undefined ? {} : { nextSerial: serialFrom(nextSerial, 'nextSerial') }),
+    ...(customFromAddressId === undefined ? {} : { customFromAddressId: emptyToNull(customFromAddressId) }),
+  };
   if ((await resources.updateBankAccount(ctx.db, owner, id, update)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }

@@ -14,13 +14,14 @@ import { deliveryTokenContext } from '../domain/sealed.ts';
 import { currentDataKeyId } from '../store/server-secret.ts';
 import { randomToken, tokenHash } from '../domain/secret-tokens.ts';
 import { rules } from './validation.ts';
+import { flag, type Flag } from './check.service.ts';
 
 export interface EmailCheckInput {
   checkId: string;
   payeeEmail?: string;
-  enableSmsInform?: boolean;
+  enableSmsInform?: Flag;
   payeePhone?: string;
-  sendAttachment?: 0 | 1;
+  sendAttachment?: 0 | 1 | '0' | '1';
 }
 
 /** The spec's 403 text (spec "Errors", POST /emailchecks). */
@@ -60,8 +61,8 @@ export async function emailChecks(ctx: ServiceContext, principal: Principal, ite
       const email = item.payeeEmail ?? payee?.email ?? '';
       if (email === '') throw rules.custom(`${path}.payeeEmail`, 'is required when the payee has no email on record');
       const base = { checkId: check.id, status: 'queued' as const, attempts: 0, nextAttemptAt: now, lastError: null, createdAt: now, sentAt: null };
-      queued.push({ ...base, id: newId('dlv', now), channel: 'email', recipient: email, payload: { sendAttachment: item.sendAttachment ?? 0 } });
-      if (item.enableSmsInform === true) {
+      queued.push({ ...base, id: newId('dlv', now), channel: 'email', recipient: email, payload: { sendAttachment: Number(item.sendAttachment ?? 0) } });
+      if (flag(item.enableSmsInform)) {
         const rawPhone = item.payeePhone ?? payee?.phone ?? '';
         if (rawPhone === '') throw rules.custom(`${path}.payeePhone`, 'is required when enableSmsInform is true and the payee has no phone on record');
         const phone = normalisePhone(rawPhone);

@@ -14,37 +14,72 @@ import { canHappen, statusName } from '../domain/check-status.ts';
 import type { ServiceContext } from './context.ts';
 import { applyEvent } from './lifecycle.service.ts';
 import { rules } from './validation.ts';
+import { normalisePhone } from './payee.service.ts';
 
-/** Shipping and paper choices, numbered as clients send them (docs/lifecycle.md). */
+/**
+ * Shipping, paper and notification choices, numbered and named as the hosted service numbers them
+ * (its clients send these ids: docs/lifecycle.md, docs/api-notes.md).
+ */
 export const SHIPPING_TYPES = [
-  { shippingTypeId: 1, name: 'First-Class Mail', deliveryDays: '3-5' },
-  { shippingTypeId: 2, name: 'First-Class Mail with tracking', deliveryDays: '3-5' },
-  { shippingTypeId: 3, name: 'Priority Mail', deliveryDays: '1-3' },
-  { shippingTypeId: 4, name: 'Overnight', deliveryDays: '1' },
+  { shippingTypeId: 1, name: 'First Class', deliveryDays: '3-5' },
+  { shippingTypeId: 3, name: 'First Class with Tracking', deliveryDays: '3-5' },
+  { shippingTypeId: 4, name: 'Priority Mail', deliveryDays: '1-3' },
+  { shippingTypeId: 5, name: 'Express Mail', deliveryDays: '1-2' },
+  { shippingTypeId: 12, name: 'Standard Overnight - FedEx - by 3pm the next business day', deliveryDays: '1' },
+  { shippingTypeId: 20, name: 'FedEx Saturday Delivery', deliveryDays: '1' },
 ] as const;
 
 export const PAPER_TYPES = [
-  { paperTypeId: 1, name: 'Standard check paper' },
-  { paperTypeId: 2, name: 'Premium security check paper' },
+  { paperTypeId: 7, name: 'Regular Check Paper' },
+  { paperTypeId: 8, name: 'Hologram Check Paper' },
+  { paperTypeId: 9, name: 'Ultra Hologram Check Paper' },
 ] as const;
+
+/** 10: tell the payee by SMS that the check is on its way (the same as enableSmsInform). */
+export const INFORM_TYPES = [{ informTypeId: 10, name: 'Notify Receiver by SMS' }] as const;
+export const DEFAULT_PAPER_TYPE = 7;
+const SMS_INFORM = 10;
 
 export interface MailCheckInput {
   checkId: string;
   shippingTypeId: number;
   paperTypeId?: number;
+  informTypeId?: number;
+  enableSmsInform?: boolean;
+  enableEmailInform?: boolean;
+  payeeEmail?: string;
+  payeePhone?: string;
   customToAddressId?: string | null;
 }
 
-export async function mailChecks(ctx: ServiceContext, principal: Principal, items: readonly MailCheckInput[]): Promise<Mailing[]> {
+/** The request-wide fields of the hosted service's POST /mailchecks. */
+export interface MailChecksOptions {
+  /** Ship the checks to the custom 'to' address (e.g. to the sender) rather than to each payee. */
+  isShippingToCustomAddress: boolean;
+  customToAddressId: string | null;
+  customFromAddressId: string | null;
+  customShippingTypeId: number | null;
+}
+
+export const NO_OPTIONS: MailChecksOptions = { isShippingToCustomAddress: false, customToAddressId: null, customFromAddressId: null, customShippingTypeId: null };
+
+const known = (list: readonly { [key: string]: unknown }[], key: string, value: number): boolean => list.some((t) => t[key] === value);
+
+export async function mailChecks(ctx: ServiceContext, principal: Principal, items: readonly MailCheckInput[], options: MailChecksOptions = NO_OPTIONS): Promise<Mailing[]> {
   const now = ctx.now();
+  if (options.customShippingTypeId !== null && !known(SHIPPING_TYPES, 'shippingTypeId', options.customShippingTypeId)) throw rules.invalid('customShippingTypeId');
+  if (options.isShippingToCustomAddress && options.customToAddressId === null) throw rules.custom('customToAddressId', 'is required when isShippingToCustomAddress is true');
   const seen = new Set<string>();
   items.forEach((item, i) => {
     if (seen.has(item.checkId)) throw rules.distinct(`mailChecks.${i}.checkId`);
     seen.add(item.checkId);
-    if (!SHIPPING_TYPES.some((t) => t.shippingTypeId === item.shippingTypeId)) throw rules.invalid(`mailChecks.${i}.shippingTypeId`);
-    if (item.paperTypeId !== undefined && !PAPER_TYPES.some((t) => t.paperTypeId === item.paperTypeId)) throw rules.invalid(`mailChecks.${i}.paperTypeId`);
+    if (!known(SHIPPING_TYPES, 'shippingTypeId', item.shippingTypeId)) throw rules.invalid(`mailChecks.${i}.shippingTypeId`);
+    if (item.paperTypeId !== undefined && !known(PAPER_TYPES, 'paperTypeId', item.paperTypeId)) throw rules.invalid(`mailChecks.${i}.paperTypeId`);
+    if (item.informTypeId !== undefined && !known(INFORM_TYPES, 'informTypeId', item.informTypeId)) throw rules.invalid(`mailChecks.${i}.informTypeId`);
   });
   return ctx.db.transaction(async (tx) => {
+    if (options.customToAddressId !== null && (await resources.findAddress(tx, principal, 'to', options.customToAddressId)) === undefined) throw rules.invalid('customToAddressId');
+    if (options.customFromAddressId !== null && (await resources.findAddress(tx, principal, 'from', options.customFromAddressId)) === undefined) throw rules.invalid('customFromAddressId');
     const found = await checks.findChecks(tx, principal, items.map((i) => i.checkId));
     const created: Mailing[] = [];
     for (const [i, item] of items.entries()) {
@@ -56,16 +91,43 @@ export async function mailChecks(ctx: ServiceContext, principal: Principal, item
       // twice, nor queue it while another prints, emails, edits or deletes it.
       if (!(await checks.lockCheck(tx, principal, check.id, check.status))) throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
       if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined) throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
-      const toAddressId = item.customToAddressId ?? null;
+      const payee = check.payeeId === null ? undefined : await resources.findPayeeForPrinting(tx, principal, check.payeeId);
+      const toAddressId = item.customToAddressId ?? options.customToAddressId;
       if (toAddressId !== null) {
         if ((await resources.findAddress(tx, principal, 'to', toAddressId)) === undefined) throw rules.invalid(`${path}.customToAddressId`);
-      } else {
-        const payee = check.payeeId === null ? undefined : await resources.findPayeeForPrinting(tx, principal, check.payeeId);
-        if (payee === undefined || payee.address1 === '' || payee.city === '' || payee.zip === '') {
-          throw rules.custom(`${path}.customToAddressId`, 'is required when the payee has no mailing address on record');
-        }
+      } else if (payee === undefined || payee.address1 === '' || payee.city === '' || payee.zip === '') {
+        throw rules.custom(`${path}.customToAddressId`, 'is required when the payee has no mailing address on record');
       }
-      const mailing: Mailing = { id: newId('mail', now), checkId: check.id, shippingTypeId: item.shippingTypeId, paperTypeId: item.paperTypeId ?? 1, toAddressId, status: 'queued', createdAt: now, updatedAt: now };
+      // Notifications, as for email checks: the address or number given, else the payee's.
+      const enableSmsInform = item.enableSmsInform === true || item.informTypeId === SMS_INFORM;
+      const enableEmailInform = item.enableEmailInform === true;
+      let payeePhone: string | null = null;
+      if (item.payeePhone !== undefined || enableSmsInform) {
+        const raw = item.payeePhone ?? payee?.phone ?? '';
+        if (raw === '') throw rules.custom(`${path}.payeePhone`, 'is required when enableSmsInform is true and the payee has no phone on record');
+        payeePhone = normalisePhone(raw);
+        if (payeePhone === null) throw rules.custom(`${path}.payeePhone`, 'must be a valid phone number');
+      }
+      const payeeEmail = item.payeeEmail ?? (enableEmailInform ? payee?.email ?? '' : null);
+      if (payeeEmail === '') throw rules.custom(`${path}.payeeEmail`, 'is required when enableEmailInform is true and the payee has no email on record');
+      const mailing: Mailing = {
+        id: newId('mail', now),
+        checkId: check.id,
+        shippingTypeId: item.shippingTypeId,
+        paperTypeId: item.paperTypeId ?? DEFAULT_PAPER_TYPE,
+        toAddressId,
+        status: 'queued',
+        createdAt: now,
+        updatedAt: now,
+        informTypeId: item.informTypeId ?? null,
+        enableSmsInform,
+        enableEmailInform,
+        payeeEmail,
+        payeePhone,
+        shippingToCustomAddress: options.isShippingToCustomAddress,
+        fromAddressId: options.customFromAddressId,
+        customShippingTypeId: options.customShippingTypeId,
+      };
       await mailings.insertMailing(tx, principal, mailing);
       created.push(mailing);
     }

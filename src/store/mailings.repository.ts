@@ -13,6 +13,15 @@ export interface Mailing {
   status: MailingStatus;
   createdAt: number;
   updatedAt: number;
+  /** What the hosted service's POST /mailchecks also takes (issue 11): kept and returned. */
+  informTypeId: number | null;
+  enableSmsInform: boolean;
+  enableEmailInform: boolean;
+  payeeEmail: string | null;
+  payeePhone: string | null;
+  shippingToCustomAddress: boolean;
+  fromAddressId: string | null;
+  customShippingTypeId: number | null;
 }
 
 interface MailingRow {
@@ -26,6 +35,14 @@ interface MailingRow {
   status: MailingStatus;
   created_at: number;
   updated_at: number;
+  inform_type_id: number | null;
+  enable_sms_inform: number;
+  enable_email_inform: number;
+  payee_email: string | null;
+  payee_phone: string | null;
+  shipping_to_custom_address: number;
+  from_address_id: string | null;
+  custom_shipping_type_id: number | null;
 }
 
 const toMailing = (r: MailingRow): Mailing => ({
@@ -37,12 +54,25 @@ const toMailing = (r: MailingRow): Mailing => ({
   status: r.status,
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
+  informTypeId: r.inform_type_id === null ? null : Number(r.inform_type_id),
+  enableSmsInform: Number(r.enable_sms_inform) === 1,
+  enableEmailInform: Number(r.enable_email_inform) === 1,
+  payeeEmail: r.payee_email,
+  payeePhone: r.payee_phone,
+  shippingToCustomAddress: Number(r.shipping_to_custom_address) === 1,
+  fromAddressId: r.from_address_id,
+  customShippingTypeId: r.custom_shipping_type_id === null ? null : Number(r.custom_shipping_type_id),
 });
 
 export async function insertMailing(q: Queryable, owner: Owner, m: Mailing): Promise<void> {
   await q.run(
-    'INSERT INTO mailings (id, account_id, env, check_id, shipping_type_id, paper_type_id, to_address_id, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [m.id, owner.accountId, owner.env, m.checkId, m.shippingTypeId, m.paperTypeId, m.toAddressId, m.status, m.createdAt, m.updatedAt],
+    `INSERT INTO mailings (id, account_id, env, check_id, shipping_type_id, paper_type_id, to_address_id, status, created_at, updated_at,
+       inform_type_id, enable_sms_inform, enable_email_inform, payee_email, payee_phone, shipping_to_custom_address, from_address_id, custom_shipping_type_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      m.id, owner.accountId, owner.env, m.checkId, m.shippingTypeId, m.paperTypeId, m.toAddressId, m.status, m.createdAt, m.updatedAt,
+      m.informTypeId, m.enableSmsInform ? 1 : 0, m.enableEmailInform ? 1 : 0, m.payeeEmail, m.payeePhone, m.shippingToCustomAddress ? 1 : 0, m.fromAddressId, m.customShippingTypeId,
+    ],
   );
 }
 

@@ -8,6 +8,7 @@ import * as listCounts from './migrations/005-list-counts.ts';
 import * as panel from './migrations/006-panel.ts';
 import * as printOffsets from './migrations/008-print-offsets.ts';
 import * as secretsOut from './migrations/009-secrets-out-of-database.ts';
+import * as hostedFields from './migrations/010-hosted-fields.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -19,7 +20,7 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets, secretsOut];
+const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets, secretsOut, hostedFields];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
 const WIPE_AFTER = new Set([secretsOut.id]);

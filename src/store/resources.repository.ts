@@ -250,20 +250,21 @@ export async function deletePayee(q: Queryable, owner: Owner, id: string, now: n
 interface CategoryRow {
   id: string;
   name: string;
+  type: string;
   created_at: number;
 }
 
 
 function toCategory(row: CategoryRow): Category {
-  return { id: row.id, name: row.name, createdAt: Number(row.created_at) };
+  return { id: row.id, name: row.name, type: row.type, createdAt: Number(row.created_at) };
 }
 
 export async function insertCategory(q: Queryable, owner: Owner, c: Category): Promise<void> {
-  await q.run('INSERT INTO categories (id, account_id, env, name, created_at) VALUES (?, ?, ?, ?, ?)', [c.id, owner.accountId, owner.env, c.name, c.createdAt]);
+  await q.run('INSERT INTO categories (id, account_id, env, name, type, created_at) VALUES (?, ?, ?, ?, ?, ?)', [c.id, owner.accountId, owner.env, c.name, c.type, c.createdAt]);
 }
 
 export function listCategories(q: Queryable, owner: Owner, page: Page): Promise<Paged<Category>> {
-  return paged(q, 'categories', OWNED, [owner.accountId, owner.env], ['name'], page, toCategory);
+  return paged(q, 'categories', OWNED, [owner.accountId, owner.env], ['name', 'type'], page, toCategory);
 }
 
 // ---- addresses (custom from / custom to) ----

@@ -93,10 +93,10 @@ describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
     const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [{ name: 'Post Office Fan', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }] } });
     const check = await http(`${api}/checks`, { method: 'POST', key, body: { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId: payee.body.data.payees[0].payeeId, amount: 40 }] } });
     const checkId = check.body.data.checks[0].checkId;
-    const mailing = await http(`${api}/mailchecks`, { method: 'POST', key, body: { mailChecks: [{ checkId, shippingTypeId: 2 }] } });
+    const mailing = await http(`${api}/mailchecks`, { method: 'POST', key, body: { mailChecks: [{ checkId, shippingTypeId: 3 }] } });
     const mailingId = mailing.body.data.mailings[0].mailingId;
     const queue = await runCli(['mailings', 'list', '--status', 'queued'], env);
-    expect(queue.stdout).toContain(`${mailingId}\tqueued\t${checkId}\tshipping 2`);
+    expect(queue.stdout).toContain(`${mailingId}\tqueued\t${checkId}\tshipping 3`);
     const dispatched = await runCli(['mailings', 'dispatch', mailingId], env);
     expect(dispatched.code).toBe(0);
     expect(dispatched.stdout).toContain(`check ${checkId} is now mailed`);

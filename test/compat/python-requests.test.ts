@@ -107,6 +107,22 @@ describe.each(dialects())('python requests script (%s)', (dialect) => {
     expect(row?.category_id ?? null).toBeNull();
   });
 
+  it('nothing gets looser where money or ownership is at stake', async () => {
+    // Amounts still parse exactly: a float the script computed is refused, not rounded.
+    for (const amount of ['12.345', '1.0000000000000000001', 'abc', '1e400']) {
+      const res = await send(t.app, { method: 'POST', url: '/checks', headers, body: `{"checks": [{"bankAccountId": "${basics.bankAccountId}", "payeeId": "${basics.payeeId}", "amount": ${amount}}]}` });
+      expect(res.status, amount).toBe(amount === 'abc' ? 400 : 422);
+    }
+    // Another account's ids: 404 in the path, 422 in a body, whatever the headers.
+    const other = await t.client('other-python@example.com');
+    const theirs = await seedBasics(other);
+    expect((await py('DELETE', `/payees/${theirs.payeeId}`)).status).toBe(404);
+    const foreign = await py('POST', '/checks', { checks: [{ ...basics, bankAccountId: theirs.bankAccountId, amount: 1, serialNumber: null }] });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body).toEqual({ success: false, errorMsg: 'The selected checks.0.bankAccountId is invalid.' });
+    expect((await other.get('/payees')).body.data.meta.total).toBe(1);
+  });
+
   it('voids and deletes with Content-Type: application/json and an empty body', async () => {
     const made = await api.post('/checks', { checks: [{ ...basics, amount: 3 }, { ...basics, amount: 3 }, { ...basics, amount: 3 }, { ...basics, amount: 3 }] });
     const [a, b, c, d] = made.body.data.checks.map((x: { checkId: string }) => x.checkId);

@@ -76,6 +76,23 @@ describe.each(dialects())('workflow connector (%s)', (dialect) => {
     }
   });
 
+  it('creates a mail check as the connector does: string ids, 0/1 flags, unset inputs left out', async () => {
+    const made = await api.post('/checks', { checks: [{ ...basics, amount: '40.00' }, { ...basics, amount: '40.00' }] });
+    const [a, b] = made.body.data.checks.map((c: { checkId: string }) => c.checkId);
+    // The connector spreads `+enableSmsInform` (a number) and passes its string dropdown values as they are.
+    const tolerated = await send(t.app, {
+      method: 'POST',
+      url: '/mailchecks',
+      headers,
+      body: JSON.stringify({ isShippingToCustomAddress: false, mailChecks: [{ checkId: a, shippingTypeId: '1', paperTypeId: '7', informTypeId: '10', enableSmsInform: 1, enableEmailInform: 0 }] }),
+    });
+    expect(tolerated.status, tolerated.raw).toBe(200);
+    const strict = await api.post('/mailchecks', { mailChecks: [{ checkId: b, shippingTypeId: 1, paperTypeId: 7, informTypeId: 10, enableSmsInform: true, enableEmailInform: false }] });
+    expect(strict.status, strict.raw).toBe(200);
+    expect(shape(tolerated.body)).toEqual(shape(strict.body));
+    expect(tolerated.body.data.mailings[0]).toMatchObject({ shippingTypeId: 1, paperTypeId: 7, enableSmsInform: true, enableEmailInform: false, payeePhone: '+14155552671', isShippingToCustomAddress: false });
+  });
+
   it('sends JSON headers on a body-less POST and DELETE: an empty body is no body', async () => {
     const made = await api.post('/checks', { checks: [{ ...basics, amount: '12.00' }, { ...basics, amount: '12.00' }] });
     const [a, b] = made.body.data.checks.map((c: { checkId: string }) => c.checkId);

@@ -76,13 +76,13 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
 
   it('mailing: queued (check locked) -> dispatched by the operator -> mailed; options list', async () => {
     const options = await api.get('/mailchecks/mailingOptions');
-    expect(options.body.data.shippingTypes[0]).toEqual({ shippingTypeId: 1, name: 'First-Class Mail', deliveryDays: '3-5' });
+    expect(options.body.data.shippingTypes[0]).toEqual({ shippingTypeId: 1, name: 'First Class', deliveryDays: '3-5' });
     expect(options.body.data.paperTypes.length).toBeGreaterThan(0);
     const id = await newCheck();
     const queued = await mail(id);
     expect(queued.status).toBe(200);
     const mailingId = queued.body.data.mailings[0].mailingId;
-    expect(queued.body.data.mailings[0]).toMatchObject({ checkId: id, shippingTypeId: 1, paperTypeId: 1, status: 'queued' });
+    expect(queued.body.data.mailings[0]).toMatchObject({ checkId: id, shippingTypeId: 1, paperTypeId: 7, status: 'queued' });
     expect((await email(id)).body.errorMsg).toBe('The check cannot be emailed: it is queued for mailing; cancel the mailing first.');
     expect((await api.put(`/checks/${id}`, { memo: 'x' })).body.errorMsg).toBe('The check cannot be edited: it is queued for mailing; cancel the mailing first.');
     expect((await mail(id)).body.errorMsg).toBe('The mailChecks.0.checkId field names a check that is already queued for mailing.');

@@ -48,6 +48,22 @@ describe('OpenAPI document', () => {
     expect(doc.servers[0].url).toMatch(/\/api\/v3$/);
   });
 
+  it('tells the tolerances clients of the hosted service rely on (issue 11)', () => {
+    expect(doc.info.description).toMatch(/null is read as not given/);
+    const page = doc.paths['/payees'].get.parameters.find((p: { name: string }) => p.name === 'page');
+    expect(page.schema).toMatchObject({ type: 'string', pattern: '^([+-]?[0-9]+)?$' });
+    expect(page.description ?? page.schema.description).toMatch(/below 1 \(or empty\) mean 1/);
+    const categories = doc.paths['/categories'].post.requestBody.content['application/json'].schema;
+    expect(categories.anyOf).toHaveLength(2);
+    expect(Object.keys(categories.anyOf[1].properties)).toEqual(['name', 'type']);
+    const mail = doc.paths['/mailchecks'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(mail.properties).sort()).toEqual(['customFromAddressId', 'customShippingTypeId', 'customToAddressId', 'isShippingToCustomAddress', 'mailChecks']);
+    expect(Object.keys(mail.properties.mailChecks.items.properties).sort()).toEqual(
+      ['checkId', 'customToAddressId', 'enableEmailInform', 'enableSmsInform', 'informTypeId', 'paperTypeId', 'payeeEmail', 'payeePhone', 'shippingTypeId'],
+    );
+    expect(mail.properties.mailChecks.items.properties.shippingTypeId.anyOf.map((s: { type: string }) => s.type)).toEqual(['integer', 'string']);
+  });
+
   it('serves a human docs page', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${BASE}/docs/` });
     expect(res.statusCode).toBe(200);

@@ -60,7 +60,7 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
     expect(created.body.data.categories.map((c: { name: string }) => c.name)).toEqual(['Rent', 'Utilities']);
     expect(created.body.data.categories[0].categoryId).toMatch(/^cat_/);
     const list = await api.get('/categories?term=rent');
-    expect(list.body.data).toEqual({ meta: { total: 1, currentPage: 1, perPage: 10 }, categories: [{ categoryId: created.body.data.categories[0].categoryId, name: 'Rent' }] });
+    expect(list.body.data).toEqual({ meta: { total: 1, currentPage: 1, perPage: 10 }, categories: [{ categoryId: created.body.data.categories[0].categoryId, name: 'Rent', type: '' }] });
     const bank = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Ops', routingNumber: '011000015', accountNumber: '9999' }] });
     const check = await api.post('/checks', { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, noPayee: true, amount: 1, categoryId: created.body.data.categories[0].categoryId }] });
     expect(check.status).toBe(201);

@@ -132,7 +132,8 @@ export interface paths {
                             /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                             printOffsetY?: number;
                             routingNumber: string;
-                            startingSerial?: number;
+                            /** @description The first automatic serial number; default 10001. */
+                            startingSerial?: number | string;
                         }[];
                     };
                 };
@@ -346,7 +347,8 @@ export interface paths {
                         bankName?: string;
                         customFromAddressId?: string | null;
                         name?: string;
-                        nextSerial?: number;
+                        /** @description The next automatic serial number. */
+                        nextSerial?: number | string;
                         /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                         printOffsetX?: number;
                         /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
@@ -874,6 +876,7 @@ export interface paths {
                                 categories: {
                                     categoryId: string;
                                     name: string;
+                                    type: string;
                                 }[];
                                 meta: {
                                     currentPage: number;
@@ -947,7 +950,13 @@ export interface paths {
                     "application/json": {
                         categories: {
                             name: string;
+                            /** @description The category's kind as the client names it, e.g. expense or income; empty when not given. */
+                            type?: string;
                         }[];
+                    } | {
+                        name: string;
+                        /** @description The category's kind as the client names it, e.g. expense or income; empty when not given. */
+                        type?: string;
                     };
                 };
             };
@@ -963,7 +972,17 @@ export interface paths {
                                 categories: {
                                     categoryId: string;
                                     name: string;
+                                    type: string;
                                 }[];
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        } | {
+                            data: {
+                                categoryId: string;
+                                name: string;
+                                type: string;
                             };
                             message: string;
                             /** @enum {boolean} */
@@ -3131,11 +3150,11 @@ export interface paths {
                     "application/json": {
                         emailChecks: {
                             checkId: string;
-                            enableSmsInform?: boolean;
+                            enableSmsInform?: boolean | 0 | 1 | "0" | "1";
                             /** Format: email */
                             payeeEmail?: string;
                             payeePhone?: string;
-                            sendAttachment?: 0 | 1;
+                            sendAttachment?: 0 | 1 | "0" | "1";
                         }[];
                     };
                 };
@@ -3236,11 +3255,28 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        customFromAddressId?: string | null;
+                        customShippingTypeId?: number | string;
+                        customToAddressId?: string | null;
+                        isShippingToCustomAddress?: boolean | 0 | 1 | "0" | "1";
                         mailChecks: {
                             checkId: string;
                             customToAddressId?: string | null;
-                            paperTypeId?: number;
-                            shippingTypeId: number;
+                            enableEmailInform?: boolean | 0 | 1 | "0" | "1";
+                            enableSmsInform?: boolean | 0 | 1 | "0" | "1";
+                            /** @description 10: notify the payee by SMS (as enableSmsInform). */
+                            informTypeId?: number | string;
+                            /** @description 7 regular (default), 8 hologram, 9 ultra hologram. */
+                            paperTypeId?: number | string;
+                            /**
+                             * Format: email
+                             * @description Required with enableEmailInform when the payee has no email on record.
+                             */
+                            payeeEmail?: string;
+                            /** @description Required with enableSmsInform when the payee has no phone on record. */
+                            payeePhone?: string;
+                            /** @description One of GET /mailchecks/mailingOptions shippingTypes (1, 3, 4, 5, 12, 20). */
+                            shippingTypeId: number | string;
                         }[];
                     };
                 };
@@ -3256,9 +3292,19 @@ export interface paths {
                             data: {
                                 mailings: {
                                     checkId: string;
+                                    customFromAddressId: string | null;
+                                    customShippingTypeId: number | null;
                                     customToAddressId: string | null;
+                                    enableEmailInform: boolean;
+                                    enableSmsInform: boolean;
+                                    informTypeId: number | null;
+                                    isShippingToCustomAddress: boolean;
                                     mailingId: string;
                                     paperTypeId: number;
+                                    /** @description Where the payee is told by email (enableEmailInform), or null. */
+                                    payeeEmail: string | null;
+                                    /** @description Where the payee is told by SMS (enableSmsInform), E.164, or null. */
+                                    payeePhone: string | null;
                                     shippingTypeId: number;
                                     /** @description queued, dispatched or cancelled */
                                     status: string;
@@ -3353,9 +3399,19 @@ export interface paths {
                         "application/json": {
                             data: {
                                 checkId: string;
+                                customFromAddressId: string | null;
+                                customShippingTypeId: number | null;
                                 customToAddressId: string | null;
+                                enableEmailInform: boolean;
+                                enableSmsInform: boolean;
+                                informTypeId: number | null;
+                                isShippingToCustomAddress: boolean;
                                 mailingId: string;
                                 paperTypeId: number;
+                                /** @description Where the payee is told by email (enableEmailInform), or null. */
+                                payeeEmail: string | null;
+                                /** @description Where the payee is told by SMS (enableSmsInform), E.164, or null. */
+                                payeePhone: string | null;
                                 shippingTypeId: number;
                                 /** @description queued, dispatched or cancelled */
                                 status: string;
@@ -3453,6 +3509,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                informTypes: {
+                                    informTypeId: number;
+                                    name: string;
+                                }[];
                                 paperTypes: {
                                     name: string;
                                     paperTypeId: number;

@@ -59,12 +59,25 @@ function fromFastify(error: FastifyError, request: FastifyRequest): { code: Erro
 }
 
 /**
- * Ajv reports a failed union (anyOf) as each branch's failure followed by the union's own; the
- * union's is the one that speaks to the client ("must be true or false"), so it wins.
+ * Ajv reports a failed union (anyOf) as each branch's failure followed by the union's own. A union
+ * with its own wording (`x-message`: "must be true or false") speaks for itself. A union of two
+ * body shapes (a batch or one object, POST /categories) has none: the branch failure that got
+ * furthest into the body names what is wrong (`categories.0.name`, not "the body is invalid").
  */
 function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | undefined {
   const union = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').at(-1);
-  return union ?? errors[0];
+  if (union === undefined) return errors[0];
+  if (typeof (union.parentSchema as Record<string, unknown> | undefined)?.['x-message'] === 'string') return union;
+  // Deeper wins; at the same depth, the shape that knows a field the client sent (`{"type": ...}`
+  // is a category missing its name, not a batch missing `categories`), then an unknown field over
+  // a missing one (it is what the client wrote).
+  const knowsSentField = (e: ErrorObject): boolean => {
+    const properties = (e.parentSchema as Record<string, unknown> | undefined)?.properties;
+    return typeof e.data === 'object' && e.data !== null && typeof properties === 'object' && properties !== null && Object.keys(e.data).some((key) => key in properties);
+  };
+  const score = (e: ErrorObject) => e.instancePath.split('/').length * 4 + (knowsSentField(e) ? 2 : 0) + (e.keyword === 'additionalProperties' ? 1 : 0);
+  const branches = errors.filter((e) => e !== union && e.instancePath.startsWith(union.instancePath));
+  return branches.reduce<ErrorObject | undefined>((best, e) => (best === undefined || score(e) > score(best) ? e : best), undefined) ?? union;
 }
 
 /** Longest path parameter the router matches; ids are at most 200 characters (schemas/common.ts). */

@@ -11,9 +11,17 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
     '/categories',
     { schema: { summary: 'Create categories', tags: ['categories'], body: CreateCategoriesBody, response: { 201: CreateCategoriesResponse, ...errorResponses() } } },
     async (request, reply) => {
-      const created = await addressService.createCategories(ctx, principalOf(request), request.body.categories);
+      const body = request.body;
+      if ('categories' in body) {
+        const created = await addressService.createCategories(ctx, principalOf(request), body.categories);
+        reply.code(201);
+        return { success: true as const, message: 'Categories created successfully.', data: { categories: created.map(categoryWire) } };
+      }
+      // One category unwrapped: answered unwrapped, as the clients that send it read it.
+      const [created] = await addressService.createCategories(ctx, principalOf(request), [body]);
+      if (created === undefined) throw new Error('a category create returned nothing');
       reply.code(201);
-      return { success: true as const, message: 'Categories created successfully.', data: { categories: created.map(categoryWire) } };
+      return { success: true as const, message: 'Category created successfully.', data: categoryWire(created) };
     },
   );
 

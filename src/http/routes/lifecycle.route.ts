@@ -9,7 +9,8 @@ import type { Mailing } from '../../store/mailings.repository.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { checkWire } from '../presenters.ts';
 import { CheckEditBody, CheckRead } from '../schemas/checks.ts';
-import { errorResponses, IdParam, MAX_BATCH, Message, pathId, NullableString } from '../schemas/common.ts';
+import { errorResponses, Flag, IdParam, IntegerValue, integerValue, MAX_BATCH, Message, NullableInteger, NullableString, pathId } from '../schemas/common.ts';
+import { flag } from '../../services/check.service.ts';
 
 const CheckMessageResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: CheckRead });
 
@@ -20,24 +21,59 @@ const MailingRead = Type.Object({
   paperTypeId: Type.Integer(),
   customToAddressId: NullableString(),
   status: Type.String({ description: 'queued, dispatched or cancelled' }),
+  informTypeId: NullableInteger(),
+  enableSmsInform: Type.Boolean(),
+  enableEmailInform: Type.Boolean(),
+  payeeEmail: NullableString({ description: 'Where the payee is told by email (enableEmailInform), or null.' }),
+  payeePhone: NullableString({ description: 'Where the payee is told by SMS (enableSmsInform), E.164, or null.' }),
+  isShippingToCustomAddress: Type.Boolean(),
+  customFromAddressId: NullableString(),
+  customShippingTypeId: NullableInteger(),
 });
 
-const mailingWire = (m: Mailing) => ({ mailingId: m.id, checkId: m.checkId, shippingTypeId: m.shippingTypeId, paperTypeId: m.paperTypeId, customToAddressId: m.toAddressId, status: m.status });
+const mailingWire = (m: Mailing) => ({
+  mailingId: m.id,
+  checkId: m.checkId,
+  shippingTypeId: m.shippingTypeId,
+  paperTypeId: m.paperTypeId,
+  customToAddressId: m.toAddressId,
+  status: m.status,
+  informTypeId: m.informTypeId,
+  enableSmsInform: m.enableSmsInform,
+  enableEmailInform: m.enableEmailInform,
+  payeeEmail: m.payeeEmail,
+  payeePhone: m.payeePhone,
+  isShippingToCustomAddress: m.shippingToCustomAddress,
+  customFromAddressId: m.fromAddressId,
+  customShippingTypeId: m.customShippingTypeId,
+});
 
+const OptionalId = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' }));
+
+/** The hosted service's POST /mailchecks body, field for field (docs/api-notes.md). */
 const MailChecksBody = Type.Object(
   {
     mailChecks: Type.Array(
       Type.Object(
         {
           checkId: Type.String({ minLength: 1, maxLength: 64 }),
-          shippingTypeId: Type.Integer(),
-          paperTypeId: Type.Optional(Type.Integer()),
-          customToAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
+          shippingTypeId: IntegerValue({ description: 'One of GET /mailchecks/mailingOptions shippingTypes (1, 3, 4, 5, 12, 20).' }),
+          paperTypeId: Type.Optional(IntegerValue({ description: '7 regular (default), 8 hologram, 9 ultra hologram.' })),
+          informTypeId: Type.Optional(IntegerValue({ description: '10: notify the payee by SMS (as enableSmsInform).' })),
+          enableSmsInform: Flag,
+          enableEmailInform: Flag,
+          payeeEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: "Required with enableEmailInform when the payee has no email on record." })),
+          payeePhone: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Required with enableSmsInform when the payee has no phone on record.' })),
+          customToAddressId: OptionalId,
         },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: MAX_BATCH },
     ),
+    isShippingToCustomAddress: Flag,
+    customToAddressId: OptionalId,
+    customFromAddressId: OptionalId,
+    customShippingTypeId: Type.Optional(IntegerValue()),
   },
   { additionalProperties: false },
 );
@@ -92,13 +128,14 @@ export const lifecycleRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }>
             data: Type.Object({
               shippingTypes: Type.Array(Type.Object({ shippingTypeId: Type.Integer(), name: Type.String(), deliveryDays: Type.String() })),
               paperTypes: Type.Array(Type.Object({ paperTypeId: Type.Integer(), name: Type.String() })),
+              informTypes: Type.Array(Type.Object({ informTypeId: Type.Integer(), name: Type.String() })),
             }),
           }),
           ...errorResponses(),
         },
       },
     },
-    async () => ({ success: true as const, data: { shippingTypes: [...mailingService.SHIPPING_TYPES], paperTypes: [...mailingService.PAPER_TYPES] } }),
+    async () => ({ success: true as const, data: { shippingTypes: [...mailingService.SHIPPING_TYPES], paperTypes: [...mailingService.PAPER_TYPES], informTypes: [...mailingService.INFORM_TYPES] } }),
   );
 
   app.post(
@@ -112,7 +149,21 @@ export const lifecycleRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }>
       },
     },
     async (request) => {
-      const created = await mailingService.mailChecks(ctx, principalOf(request), request.body.mailChecks);
+      const body = request.body;
+      const items = body.mailChecks.map((item) => ({
+        ...item,
+        shippingTypeId: integerValue(item.shippingTypeId),
+        paperTypeId: item.paperTypeId === undefined ? undefined : integerValue(item.paperTypeId),
+        informTypeId: item.informTypeId === undefined ? undefined : integerValue(item.informTypeId),
+        enableSmsInform: flag(item.enableSmsInform),
+        enableEmailInform: flag(item.enableEmailInform),
+      }));
+      const created = await mailingService.mailChecks(ctx, principalOf(request), items, {
+        isShippingToCustomAddress: flag(body.isShippingToCustomAddress),
+        customToAddressId: body.customToAddressId ?? null,
+        customFromAddressId: body.customFromAddressId ?? null,
+        customShippingTypeId: body.customShippingTypeId === undefined ? null : integerValue(body.customShippingTypeId),
+      });
       return { success: true as const, message: 'Checks queued for mailing.', data: { mailings: created.map(mailingWire) } };
     },
   );

@@ -1,11 +1,6 @@
 import { Type } from 'typebox';
 import { CHECK_STATUSES } from '../../domain/check-status.ts';
-import { MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
-
-/** true/false, 0/1 and "0"/"1" (the spec's own example sends 0). */
-const Flag = Type.Optional(
-  Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')], { 'x-message': 'must be true or false' }),
-);
+import { Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
 const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], { 'x-message': 'must be a number', description: 'Dollars with at most 2 decimals, as a number or a numeric string.' });

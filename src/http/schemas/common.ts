@@ -52,6 +52,26 @@ export const PageQuery = {
 
 export const MAX_BATCH = 500;
 
+/** true/false, 0/1 and "0"/"1" (the spec's own example sends 0; the workflow connector sends 0/1). */
+export const Flag = Type.Optional(
+  Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')], { 'x-message': 'must be true or false' }),
+);
+
+/**
+ * An integer id or enum value, as a JSON number or as its decimal text (`"shippingTypeId": "1"`):
+ * clients of the hosted service send both, and Laravel's `integer` rule takes both. Which values
+ * are allowed is the service's to say.
+ */
+export function IntegerValue(options: Record<string, unknown> = {}, bounds: { minimum: number; maximum: number } = { minimum: 0, maximum: 999_999_999 }) {
+  const digits = String(bounds.maximum).length;
+  return Type.Union([Type.Integer(bounds), Type.String({ pattern: `^[0-9]{1,${digits}}$` })], { 'x-message': 'must be an integer', ...options });
+}
+
+/** The number an IntegerValue holds. */
+export function integerValue(value: number | string): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
 /** The paging a list request asked for, clamped (domain/paging.ts). */
 export function pageOf(query: { perPage?: string; page?: string }): Paging {
   return resolvePaging(query.page, query.perPage);

@@ -1,7 +1,7 @@
 // Schemas of the companion resources (API decisions, "Companion endpoints") and of the spec's
 // payee update, custom from address and email check request.
 import { Type } from 'typebox';
-import { MAX_BATCH, Meta, OptionalText, PageQuery, Text, NullableString } from './common.ts';
+import { Flag, IntegerValue, MAX_BATCH, Meta, OptionalText, PageQuery, Text, NullableString } from './common.ts';
 import { VoucherInput } from './checks.ts';
 import { MAX_PRINT_OFFSET } from '../../domain/print-offset.ts';
 
@@ -10,9 +10,9 @@ export const EmailCheckItem = Type.Object(
   {
     checkId: Type.String({ minLength: 1, maxLength: 64 }),
     payeeEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
-    enableSmsInform: Type.Optional(Type.Boolean()),
+    enableSmsInform: Flag,
     payeePhone: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    sendAttachment: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { 'x-message': 'must be 0 or 1' })),
+    sendAttachment: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')], { 'x-message': 'must be 0 or 1' })),
   },
   { additionalProperties: false },
 );
@@ -62,6 +62,11 @@ export const CreatePayeesResponse = Type.Object({ success: Type.Literal(true), m
 export const ListPayeesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, payees: Type.Array(PayeeRead) }) });
 
 // ---- bank accounts ----
+/**
+ * A serial number to start from: a number, or its digits as text (`nextSerial` reads back as a
+ * string, and clients send it back as they read it). Range checked in the service.
+ */
+const Serial = (description: string) => IntegerValue({ description }, { minimum: 0, maximum: 999_999_999_999 });
 /** Printer offsets (our extension, docs/printing.md): whole hundredths of an inch, ±MAX_PRINT_OFFSET. */
 const PrintOffset = (direction: 'right' | 'down') =>
   Type.Integer({
@@ -77,7 +82,7 @@ export const BankAccountInput = Type.Object(
     bankAddress: OptionalText(200),
     routingNumber: Type.String({ pattern: '^[0-9]{9}$', 'x-message': 'must be 9 digits' }),
     accountNumber: Type.String({ pattern: '^[0-9]{4,17}$', 'x-message': 'must be 4 to 17 digits' }),
-    startingSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
+    startingSerial: Type.Optional(Serial('The first automatic serial number; default 10001.')),
     customFromAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
     ...printOffsets,
   },
@@ -89,7 +94,7 @@ export const UpdateBankAccountBody = Type.Object(
     name: Type.Optional(Text(100)),
     bankName: OptionalText(100),
     bankAddress: OptionalText(200),
-    nextSerial: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999_999 })),
+    nextSerial: Type.Optional(Serial('The next automatic serial number.')),
     customFromAddressId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' })),
     ...printOffsets,
   },
@@ -114,12 +119,26 @@ export const CreateBankAccountsResponse = Type.Object({ success: Type.Literal(tr
 export const ListBankAccountsResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, bankAccounts: Type.Array(BankAccountRead) }) });
 
 // ---- categories ----
-export const CreateCategoriesBody = Type.Object(
-  { categories: Type.Array(Type.Object({ name: Text(100) }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_BATCH }) },
+export const CategoryInput = Type.Object(
+  {
+    name: Text(100),
+    type: OptionalText(50, { description: "The category's kind as the client names it, e.g. expense or income; empty when not given." }),
+  },
   { additionalProperties: false },
 );
-export const CategoryRead = Type.Object({ categoryId: Type.String(), name: Type.String() });
-export const CreateCategoriesResponse = Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ categories: Type.Array(CategoryRead) }) });
+/**
+ * The batch form (`{"categories": [...]}`), or one category unwrapped (`{"name", "type"}`), which
+ * clients of the hosted service send and answer with `data.categoryId` (docs/api-notes.md).
+ */
+export const CreateCategoriesBody = Type.Union([
+  Type.Object({ categories: Type.Array(CategoryInput, { minItems: 1, maxItems: MAX_BATCH }) }, { additionalProperties: false }),
+  CategoryInput,
+]);
+export const CategoryRead = Type.Object({ categoryId: Type.String(), name: Type.String(), type: Type.String() });
+export const CreateCategoriesResponse = Type.Union([
+  Type.Object({ success: Type.Literal(true), message: Type.String(), data: Type.Object({ categories: Type.Array(CategoryRead) }) }),
+  Type.Object({ success: Type.Literal(true), message: Type.String(), data: CategoryRead }),
+]);
 export const ListCategoriesResponse = Type.Object({ success: Type.Literal(true), data: Type.Object({ meta: Meta, categories: Type.Array(CategoryRead) }) });
 
 // ---- addresses ----
