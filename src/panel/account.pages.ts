@@ -9,7 +9,7 @@ import { AttemptLimiter } from './attempt-limiter.ts';
 import { field, queryText } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
-import type { PanelDeps } from './panel.ts';
+import type { PanelDeps } from './deps.ts';
 import { accountOf, signIn, signOut } from './session.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;

@@ -11,7 +11,7 @@ import * as printService from '../services/print.service.ts';
 import { html, type Html } from './html.ts';
 import { listFilters, MAX_REFERENCE_ID, type ListFilters } from './list-query.ts';
 import { money, page, pager, sendPage, when, withEnv } from './layout.ts';
-import type { PanelDeps } from './panel.ts';
+import type { PanelDeps } from './deps.ts';
 import { envOf, principalFor } from './session.ts';
 
 function statusBadge(code: number): Html {

@@ -6,7 +6,7 @@ import { queryText } from './form.ts';
 import { resolvePaging } from '../domain/paging.ts';
 import { html, type Html } from './html.ts';
 import { page, pager, sendPage, when } from './layout.ts';
-import type { PanelDeps } from './panel.ts';
+import type { PanelDeps } from './deps.ts';
 import { principalFor } from './session.ts';
 
 const PER_PAGE = 25;

@@ -6,7 +6,7 @@ import type { Environment } from '../domain/owner.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage, when } from './layout.ts';
-import type { PanelDeps } from './panel.ts';
+import type { PanelDeps } from './deps.ts';
 import { accountOf } from './session.ts';
 
 const MAX_NAME = 100;

@@ -5,8 +5,6 @@
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import type { ApiKeys } from '../services/api-key.service.ts';
-import type { ServiceContext } from '../services/context.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { parseForm } from './form.ts';
 import { html } from './html.ts';
@@ -18,17 +16,13 @@ import { checksPages } from './checks.pages.ts';
 import { recordsPages } from './records.pages.ts';
 import { inboxPages } from './inbox.pages.ts';
 import { webhooksPages } from './webhooks.pages.ts';
+import type { PanelDeps } from './deps.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Panel pages anyone may open (sign in, sign up, links from emails). */
     panelPublic?: boolean;
   }
-}
-
-export interface PanelDeps {
-  ctx: ServiceContext;
-  keys: ApiKeys;
 }
 
 const FORM_LIMIT_BYTES = 64 * 1024;

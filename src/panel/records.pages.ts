@@ -9,7 +9,7 @@ import type { Paged } from '../store/resources.repository.ts';
 import { listFilters } from './list-query.ts';
 import { html, type Html } from './html.ts';
 import { page, pager, sendPage, type NavKey } from './layout.ts';
-import type { PanelDeps } from './panel.ts';
+import type { PanelDeps } from './deps.ts';
 import { envOf, principalFor } from './session.ts';
 
 interface ListView<T> {

@@ -8,7 +8,7 @@ import * as webhookService from '../services/webhook.service.ts';
 import { field, fields } from './form.ts';
 import { html } from './html.ts';
 import { csrfField, page, sendPage, when, withEnv } from './layout.ts';
-import type { PanelDeps } from './panel.ts';
+import type { PanelDeps } from './deps.ts';
 import { envOf, principalFor } from './session.ts';
 
 function envField(env: Environment): ReturnType<typeof html> {
