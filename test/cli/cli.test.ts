@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
-describe.each(dialects())('the checkwriter command (%s)', (dialect) => {
+// Each command is a new process that loads the TypeScript sources through tsx (2–6 s here), and
+// some tests run several; 90 s keeps a busy CI machine from failing them on time alone.
+describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (dialect) => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
   let server: ServerProcess;

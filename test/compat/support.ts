@@ -1,7 +1,7 @@
 // Raw requests as third-party clients of the hosted service send them: their own headers, their
 // own bodies (text, so an empty body stays empty), no help from the test client's defaults.
 import type { FastifyInstance } from 'fastify';
-import { BASE, type Reply } from '../support/app.ts';
+import { BASE, replyOf, type Reply } from '../support/app.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -20,13 +20,7 @@ export async function send(app: FastifyInstance, request: Wire): Promise<Reply> 
     headers: request.headers,
     ...(request.body === undefined ? {} : { payload: request.body }),
   });
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(response.body);
-  } catch {
-    parsed = null;
-  }
-  return { status: response.statusCode, headers: response.headers, body: parsed, raw: response.body };
+  return replyOf(response);
 }
 
 /**

@@ -34,6 +34,17 @@ export interface TestApp {
 
 export const BASE = '/api/v3';
 
+/** An injected response as tests read it: the status, headers, raw text and the JSON it holds (or null). */
+export function replyOf(response: { statusCode: number; headers: Reply['headers']; body: string }): Reply {
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(response.body);
+  } catch {
+    parsed = null;
+  }
+  return { status: response.statusCode, headers: response.headers, body: parsed, raw: response.body };
+}
+
 export function clientFor(app: FastifyInstance, key: string): Client {
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<Reply> => {
     const response = await app.inject({
@@ -42,13 +53,7 @@ export function clientFor(app: FastifyInstance, key: string): Client {
       headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
-    let parsed: unknown = null;
-    try {
-      parsed = JSON.parse(response.body);
-    } catch {
-      parsed = null;
-    }
-    return { status: response.statusCode, headers: response.headers, body: parsed, raw: response.body };
+    return replyOf(response);
   };
   return {
     key,
