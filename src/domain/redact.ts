@@ -2,7 +2,10 @@
 // check, `?token=` links reset passwords and confirm emails (issue 10, item 4). Logs are read by
 // more people, kept longer and copied further than the database, so these never appear in them.
 
-const SECRET_QUERY_NAMES = /^(?:token|code|key|api_key|apikey|access_token|secret|password|signature|sig)$/i;
+// One list of secret-bearing query names, for URLs and for free text alike.
+const SECRET_NAMES = 'token|code|key|api_key|apikey|access_token|secret|password|signature|sig';
+const SECRET_QUERY_NAMES = new RegExp(`^(?:${SECRET_NAMES})$`, 'i');
+const SECRET_QUERY_IN_TEXT = new RegExp(`([?&](?:${SECRET_NAMES})=)[^&\\s]+`, 'gi');
 const PAYEE_LINK = /^\/c\/[^/?#]+/;
 
 export const REDACTED = '[redacted]';
@@ -38,6 +41,6 @@ export function redactUrl(url: string): string {
 export function redactText(text: string): string {
   return text
     .replace(/\/c\/[A-Za-z0-9_-]+/g, `/c/${REDACTED}`)
-    .replace(/([?&](?:token|code|key|secret|signature|sig)=)[^&\s]+/gi, `$1${REDACTED}`)
+    .replace(SECRET_QUERY_IN_TEXT, `$1${REDACTED}`)
     .replace(/(?<!\d|\d[.,]|\$)\d{4,8}(?!\d|[.,]\d)/g, REDACTED);
 }

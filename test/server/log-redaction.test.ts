@@ -23,9 +23,8 @@ describe.each(dialects())('log lines hold no credentials (%s)', (dialect) => {
   beforeAll(async () => {
     const fresh = await freshDatabaseConfig(dialect);
     cleanup = fresh.cleanup;
-    // LOG_LEVEL unset: the default an operator runs with.
-    const env = { ...fresh.env };
-    server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
+    // info: the default level an operator runs with (the test helper's own default is warn).
+    server = await startServerProcess({ ...fresh.env, LOG_LEVEL: 'info' });
   });
   afterAll(async () => {
     await server.stop();
@@ -67,6 +66,8 @@ describe('redaction rules', () => {
     expect(redactText('Acme sent you a check for $1,234.56. View and print it: https://checks.example/c/Zx9_-a')).toBe(
       'Acme sent you a check for $1,234.56. View and print it: https://checks.example/c/[redacted]',
     );
+    // The same names as in URLs (one list): a reset link pasted into a message is blanked too.
+    expect(redactText('see https://x.test/r?password=hunter2&access_token=abc')).toBe('see https://x.test/r?password=[redacted]&access_token=[redacted]');
     expect(redactText(phoneCodeSms('482913'))).toBe('Your checkwriter verification code is [redacted]. It works for 15 minutes.');
   });
 
