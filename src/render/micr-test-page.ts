@@ -17,6 +17,7 @@ import {
   STANDARD_CHECK_AREA,
 } from './micr-line.ts';
 import { checkPrintOffset, shiftPage } from './page-offset.ts';
+import { maskAccountNumber } from '../domain/account-number.ts';
 
 type Pdf = PDFKit.PDFDocument;
 
@@ -131,7 +132,7 @@ function drawMark(doc: Pdf, mark: { label: string; x: number; y: number }): void
 
 function drawCheckArea(doc: Pdf, input: MicrTestPageInput): void {
   text(doc, 'MICR TEST PAGE — NOT A CHECK — DO NOT DEPOSIT', 0.5 * IN, 0.3 * IN, 13, true);
-  const masked = input.accountNumber.length <= 4 ? input.accountNumber : `****${input.accountNumber.slice(-4)}`;
+  const masked = maskAccountNumber(input.accountNumber);
   const bank = input.bankName === '' ? input.bankAccountName : `${input.bankAccountName} — ${input.bankName}`;
   text(doc, `${bank}: routing ${input.routingNumber}, account ${masked}, next check number ${input.serialNumber}`, 0.5 * IN, 0.3 * IN + 18, 8);
   text(

@@ -82,6 +82,10 @@ export async function hasLegacySecret(q: Queryable): Promise<boolean> {
 
 /** The id of the data key new values are sealed under (not secret: the key derives from the server secret). */
 export async function currentDataKeyId(q: Queryable): Promise<string> {
+  // Migration 009 sets it, so this is a read on every path that seals; the write is for a database
+  // that somehow lacks it (first writer wins).
+  const current = await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]);
+  if (current !== undefined) return current.value;
   const candidate = newKeyId();
   await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [KEY_ID_SETTING, candidate]);
   return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]))?.value ?? candidate;

@@ -74,21 +74,23 @@ export class SqliteDb implements Db {
     while (this.openTx !== null) await this.openTx;
   }
 
+  /** A call must wait for the open transaction, unless it is inside it (joined): it must not wait for itself. */
+  private mustWait(): boolean {
+    return this.openTx !== null && joinedTo(this) === undefined;
+  }
+
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    // A call inside the open transaction it joined must not wait for that transaction to end.
-    if (this.openTx !== null && joinedTo(this) === undefined) await this.idle();
+    if (this.mustWait()) await this.idle();
     return this.direct.all<T>(sql, params);
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    // A call inside the open transaction it joined must not wait for that transaction to end.
-    if (this.openTx !== null && joinedTo(this) === undefined) await this.idle();
+    if (this.mustWait()) await this.idle();
     return this.direct.get<T>(sql, params);
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    // A call inside the open transaction it joined must not wait for that transaction to end.
-    if (this.openTx !== null && joinedTo(this) === undefined) await this.idle();
+    if (this.mustWait()) await this.idle();
     return this.direct.run(sql, params);
   }
 
