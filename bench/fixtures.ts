@@ -5,7 +5,7 @@ import type { Owner } from '../src/domain/owner.ts';
 import { loadConfig } from '../src/config.ts';
 import { ApiKeys, ensureAccount } from '../src/services/api-key.service.ts';
 import type { Db } from '../src/store/db.ts';
-import { HttpClient } from './http-client.ts';
+import type { HttpClient } from './http-client.ts';
 
 export interface BenchAccount {
   owner: Owner;
@@ -18,7 +18,10 @@ export interface Basics {
 }
 
 /** An account and a test-environment key; the server child verifies it against the same tables. */
-export async function createAccount(database: { db: Db; env: Record<string, string> }, email: string): Promise<BenchAccount> {
+export async function createAccount(
+  database: { db: Db; env: Record<string, string> },
+  email: string,
+): Promise<BenchAccount> {
   const { db } = database;
   // The same server secret as the server child: both read it from where this environment says.
   const keys = await ApiKeys.open(db, loadConfig(database.env));
@@ -37,7 +40,9 @@ interface PayeesReply {
 
 export async function createBasics(client: HttpClient, payeeNames: readonly string[]): Promise<Basics> {
   const bank = await client.json<BankAccountsReply>('POST', '/bankAccounts', 201, {
-    bankAccounts: [{ name: 'Operating', bankName: 'First Bench Bank', routingNumber: '011000015', accountNumber: '123456789' }],
+    bankAccounts: [
+      { name: 'Operating', bankName: 'First Bench Bank', routingNumber: '011000015', accountNumber: '123456789' },
+    ],
   });
   const bankAccountId = bank.data.bankAccounts[0]?.bankAccountId;
   if (bankAccountId === undefined) throw new Error('POST /bankAccounts returned no bank account');

@@ -32,7 +32,9 @@ export class HttpClient {
           agent: this.agent,
           headers: {
             authorization: `Bearer ${this.key}`,
-            ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(payload.length) }),
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': String(payload.length) }),
           },
         },
         (res) => {
@@ -57,7 +59,8 @@ export class HttpClient {
   /** A JSON call that must answer `expected`; anything else means the benchmark is broken. */
   async json<T>(method: 'GET' | 'POST', path: string, expected: number, body?: unknown): Promise<T> {
     const reply = await this.send(method, path, body);
-    if (reply.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${reply.status}: ${reply.body.slice(0, 500)}`);
+    if (reply.status !== expected)
+      throw new Error(`${method} ${path}: expected ${expected}, got ${reply.status}: ${reply.body.slice(0, 500)}`);
     return JSON.parse(reply.body) as T;
   }
 

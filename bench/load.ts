@@ -23,15 +23,22 @@ export function warmupSeconds(duration: number): number {
 }
 
 /** `serverPid`: the process under load, whose CPU time is read before and after the timed run. */
-export async function measure(options: AutocannonOptions & { duration: number; connections: number }, serverPid: number): Promise<LoadResult> {
+export async function measure(
+  options: AutocannonOptions & { duration: number; connections: number },
+  serverPid: number,
+): Promise<LoadResult> {
   await autocannon({ ...options, duration: warmupSeconds(options.duration) });
   const cpuBefore = processCpuSeconds(serverPid);
   const result = await autocannon(options);
   const cpuAfter = processCpuSeconds(serverPid);
   const ok = result['2xx'];
   if (result.non2xx > 0 || ok === 0) {
-    const codes = Object.entries(result.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(', ');
-    throw new Error(`${options.method ?? 'GET'} ${options.url}: ${ok} ok, ${result.non2xx} non-2xx (${codes}), ${result.errors} errors`);
+    const codes = Object.entries(result.statusCodeStats)
+      .map(([code, s]) => `${code}×${s.count}`)
+      .join(', ');
+    throw new Error(
+      `${options.method ?? 'GET'} ${options.url}: ${ok} ok, ${result.non2xx} non-2xx (${codes}), ${result.errors} errors`,
+    );
   }
   return {
     reqPerSec: ok / result.duration,

@@ -45,13 +45,23 @@ export class PanelClient {
   private send(method: 'GET' | 'POST', path: string, form?: Record<string, string>): Promise<PanelReply> {
     const payload = form === undefined ? undefined : Buffer.from(new URLSearchParams(form).toString(), 'utf8');
     const headers: Record<string, string> = { cookie: this.cookieHeader() };
-    if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(payload.length) });
+    if (payload !== undefined)
+      Object.assign(headers, {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(payload.length),
+      });
     return new Promise((resolve, reject) => {
       const req = request(new URL(`${this.baseUrl}${path}`), { method, agent: this.agent, headers }, (res) => {
         this.remember(res.headers['set-cookie']);
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: String(res.headers.location ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       });
       req.on('error', reject);
@@ -62,7 +72,10 @@ export class PanelClient {
   /** A page that must answer `expected`; anything else means the setup is broken. */
   async get(path: string, expected = 200): Promise<PanelReply> {
     const reply = await this.send('GET', path);
-    if (reply.status !== expected) throw new Error(`GET ${path}: expected ${expected}, got ${reply.status}${reply.location === '' ? '' : ` to ${reply.location}`}: ${reply.body.slice(0, 300)}`);
+    if (reply.status !== expected)
+      throw new Error(
+        `GET ${path}: expected ${expected}, got ${reply.status}${reply.location === '' ? '' : ` to ${reply.location}`}: ${reply.body.slice(0, 300)}`,
+      );
     return reply;
   }
 
@@ -70,7 +83,10 @@ export class PanelClient {
   async submit(pagePath: string, action: string, form: Record<string, string>, expected: number): Promise<PanelReply> {
     const page = await this.get(pagePath);
     const reply = await this.send('POST', action, { ...form, _csrf: csrfOf(page.body) });
-    if (reply.status !== expected) throw new Error(`POST ${action}: expected ${expected}, got ${reply.status}${reply.location === '' ? '' : ` to ${reply.location}`}: ${reply.body.slice(0, 300)}`);
+    if (reply.status !== expected)
+      throw new Error(
+        `POST ${action}: expected ${expected}, got ${reply.status}${reply.location === '' ? '' : ` to ${reply.location}`}: ${reply.body.slice(0, 300)}`,
+      );
     return reply;
   }
 

@@ -2,10 +2,12 @@
 // an event loop with them. They still share the machine's cores: on 2 cores the load generator
 // takes about one, which is why results are reported as ratios against the raw baseline that
 // suffers the same handicap in the same run.
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess, type Serializable } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BareFastifySetup } from './bare-fastify.ts';
 
 export const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -13,6 +15,8 @@ export interface Child {
   url: string;
   /** Process id, for reading its CPU time (machine-load.ts). */
   pid: number;
+  /** Milliseconds from the spawn until it was ready to serve. */
+  readyMs: number;
   stop(): Promise<void>;
 }
 
@@ -31,13 +35,27 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** `checkwriter serve` on a free port, configured only through its environment like in production. */
+/**
+ * node flags that write a process's CPU profiles into `<profileDir>/<role>/` when it exits. One
+ * folder per role and V8's own file names: tsx's loader hooks run on a thread of their own, which
+ * writes a profile too, and a fixed --cpu-prof-name would let it overwrite the main thread's
+ * (profile.ts picks the main thread's file).
+ */
+export function cpuProfileFlags(profileDir: string, role: string): string[] {
+  return ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, role)}`];
+}
+
+/**
+ * `checkwriter serve` on a free port, configured only through its environment like in production.
+ * With `profileDir`, V8 writes the server's CPU profiles into `<profileDir>/server/` when it stops.
+ */
 export function startCheckwriter(env: Record<string, string>, profileDir: string | null): Promise<Child> {
   const nodeArgs: string[] = [];
   if (profileDir !== null) {
     mkdirSync(profileDir, { recursive: true });
-    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+    nodeArgs.push(...cpuProfileFlags(profileDir, 'server'));
   }
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bin', 'checkwriter.js'), 'serve'], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', ...env },
@@ -54,7 +72,7 @@ export function startCheckwriter(env: Record<string, string>, profileDir: string
       const match = /listening on (http:\/\/\S+)\s/.exec(output);
       if (match?.[1] !== undefined) {
         ready = true;
-        resolve({ url: match[1], pid: child.pid ?? -1, stop: stopper(child) });
+        resolve({ url: match[1], pid: child.pid ?? -1, readyMs: performance.now() - spawnedAt, stop: stopper(child) });
       }
     };
     child.stdout?.on('data', onData);
@@ -65,18 +83,34 @@ export function startCheckwriter(env: Record<string, string>, profileDir: string
   });
 }
 
-/** The node:http baseline serving `body` as the real server served it. */
-export function startRawServer(body: string, contentType: string): Promise<Child> {
-  const child = fork(join(REPO_ROOT, 'bench', 'raw-server.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** A baseline server (bench/<script>) in a forked child: it gets `setup` over IPC and answers its port. */
+function startForked(script: string, setup: Serializable): Promise<Child> {
+  const spawnedAt = performance.now();
+  const child = fork(join(REPO_ROOT, 'bench', script), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: unknown) => {
       const port = (message as { port?: unknown }).port;
-      if (typeof port !== 'number') return reject(new Error('raw server sent no port'));
+      if (typeof port !== 'number') return reject(new Error(`${script} sent no port`));
       // The IPC channel is only for the handshake; closing it keeps the child's loop quiet.
       child.disconnect();
-      resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid ?? -1, stop: stopper(child) });
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        pid: child.pid ?? -1,
+        readyMs: performance.now() - spawnedAt,
+        stop: stopper(child),
+      });
     });
-    child.once('exit', (code) => reject(new Error(`raw server exited early (code ${code})`)));
-    child.send({ body, contentType });
+    child.once('exit', (code) => reject(new Error(`${script} exited early (code ${code})`)));
+    child.send(setup);
   });
+}
+
+/** The node:http baseline serving `body` as the real server served it. */
+export function startRawServer(body: string, contentType: string): Promise<Child> {
+  return startForked('raw-server.ts', { body, contentType });
+}
+
+/** The bare Fastify baseline: the same lookup on the same database, then the same bytes. */
+export function startBareFastify(setup: BareFastifySetup): Promise<Child> {
+  return startForked('bare-fastify.ts', setup);
 }

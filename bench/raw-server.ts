@@ -10,7 +10,12 @@ interface RawSetup {
 }
 
 function isSetup(value: unknown): value is RawSetup {
-  return typeof value === 'object' && value !== null && typeof (value as RawSetup).body === 'string' && typeof (value as RawSetup).contentType === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as RawSetup).body === 'string' &&
+    typeof (value as RawSetup).contentType === 'string'
+  );
 }
 
 process.once('message', (message: unknown) => {

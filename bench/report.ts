@@ -47,16 +47,29 @@ export function renderTable(reports: readonly DialectReport[]): string {
       .filter(([, share]) => share > BUSY_THRESHOLD)
       .map(([scenario, share]) => `${r.dialect} ${scenario} ${Math.round(share * 100)}%`),
   );
-  const rows: string[][] = [['db', 'scenario', 'measured', 'target', '']];
+  // The last column is the reason slot of a miss (run.ts explain): long, so it goes at the end.
+  const rows: string[][] = [['db', 'scenario', 'measured', 'target', '', 'reason']];
   for (const report of reports) {
-    for (const v of report.verdicts) rows.push([report.dialect, v.scenario, v.measured, v.target, verdictText(v.pass)]);
-    for (const e of report.errors) rows.push([report.dialect, e.scenario, `ERROR: ${e.message.split('\n')[0] ?? ''}`, '', 'ERROR']);
+    for (const v of report.verdicts)
+      rows.push([report.dialect, v.scenario, v.measured, v.target, verdictText(v.pass), v.reason ?? '']);
+    for (const e of report.errors)
+      rows.push([report.dialect, e.scenario, `ERROR: ${e.message.split('\n')[0] ?? ''}`, '', 'ERROR']);
   }
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
-  const line = (r: string[]): string => r.map((cell, col) => cell.padEnd(widths[col] ?? 0)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((cell, col) => cell.padEnd(widths[col] ?? 0))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   const [head, ...body] = rows;
-  const warning = busy.length === 0 ? [] : ['', `Warning: the machine was busy before the run (${busy.join(', ')} CPU used by other processes); repeat on a quiet machine.`];
+  const warning =
+    busy.length === 0
+      ? []
+      : [
+          '',
+          `Warning: the machine was busy before the run (${busy.join(', ')} CPU used by other processes); repeat on a quiet machine.`,
+        ];
   return [line(head ?? []), rule, ...body.map(line), ...warning].join('\n');
 }
 

@@ -11,26 +11,54 @@
 import { performance } from 'node:perf_hooks';
 import { newId } from '../src/domain/ids.ts';
 import type { Owner } from '../src/domain/owner.ts';
-import type { NewCheck } from '../src/domain/records.ts';
+import type { NewCheck } from '../src/domain/check.ts';
 import type { Db } from '../src/store/db.ts';
 import { searchText } from '../src/store/checks.repository.ts';
-import { updateBankAccount } from '../src/store/resources.repository.ts';
+import { updateBankAccount } from '../src/store/bank-accounts.repository.ts';
 
 /** Checks per transaction: large enough that commits are rare, small enough to report progress. */
 const PER_TRANSACTION = 10_000;
 const FIRST_SERIAL = 10_001;
-/** 13 columns × 1,000 rows stays under both SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
+/** 14 columns × 1,000 rows stays under both SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
 const ROWS_PER_STATEMENT = 1000;
 /** The columns without a default in migrations/001-initial.ts; a new required column fails the seed loudly. */
-const CHECK_COLUMNS = ['id', 'account_id', 'env', 'bank_account_id', 'payee_id', 'serial_number', 'issue_date', 'amount_cents', 'memo', 'invoice_number', 'status', 'search_text', 'created_at'];
+const CHECK_COLUMNS = [
+  'id',
+  'account_id',
+  'env',
+  'bank_account_id',
+  'payee_id',
+  'serial_number',
+  'issue_date',
+  'amount_cents',
+  'memo',
+  'invoice_number',
+  'reference_id',
+  'status',
+  'search_text',
+  'created_at',
+];
 const CHECK_ROW = `(${CHECK_COLUMNS.map(() => '?').join(', ')})`;
 const SPAN_MS = 2 * 365 * 24 * 3600 * 1000;
 
 // Four of sixteen memos contain "services": the "term matching many" hits about a quarter.
 export const MEMOS = [
-  'Office rent', 'Consulting services', 'Cleaning services', 'Legal services', 'IT services', 'Monthly retainer',
-  'Equipment lease', 'Office supplies', 'Utilities', 'Insurance premium', 'Freight', 'Marketing', 'Software license',
-  'Travel reimbursement', 'Catering', 'Repairs',
+  'Office rent',
+  'Consulting services',
+  'Cleaning services',
+  'Legal services',
+  'IT services',
+  'Monthly retainer',
+  'Equipment lease',
+  'Office supplies',
+  'Utilities',
+  'Insurance premium',
+  'Freight',
+  'Marketing',
+  'Software license',
+  'Travel reimbursement',
+  'Catering',
+  'Repairs',
 ];
 
 /** Status codes (domain/check-status.ts order) with their share of the seeded checks. */
@@ -48,6 +76,18 @@ export const ROUND_AMOUNT_CENTS = 150_000;
 
 export function invoiceNumber(i: number): string {
   return `INV-${String(i).padStart(7, '0')}`;
+}
+
+/**
+ * Every seeded check has a client reference: `ord-` and the check's index in letters only
+ * (a = 0 … z = 25, five of them), so references add no digits to search_text for the numeric
+ * and invoice terms to find, and no word for the text terms.
+ */
+export function referenceId(i: number): string {
+  let letters = '';
+  for (let n = i, k = 0; k < 5 || n > 0; k += 1, n = Math.floor(n / 26))
+    letters = String.fromCharCode(97 + (n % 26)) + letters;
+  return `ord-${letters}`;
 }
 
 /** mulberry32: tiny, fast, and the same sequence on every run. */
@@ -72,7 +112,21 @@ function statusOf(r: number): number {
 }
 
 /** What a seeded check varies in; searchText reads the text fields the service would index. */
-interface SeedRow extends Pick<NewCheck, 'id' | 'payeeId' | 'serialNumber' | 'issueDate' | 'amountCents' | 'memo' | 'note' | 'accountNumber' | 'invoiceNumber' | 'referenceId' | 'createdAt'> {
+interface SeedRow
+  extends Pick<
+    NewCheck,
+    | 'id'
+    | 'payeeId'
+    | 'serialNumber'
+    | 'issueDate'
+    | 'amountCents'
+    | 'memo'
+    | 'note'
+    | 'accountNumber'
+    | 'invoiceNumber'
+    | 'referenceId'
+    | 'createdAt'
+  > {
   status: number;
 }
 
@@ -83,6 +137,7 @@ export interface SeededCheck {
   /** Lower-cased, as the service stores it. */
   searchText: string;
   payeeName: string;
+  referenceId: string | null;
 }
 
 export interface SeedResult {
@@ -124,14 +179,20 @@ export async function seedChecks(
         note: null,
         accountNumber: null,
         invoiceNumber: invoiceNumber(i),
-        referenceId: null,
+        referenceId: referenceId(i),
         status: statusOf(random()),
         createdAt,
       });
     }
     const texts = new Map<string, string>();
     for (const c of checks) {
-      const seeded: SeededCheck = { status: c.status, amountCents: c.amountCents ?? 0, searchText: searchText(c), payeeName: payeeNames.get(c.payeeId ?? '') ?? '' };
+      const seeded: SeededCheck = {
+        status: c.status,
+        amountCents: c.amountCents ?? 0,
+        searchText: searchText(c),
+        payeeName: payeeNames.get(c.payeeId ?? '') ?? '',
+        referenceId: c.referenceId,
+      };
       texts.set(c.id, seeded.searchText);
       for (const [name, test] of Object.entries(predicates)) if (test(seeded)) matches[name] = (matches[name] ?? 0) + 1;
     }
@@ -141,8 +202,20 @@ export async function seedChecks(
         await tx.run(
           `INSERT INTO checks (${CHECK_COLUMNS.join(', ')}) VALUES ${chunk.map(() => CHECK_ROW).join(', ')}`,
           chunk.flatMap((c) => [
-            c.id, owner.accountId, owner.env, bankAccountId, c.payeeId, c.serialNumber, c.issueDate, c.amountCents, c.memo,
-            c.invoiceNumber, c.status, texts.get(c.id) ?? '', c.createdAt,
+            c.id,
+            owner.accountId,
+            owner.env,
+            bankAccountId,
+            c.payeeId,
+            c.serialNumber,
+            c.issueDate,
+            c.amountCents,
+            c.memo,
+            c.invoiceNumber,
+            c.referenceId,
+            c.status,
+            texts.get(c.id) ?? '',
+            c.createdAt,
           ]),
         );
         await tx.run(

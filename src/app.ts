@@ -2,34 +2,27 @@
 // listening: tests drive it through inject or a port, server.ts listens. The only place where
 // real implementations meet.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { REDACTED, redactUrl } from './domain/redact.ts';
-import { deliveryStatus } from './delivery/setup.ts';
+import { deliveryStatus } from './worker.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
+import { registerMetrics } from './http/plugins/metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
 import { AddressLimiter } from './http/plugins/address-limiter.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { ErrorBody, UnauthenticatedBody } from './http/schemas/common.ts';
-import { addressesRoutes } from './http/routes/addresses.route.ts';
-import { bankAccountsRoutes } from './http/routes/bank-accounts.route.ts';
-import { categoriesRoutes } from './http/routes/categories.route.ts';
-import { checksRoutes } from './http/routes/checks.route.ts';
-import { emailChecksRoutes } from './http/routes/email-checks.route.ts';
-import { payeesRoutes } from './http/routes/payees.route.ts';
-import { printingRoutes } from './http/routes/printing.route.ts';
-import { deliveriesRoutes } from './http/routes/deliveries.route.ts';
-import { lifecycleRoutes } from './http/routes/lifecycle.route.ts';
-import { webhooksRoutes } from './http/routes/webhooks.route.ts';
+import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
+import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
 
@@ -39,6 +32,22 @@ export interface AppDeps {
   db: Db;
   keys: ApiKeys;
   now?: () => number;
+  /** Prometheus metrics, when METRICS_TOKEN or METRICS_PORT turns them on (server.ts). */
+  metrics?: Metrics;
+}
+
+/**
+ * One log line per request, written when it ends, instead of Fastify's two (issue 13: no
+ * per-request child logger either). Errors are logged where they are handled (errors.ts).
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const entry = { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) request.log.error({ ...entry, err: error }, 'request errored');
+    else request.log.info(entry, 'request completed');
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -51,10 +60,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       // token query values are blanked, and credential headers are censored should a serializer
       // ever include them.
       serializers: {
-        req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), hostname: request.hostname, remoteAddress: request.ip, remotePort: request.socket?.remotePort }),
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          hostname: request.hostname,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
       },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie'], censor: REDACTED },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          'headers.authorization',
+          'headers.cookie',
+        ],
+        censor: REDACTED,
+      },
     },
+    logController: new OneLinePerRequest(),
+    // request.log is the server's logger itself, not a child made for each request; lines about a
+    // request carry its reqId explicitly.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
@@ -70,12 +98,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: ServiceContext = { db: deps.db, config, now: deps.now ?? Date.now, secret: deps.keys.secret, vault: deps.keys.vault };
+  const ctx: ServiceContext = {
+    db: deps.db,
+    config,
+    now: deps.now ?? Date.now,
+    secret: deps.keys.secret,
+    vault: deps.keys.vault,
+  };
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request are callback-style, not async: no promise per request (issue 13).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // Graceful shutdown: idle keep-alive connections are closed when close() starts; a request still
   // in flight then answers with `Connection: close`, so its socket ends with it instead of holding
@@ -84,9 +120,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
+  if (deps.metrics !== undefined) registerMetrics(app, deps.metrics, config.metrics.token);
   // One budget of failed requests per client address, shared by unknown paths and bad keys.
   const failures = config.failedRequestsPerMinute > 0 ? new AddressLimiter(config.failedRequestsPerMinute) : null;
   registerErrorHandling(app, failures);
@@ -108,7 +146,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearerAuth: [] }],
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     // Paths in the document are relative to the base URL, as the spec writes them.
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
   });
@@ -125,27 +165,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerPayeePage(app, ctx);
   await registerPanel(app, { ctx, keys: deps.keys });
 
-  await app.register(async (api) => {
-    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
-    await api.register(async (secured) => {
-      registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
-      // Bodies are parsed only here, after the key was checked (issue 10, item 1).
-      registerJsonBody(secured);
-      registerIdempotency(secured, ctx);
-      registerNullFields(secured);
-      await secured.register(checksRoutes, { ctx });
-      await secured.register(emailChecksRoutes, { ctx });
-      await secured.register(payeesRoutes, { ctx });
-      await secured.register(bankAccountsRoutes, { ctx });
-      await secured.register(categoriesRoutes, { ctx });
-      await secured.register(addressesRoutes, { ctx });
-      await secured.register(printingRoutes, { ctx });
-      await secured.register(deliveriesRoutes, { ctx });
-      await secured.register(lifecycleRoutes, { ctx });
-      await secured.register(webhooksRoutes, { ctx });
-    });
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+      await api.register(async (secured) => {
+        registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
+        // Bodies are parsed only here, after the key was checked (issue 10, item 1).
+        registerJsonBody(secured);
+        registerIdempotency(secured, ctx);
+        registerNullFields(secured);
+        for (const routes of apiRoutes) await secured.register(routes, { ctx });
+      });
+    },
+    { prefix: API_PREFIX },
+  );
 
   return app;
 }

@@ -36,6 +36,15 @@ export interface DeliveryConfig {
   readonly payeeLinkDays: number;
 }
 
+/** Prometheus metrics (docs/operations.md); off when neither the token nor the port is set. */
+export interface MetricsConfig {
+  /** Bearer token for `GET /metrics` on the API's port; empty: not served there. */
+  readonly token: string;
+  /** A separate listener for `GET /metrics` (on `host` below); null: none. */
+  readonly port: number | null;
+  readonly host: string;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -68,6 +77,7 @@ export interface Config {
    */
   readonly trustProxy: boolean | string;
   readonly delivery: DeliveryConfig;
+  readonly metrics: MetricsConfig;
 }
 
 export class ConfigError extends Error {
@@ -105,13 +115,15 @@ export function parseDatabaseUrl(raw: string | undefined, schema: string | undef
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
 }
 
 function loadDeliveryConfig(env: NodeJS.ProcessEnv): DeliveryConfig {
   const smtpUrl = env.SMTP_URL ?? '';
-  if (smtpUrl !== '' && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  if (smtpUrl !== '' && !/^smtps?:\/\//.test(smtpUrl))
+    throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
   const provider = oneOf(env, 'SMS_PROVIDER', ['twilio', 'log', 'none'] as const, 'none');
   const sms: SmsConfig = Object.freeze({
     provider,
@@ -149,8 +161,19 @@ function parseTrustProxy(raw: string | undefined): boolean | string {
   const value = (raw ?? '').trim();
   if (value === '' || value === 'false') return false;
   if (value === 'true') return true;
-  if (!/^[0-9A-Fa-f.:/, ]+$/.test(value)) throw new ConfigError('TRUST_PROXY must be true, false, or comma-separated proxy addresses/CIDRs');
+  if (!/^[0-9A-Fa-f.:/, ]+$/.test(value))
+    throw new ConfigError('TRUST_PROXY must be true, false, or comma-separated proxy addresses/CIDRs');
   return value;
+}
+
+function loadMetricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
+  const token = env.METRICS_TOKEN ?? '';
+  if (token !== '' && Buffer.byteLength(token) < 32)
+    throw new ConfigError('METRICS_TOKEN must be at least 32 characters (e.g. openssl rand -base64 32)');
+  const port =
+    env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  const host = env.METRICS_HOST !== undefined && env.METRICS_HOST !== '' ? env.METRICS_HOST : '127.0.0.1';
+  return { token, port, host };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -160,15 +183,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const database = parseDatabaseUrl(env.DATABASE_URL, env.DATABASE_SCHEMA);
   const keySigningSecret = env.KEY_SIGNING_SECRET ?? '';
-  if (keySigningSecret !== '' && Buffer.byteLength(keySigningSecret) < 32) throw new ConfigError('KEY_SIGNING_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
-  const secretFile = env.SECRET_FILE !== undefined && env.SECRET_FILE !== '' ? env.SECRET_FILE : defaultSecretFile(database);
+  if (keySigningSecret !== '' && Buffer.byteLength(keySigningSecret) < 32)
+    throw new ConfigError('KEY_SIGNING_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
+  const secretFile =
+    env.SECRET_FILE !== undefined && env.SECRET_FILE !== '' ? env.SECRET_FILE : defaultSecretFile(database);
   if (keySigningSecret === '' && secretFile === '') {
     throw new ConfigError(
       'PostgreSQL deployments must keep the server secret outside the database: set KEY_SIGNING_SECRET (at least 32 random characters) ' +
         'or SECRET_FILE (a file checkwriter creates with mode 0600 on first start). See docs/secrets.md.',
     );
   }
-  const publicUrl = (env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://${host}:${port}`).replace(/\/+$/, '');
+  const publicUrl = (
+    env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== '' ? env.PUBLIC_URL : `http://${host}:${port}`
+  ).replace(/\/+$/, '');
   return Object.freeze({
     host,
     port,
@@ -183,5 +210,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     delivery: loadDeliveryConfig(env),
+    metrics: loadMetricsConfig(env),
   });
 }

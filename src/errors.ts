@@ -50,7 +50,9 @@ export function validationError(message: string): AppError {
 }
 
 /** Unknown ids and other accounts' ids get the same answer: never reveal that a thing exists. */
-export function notFound(what: 'Check' | 'Payee' | 'Address' | 'Bank account' | 'Category' | 'Voucher' | 'API key' | 'Account'): AppError {
+export function notFound(
+  what: 'Check' | 'Payee' | 'Address' | 'Bank account' | 'Category' | 'Voucher' | 'API key' | 'Account',
+): AppError {
   return new AppError('not_found', `${what} not found.`);
 }
 

@@ -8,9 +8,12 @@ import { connect } from './store/connect.ts';
 import type { Db } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
-import { buildDeliveryWorker } from './delivery/setup.ts';
+import { buildDeliveryWorker } from './worker.ts';
 import { purgeExpired } from './services/idempotency.service.ts';
 import { purgeExpiredSessions } from './services/account.service.ts';
+import { Metrics } from './metrics.ts';
+import { listenForMetrics, type MetricsListener } from './metrics-server.ts';
+import { outboxDepth } from './store/outbox.repository.ts';
 
 const HOUSEKEEPING_MS = 10 * 60 * 1000;
 
@@ -18,6 +21,8 @@ export interface RunningServer {
   app: FastifyInstance;
   db: Db;
   url: string;
+  /** The separate metrics listener's URL (METRICS_PORT), or null. */
+  metricsUrl: string | null;
   close: () => Promise<void>;
 }
 
@@ -37,9 +42,25 @@ export async function openDatabase(config: Config): Promise<Db> {
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config);
   const keys = await ApiKeys.open(db, config);
-  const app = await buildApp(config, { db, keys });
-  const delivery = config.delivery.worker === 'inline' ? buildDeliveryWorker(config, db, keys.secret, app.log) : null;
+  const metrics = config.metrics.token !== '' || config.metrics.port !== null ? new Metrics() : undefined;
+  if (metrics !== undefined) {
+    metrics.watchOutbox(() => outboxDepth(db, Date.now()));
+    if (db instanceof PostgresDb) metrics.watchPool(() => db.poolUse());
+  }
+  const app = await buildApp(config, { db, keys, ...(metrics === undefined ? {} : { metrics }) });
+  const delivery =
+    config.delivery.worker === 'inline' ? buildDeliveryWorker(config, db, keys.secret, app.log, metrics) : null;
   const url = await app.listen({ host: config.host, port: config.port });
+  let metricsListener: MetricsListener | null = null;
+  if (metrics !== undefined && config.metrics.port !== null) {
+    try {
+      metricsListener = await listenForMetrics(metrics, config.metrics.host, config.metrics.port, config.metrics.token);
+    } catch (error) {
+      await app.close();
+      await db.close();
+      throw error;
+    }
+  }
   delivery?.worker.start();
   // Idempotency keys are kept 24 hours and panel sessions 7 days; older records are removed here
   // rather than on the request path.
@@ -58,11 +79,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     clearInterval(housekeepingTimer);
     closing ??= app
       .close()
+      .then(() => metricsListener?.close())
       .then(() => delivery?.close())
       .then(() => db.close());
     return closing;
   };
-  return { app, db, url, close };
+  return { app, db, url, metricsUrl: metricsListener?.url ?? null, close };
 }
 
 export function closeOnSignals(server: RunningServer): void {

@@ -1,22 +1,30 @@
-// GET /api/v3/checks/{id} against the raw node:http baseline serving the very same bytes, in the
-// same run, on the same cores, with the same autocannon settings.
+// GET /api/v3/checks/{id} against two baselines in the same run, on the same cores, with the same
+// autocannon settings: a raw node:http server sending the very same bytes (what HTTP costs on this
+// machine), and a bare Fastify route doing the same primary-key lookup before sending them (what
+// the framework and the driver cost). The server's peak memory during its load is read too.
 import { HttpClient } from '../http-client.ts';
 import { createAccount, createBasics } from '../fixtures.ts';
 import { measure, type LoadResult } from '../load.ts';
-import { startRawServer } from '../processes.ts';
-import { fmt, TARGETS, type ScenarioContext, type ScenarioOutcome } from '../scenario.ts';
+import { type PeakRss, rssVerdict, withPeakRss } from '../memory.ts';
+import { type Child, startBareFastify, startRawServer } from '../processes.ts';
+import { fmt, TARGETS, type ScenarioContext, type ScenarioOutcome, type Verdict } from '../scenario.ts';
+import type { BareFastifySetup } from '../bare-fastify.ts';
 
 export interface GetDetails {
   path: string;
   bodyBytes: number;
   raw: LoadResult;
+  bareFastify: LoadResult;
   real: LoadResult;
   ratio: number;
+  bareFastifyRatio: number;
   /**
-   * raw CPU µs/request ÷ checkwriter CPU µs/request: the same comparison by cost instead of
-   * throughput, which holds up when other processes compete for the cores (null without /proc).
+   * baseline CPU µs/request ÷ checkwriter CPU µs/request: the same comparisons by cost instead of
+   * throughput, which hold up when other processes compete for the cores (null without /proc).
    */
   cpuRatio: number | null;
+  bareFastifyCpuRatio: number | null;
+  peakRss: PeakRss | null;
 }
 
 function describe(r: LoadResult): string {
@@ -24,12 +32,40 @@ function describe(r: LoadResult): string {
   return `${fmt(r.reqPerSec)} req/s, p99 ${fmt(r.p99Ms)} ms${cpu}`;
 }
 
+function cpuRatio(baseline: LoadResult, real: LoadResult): number | null {
+  return real.serverCpuUsPerRequest === null || baseline.serverCpuUsPerRequest === null
+    ? null
+    : baseline.serverCpuUsPerRequest / real.serverCpuUsPerRequest;
+}
+
+function byCpu(ratio: number | null): string {
+  return `by CPU per request ${ratio === null ? 'n/a' : fmt(ratio, 2)}`;
+}
+
 interface CreatedReply {
   data: { checks: { checkId: string }[] };
 }
 
+/** Loads a baseline child, always stopping it, so only one server is busy at a time. */
+async function measureChild(
+  start: () => Promise<Child>,
+  load: { connections: number; duration: number },
+  path: string,
+  key: string,
+): Promise<LoadResult> {
+  const child = await start();
+  try {
+    return await measure(
+      { ...load, url: `${child.url}${path}`, headers: { authorization: `Bearer ${key}` } },
+      child.pid,
+    );
+  } finally {
+    await child.stop();
+  }
+}
+
 export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetDetails>> {
-  const { key } = await createAccount(ctx.database, 'get@bench.test');
+  const { key, owner } = await createAccount(ctx.database, 'get@bench.test');
   const client = new HttpClient(ctx.serverUrl, key);
   let path: string;
   let body: string;
@@ -37,7 +73,15 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
   try {
     const basics = await createBasics(client, ['Acme Supplies']);
     const created = await client.json<CreatedReply>('POST', '/checks', 201, {
-      checks: [{ bankAccountId: basics.bankAccountId, payeeId: basics.payees[0]?.id, amount: '1234.56', memo: 'Consulting services', invoiceNumber: 'INV-0001' }],
+      checks: [
+        {
+          bankAccountId: basics.bankAccountId,
+          payeeId: basics.payees[0]?.id,
+          amount: '1234.56',
+          memo: 'Consulting services',
+          invoiceNumber: 'INV-0001',
+        },
+      ],
     });
     const checkId = created.data.checks[0]?.checkId;
     if (checkId === undefined) throw new Error('POST /checks returned no check');
@@ -50,29 +94,70 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
     client.close();
   }
 
-  const load = { connections: ctx.options.connections, duration: ctx.options.duration };
-  const raw = await startRawServer(body, contentType);
-  let rawResult: LoadResult;
-  try {
-    rawResult = await measure({ ...load, url: `${raw.url}${path}`, headers: { authorization: `Bearer ${key}` } }, raw.pid);
-  } finally {
-    await raw.stop();
-  }
-  const real = await measure({ ...load, url: `${ctx.serverUrl}${path}`, headers: { authorization: `Bearer ${key}` } }, ctx.serverPid);
-  const ratio = real.reqPerSec / rawResult.reqPerSec;
-  const cpuRatio = real.serverCpuUsPerRequest === null || rawResult.serverCpuUsPerRequest === null ? null : rawResult.serverCpuUsPerRequest / real.serverCpuUsPerRequest;
-  const target = TARGETS.getRatio[ctx.dialect];
+  const { config } = ctx.database;
+  const bareSetup: BareFastifySetup = {
+    body,
+    contentType,
+    accountId: owner.accountId,
+    env: owner.env,
+    database:
+      config.kind === 'sqlite'
+        ? { kind: 'sqlite', file: config.url }
+        : { kind: 'postgres', url: config.url, schema: config.schema },
+  };
+  const { connections, duration } = ctx.options;
+  const load = { connections, duration };
+  const raw = await measureChild(() => startRawServer(body, contentType), load, path, key);
+  const bare = await measureChild(() => startBareFastify(bareSetup), load, path, key);
+  const { result: real, peak } = await withPeakRss(ctx.serverPid, () =>
+    measure({ ...load, url: `${ctx.serverUrl}${path}`, headers: { authorization: `Bearer ${key}` } }, ctx.serverPid),
+  );
+  const ratio = real.reqPerSec / raw.reqPerSec;
+  const bareRatio = real.reqPerSec / bare.reqPerSec;
+  const rawCpu = cpuRatio(raw, real);
+  const bareCpu = cpuRatio(bare, real);
+  const ratioTarget = TARGETS.getRatio[ctx.dialect];
+  const p99Target = TARGETS.getP99Ms[ctx.dialect];
+  const atConnections = `at ${connections} connections`;
+  const ratioVerdict: Verdict = {
+    scenario: 'GET /checks/{id} vs raw node:http',
+    measured: `${fmt(ratio, 2)} of raw, p99 ${fmt(real.p99Ms)} ms ${atConnections} (${byCpu(rawCpu)})`,
+    target:
+      p99Target === null
+        ? `≥ ${fmt(ratioTarget, 2)} of raw`
+        : `≥ ${fmt(ratioTarget, 2)} of raw, p99 ≤ ${p99Target} ms at 50 connections`,
+    pass: ratio >= ratioTarget && (p99Target === null || real.p99Ms <= p99Target),
+  };
   return {
-    details: { path, bodyBytes: Buffer.byteLength(body), raw: rawResult, real, ratio, cpuRatio },
+    details: {
+      path,
+      bodyBytes: Buffer.byteLength(body),
+      raw,
+      bareFastify: bare,
+      real,
+      ratio,
+      bareFastifyRatio: bareRatio,
+      cpuRatio: rawCpu,
+      bareFastifyCpuRatio: bareCpu,
+      peakRss: peak,
+    },
     verdicts: [
-      { scenario: 'GET /checks/{id} raw node:http', measured: describe(rawResult), target: 'baseline', pass: null },
-      { scenario: 'GET /checks/{id} checkwriter', measured: describe(real), target: '', pass: null },
+      { scenario: 'GET /checks/{id} raw node:http', measured: describe(raw), target: 'baseline', pass: null },
       {
-        scenario: 'GET /checks/{id} ratio to raw',
-        measured: `${fmt(ratio, 2)} (by CPU per request: ${cpuRatio === null ? 'n/a' : fmt(cpuRatio, 2)})`,
-        target: `≥ ${fmt(target, 2)}`,
-        pass: ratio >= target,
+        scenario: 'GET /checks/{id} bare Fastify + same lookup',
+        measured: describe(bare),
+        target: 'baseline',
+        pass: null,
       },
+      { scenario: 'GET /checks/{id} checkwriter', measured: describe(real), target: '', pass: null },
+      ratioVerdict,
+      {
+        scenario: 'GET /checks/{id} vs bare Fastify (our overhead)',
+        measured: `${fmt(bareRatio, 2)} of bare Fastify (${byCpu(bareCpu)})`,
+        target: `≥ ${fmt(TARGETS.getBareFastifyRatio, 2)} of bare Fastify`,
+        pass: bareRatio >= TARGETS.getBareFastifyRatio,
+      },
+      rssVerdict('GET /checks/{id} load', peak),
     ],
   };
 }

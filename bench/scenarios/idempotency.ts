@@ -18,18 +18,40 @@ export async function runIdempotency(ctx: ScenarioContext): Promise<ScenarioOutc
   const account = await createAccount(ctx.database, 'idem@bench.test');
   const client = new HttpClient(ctx.serverUrl, account.key);
   const basics = await createBasics(client, ['Acme Supplies']).finally(() => client.close());
-  const body = JSON.stringify({ checks: Array.from({ length: BATCH }, () => ({ bankAccountId: basics.bankAccountId, payeeId: basics.payees[0]?.id, amount: '12.34' })) });
-  const base = { url: `${ctx.serverUrl}/api/v3/checks`, method: 'POST' as const, connections: POST_CONNECTIONS, duration: ctx.options.duration, body };
+  const body = JSON.stringify({
+    checks: Array.from({ length: BATCH }, () => ({
+      bankAccountId: basics.bankAccountId,
+      payeeId: basics.payees[0]?.id,
+      amount: '12.34',
+    })),
+  });
+  const base = {
+    url: `${ctx.serverUrl}/api/v3/checks`,
+    method: 'POST' as const,
+    connections: POST_CONNECTIONS,
+    duration: ctx.options.duration,
+    body,
+  };
   const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
   // Alternate the two so a drift of the machine's load during the run falls on both alike.
   const plain1 = await measure({ ...base, headers }, ctx.serverPid);
-  const keyed1 = await measure({ ...base, headers: { ...headers, 'idempotency-key': '[<id>]' }, idReplacement: true }, ctx.serverPid);
+  const keyed1 = await measure(
+    { ...base, headers: { ...headers, 'idempotency-key': '[<id>]' }, idReplacement: true },
+    ctx.serverPid,
+  );
   const plain2 = await measure({ ...base, headers }, ctx.serverPid);
-  const keyed2 = await measure({ ...base, headers: { ...headers, 'idempotency-key': '[<id>]' }, idReplacement: true }, ctx.serverPid);
+  const keyed2 = await measure(
+    { ...base, headers: { ...headers, 'idempotency-key': '[<id>]' }, idReplacement: true },
+    ctx.serverPid,
+  );
   const withoutKeyPerSec = ((plain1.reqPerSec + plain2.reqPerSec) / 2) * BATCH;
   const withKeyPerSec = ((keyed1.reqPerSec + keyed2.reqPerSec) / 2) * BATCH;
-  const stored = await ctx.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM idempotency_keys WHERE account_id = ?', [account.owner.accountId]);
-  if (Number(stored?.n ?? 0) < keyed1.requests + keyed2.requests) throw new Error('idempotency: fewer keys recorded than keyed requests answered');
+  const stored = await ctx.database.db.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM idempotency_keys WHERE account_id = ?',
+    [account.owner.accountId],
+  );
+  if (Number(stored?.n ?? 0) < keyed1.requests + keyed2.requests)
+    throw new Error('idempotency: fewer keys recorded than keyed requests answered');
   const overhead = 1 - withKeyPerSec / withoutKeyPerSec;
   return {
     details: { withoutKeyPerSec, withKeyPerSec, overhead },

@@ -9,7 +9,7 @@ import { createBasics } from '../fixtures.ts';
 import { measure, type LoadResult } from '../load.ts';
 import { processCpuSeconds } from '../machine-load.ts';
 import { PanelClient } from '../panel-client.ts';
-import { MAX_BATCH } from '../../src/http/schemas/common.ts';
+import { MAX_BATCH } from '../../src/schemas/common.ts';
 import { fmt, TARGETS, type ScenarioContext, type ScenarioOutcome, type Verdict } from '../scenario.ts';
 
 /** Checks in the panel account: enough that pages and totals come from a real list, not a toy one. */
@@ -23,7 +23,12 @@ const WIDE_PAGE = 100;
  */
 export const PANEL_CONNECTIONS = 10;
 
-const ACCOUNT = { company: 'Bench Panel Supply', email: 'panel@bench.test', phone: '+14155552671', password: 'bench-panel-password' };
+const ACCOUNT = {
+  company: 'Bench Panel Supply',
+  email: 'panel@bench.test',
+  phone: '+14155552671',
+  password: 'bench-panel-password',
+};
 const MEMOS = ['Consulting services', 'Office rent', 'Monthly retainer', 'Equipment lease', 'Office supplies'];
 
 export interface PanelPageResult {
@@ -70,7 +75,8 @@ function checkLinks(page: string): number {
 async function signUpWithKey(panel: PanelClient): Promise<string> {
   // The sign-up page sets the CSRF cookie; the 303 sets the session.
   const signedUp = await panel.submit('/panel/sign-up', '/panel/sign-up', ACCOUNT, 303);
-  if (!panel.cookies.has('cw_session')) throw new Error(`POST /panel/sign-up answered 303 to ${signedUp.location} but set no session cookie`);
+  if (!panel.cookies.has('cw_session'))
+    throw new Error(`POST /panel/sign-up answered 303 to ${signedUp.location} but set no session cookie`);
   // The token is bound to the session, so it comes from a page fetched after signing up.
   const created = await panel.submit('/panel/keys', '/panel/keys', { name: 'panel bench', env: 'test' }, 201);
   const key = /<code class="secret" id="new-key">([^<]+)<\/code>/.exec(created.body)?.[1];
@@ -99,7 +105,8 @@ async function seedChecks(client: HttpClient): Promise<{ id: string; serial: str
     const created = await client.json<CreatedReply>('POST', '/checks', 201, { checks });
     // A check from the middle of the account: its page is an ordinary one, not the newest.
     const middle = created.data.checks[0];
-    if (start === Math.floor(PANEL_CHECKS / 2 / MAX_BATCH) * MAX_BATCH && middle !== undefined) picked = { id: middle.checkId, serial: middle.serialNumber };
+    if (start === Math.floor(PANEL_CHECKS / 2 / MAX_BATCH) * MAX_BATCH && middle !== undefined)
+      picked = { id: middle.checkId, serial: middle.serialNumber };
   }
   if (picked === null) throw new Error('POST /checks returned no check to open');
   return picked;
@@ -152,19 +159,34 @@ async function prepare(ctx: ScenarioContext, panel: PanelClient): Promise<Target
   }
   const list = api.status === 200 ? (JSON.parse(api.body) as ListReply) : null;
   if (list?.data.meta.total !== PANEL_CHECKS || list.data.checks.length !== WIDE_PAGE) {
-    throw new Error(`GET /api/v3/checks?perPage=${WIDE_PAGE}: ${api.status} ${api.body.slice(0, 300)}; expected ${WIDE_PAGE} of ${PANEL_CHECKS} checks`);
+    throw new Error(
+      `GET /api/v3/checks?perPage=${WIDE_PAGE}: ${api.status} ${api.body.slice(0, 300)}; expected ${WIDE_PAGE} of ${PANEL_CHECKS} checks`,
+    );
   }
   const targets: Target[] = [
-    { name: `API GET /api/v3/checks?perPage=${WIDE_PAGE}`, path: `/api/v3/checks?perPage=${WIDE_PAGE}`, body: api.body, headers: { authorization: `Bearer ${key}` } },
+    {
+      name: `API GET /api/v3/checks?perPage=${WIDE_PAGE}`,
+      path: `/api/v3/checks?perPage=${WIDE_PAGE}`,
+      body: api.body,
+      headers: { authorization: `Bearer ${key}` },
+    },
   ];
   // Pages answer 200 only while the session cookie is good: a lost session is a 303 to sign-in,
   // which measure() refuses, so every figure is of a signed-in page. Each page is fetched once
   // first and checked, so a sign-in form or an empty list cannot pass for the page.
   const pages: { name: string; path: string; expect: (body: string) => boolean }[] = [
     // The compared page first, right after the baseline: the same query, HTML instead of JSON.
-    { name: `/panel/checks?perPage=${WIDE_PAGE}`, path: `/panel/checks?perPage=${WIDE_PAGE}`, expect: (b) => checkLinks(b) === WIDE_PAGE },
+    {
+      name: `/panel/checks?perPage=${WIDE_PAGE}`,
+      path: `/panel/checks?perPage=${WIDE_PAGE}`,
+      expect: (b) => checkLinks(b) === WIDE_PAGE,
+    },
     { name: '/panel/checks (first page, 10)', path: '/panel/checks', expect: (b) => checkLinks(b) === 10 },
-    { name: '/panel/checks/{id}', path: `/panel/checks/${check.id}`, expect: (b) => b.includes(`Check ${check.serial} `) && b.includes(check.id) },
+    {
+      name: '/panel/checks/{id}',
+      path: `/panel/checks/${check.id}`,
+      expect: (b) => b.includes(`Check ${check.serial} `) && b.includes(check.id),
+    },
     { name: '/panel/keys', path: '/panel/keys', expect: (b) => b.includes('panel bench') },
     { name: '/panel (home)', path: '/panel', expect: (b) => b.includes(ACCOUNT.company) && b.includes('Get started') },
   ];
@@ -192,7 +214,9 @@ function combine(runs: readonly LoadResult[]): LoadResult {
     timeouts: sum((r) => r.timeouts),
     connections: first.connections,
     durationS: sum((r) => r.durationS),
-    serverCpuUsPerRequest: runs.some((r) => r.serverCpuUsPerRequest === null) ? null : sum((r) => (r.serverCpuUsPerRequest ?? 0) * r.requests) / requests,
+    serverCpuUsPerRequest: runs.some((r) => r.serverCpuUsPerRequest === null)
+      ? null
+      : sum((r) => (r.serverCpuUsPerRequest ?? 0) * r.requests) / requests,
   };
 }
 
@@ -208,7 +232,15 @@ export async function runPanel(ctx: ScenarioContext): Promise<ScenarioOutcome<Pa
     // same request's CPU cost drifted by ±20% between quiet runs, and single 3 s runs of each put
     // the ratio at 0.66, 0.94 and 1.20 in three runs.
     for (const t of [api, wide, api, wide, ...others]) {
-      const load = await measure({ url: `${ctx.serverUrl}${t.path}`, headers: t.headers, connections: PANEL_CONNECTIONS, duration: ctx.options.duration }, ctx.serverPid);
+      const load = await measure(
+        {
+          url: `${ctx.serverUrl}${t.path}`,
+          headers: t.headers,
+          connections: PANEL_CONNECTIONS,
+          duration: ctx.options.duration,
+        },
+        ctx.serverPid,
+      );
       runs.set(t, [...(runs.get(t) ?? []), load]);
     }
     await settle(ctx.serverPid);
@@ -241,5 +273,8 @@ export async function runPanel(ctx: ScenarioContext): Promise<ScenarioOutcome<Pa
       pass: null,
     },
   ];
-  return { details: { checks: PANEL_CHECKS, connections: PANEL_CONNECTIONS, baseline, pages, ratio, cpuRatio }, verdicts };
+  return {
+    details: { checks: PANEL_CHECKS, connections: PANEL_CONNECTIONS, baseline, pages, ratio, cpuRatio },
+    verdicts,
+  };
 }

@@ -1,15 +1,55 @@
 // Check PDFs rendered per second in one process (the issue's "single process" figure): the
 // renderer alone, on a signed check with a voucher, one PDF per check and 100 checks in one PDF.
+// Then the server's batch print route, POST /checks/print with 500 checks (the most one request may
+// name), timed once, with the server's peak memory while it reads, renders and marks them printed.
 import { renderCheckPdf, renderChecksPdf } from '../../src/render/check-pdf.ts';
 import type { CheckDocument } from '../../src/render/check-document.ts';
-import { fmt, type ScenarioContext, type ScenarioOutcome } from '../scenario.ts';
+import { createAccount, createBasics } from '../fixtures.ts';
+import { HttpClient } from '../http-client.ts';
+import { type PeakRss, rssVerdict, withPeakRss } from '../memory.ts';
+import { fmt, type ScenarioContext, type ScenarioOutcome, type Verdict } from '../scenario.ts';
 
 export const PDF_TARGET_PER_SEC = 200;
+
+/** POST /checks/print takes at most this many checks (MAX_BATCH in src/schemas/common.ts). */
+const PRINT_CHECKS = 500;
 
 export interface PdfDetails {
   singlePerSec: number;
   batchPerSec: number;
   bytesPerCheck: number;
+  print: { checks: number; ms: number; peakRss: PeakRss | null };
+}
+
+interface CreatedReply {
+  data: { checks: { checkId: string }[] };
+}
+
+/** 500 new checks, then one POST /checks/print naming them all: one PDF, each check now printed. */
+async function printBatch(ctx: ScenarioContext): Promise<PdfDetails['print']> {
+  const { key } = await createAccount(ctx.database, 'print@bench.test');
+  const client = new HttpClient(ctx.serverUrl, key);
+  try {
+    const basics = await createBasics(client, ['Harper & Lowe Irrigation Co.', 'Blue Harbor Freight']);
+    const created = await client.json<CreatedReply>('POST', '/checks', 201, {
+      checks: Array.from({ length: PRINT_CHECKS }, (_, i) => ({
+        bankAccountId: basics.bankAccountId,
+        payeeId: basics.payees[i % basics.payees.length]?.id,
+        amount: (((i * 7919) % 500_000) / 100 + 1).toFixed(2),
+        memo: 'October irrigation repairs',
+        invoiceNumber: `INV-${i}`,
+      })),
+    });
+    const checkIds = created.data.checks.map((c) => c.checkId);
+    const { result: reply, peak } = await withPeakRss(ctx.serverPid, () =>
+      client.send('POST', '/checks/print', { checkIds }),
+    );
+    if (reply.status !== 200 || !reply.contentType.startsWith('application/pdf'))
+      throw new Error(`POST /checks/print: ${reply.status} ${reply.contentType} ${reply.body.slice(0, 300)}`);
+    return { checks: checkIds.length, ms: reply.ms, peakRss: peak };
+  } finally {
+    client.close();
+  }
 }
 
 function sample(i: number): CheckDocument {
@@ -36,8 +76,22 @@ function sample(i: number): CheckDocument {
       date: '2026-11-20',
       memo: 'Net 30',
       items: [
-        { invoiceNumber: 'INV-0415', name: 'Drip line', description: 'Drip line repair, zones 3 and 4', quantity: 1, unitCostCents: 84000, totalCents: 84000 },
-        { invoiceNumber: 'INV-0416', name: 'Controller', description: 'Smart controller, 12 zones', quantity: 2, unitCostCents: 19728, totalCents: 39456 + i },
+        {
+          invoiceNumber: 'INV-0415',
+          name: 'Drip line',
+          description: 'Drip line repair, zones 3 and 4',
+          quantity: 1,
+          unitCostCents: 84000,
+          totalCents: 84000,
+        },
+        {
+          invoiceNumber: 'INV-0416',
+          name: 'Controller',
+          description: 'Smart controller, 12 zones',
+          quantity: 2,
+          unitCostCents: 19728,
+          totalCents: 39456 + i,
+        },
       ],
     },
   };
@@ -65,8 +119,18 @@ export async function runPdf(ctx: ScenarioContext): Promise<ScenarioOutcome<PdfD
     await renderChecksPdf(batchDocs);
     return 100;
   });
+  const print = await printBatch(ctx);
+  const printVerdicts: Verdict[] = [
+    {
+      scenario: `print: POST /checks/print, ${fmt(print.checks)} checks in one PDF (server)`,
+      measured: `${fmt(print.ms / 1000, 2)} s (${fmt(print.checks / (print.ms / 1000))} checks/s)`,
+      target: 'reported',
+      pass: null,
+    },
+    rssVerdict(`POST /checks/print of ${fmt(print.checks)} checks`, print.peakRss),
+  ];
   return {
-    details: { singlePerSec: single, batchPerSec: batch, bytesPerCheck: lastSize },
+    details: { singlePerSec: single, batchPerSec: batch, bytesPerCheck: lastSize, print },
     verdicts: [
       {
         scenario: 'PDF: one check per PDF (one process)',
@@ -74,7 +138,13 @@ export async function runPdf(ctx: ScenarioContext): Promise<ScenarioOutcome<PdfD
         target: `≥ ${PDF_TARGET_PER_SEC} checks/s`,
         pass: single >= PDF_TARGET_PER_SEC,
       },
-      { scenario: 'PDF: 100 checks per PDF (one process)', measured: `${fmt(batch)} checks/s`, target: 'reported', pass: null },
+      {
+        scenario: 'PDF: 100 checks per PDF (one process)',
+        measured: `${fmt(batch)} checks/s`,
+        target: 'reported',
+        pass: null,
+      },
+      ...printVerdicts,
     ],
   };
 }

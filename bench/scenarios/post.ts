@@ -25,27 +25,35 @@ const MEMOS = ['Consulting services', 'Office rent', 'Monthly retainer', 'Equipm
 export async function runPost(ctx: ScenarioContext): Promise<ScenarioOutcome<PostDetails>> {
   const account = await createAccount(ctx.database, 'post@bench.test');
   const client = new HttpClient(ctx.serverUrl, account.key);
-  const basics = await createBasics(client, ['Acme Supplies', 'Blue Harbor Freight', 'Northwind Traders']).finally(() => client.close());
+  const basics = await createBasics(client, ['Acme Supplies', 'Blue Harbor Freight', 'Northwind Traders']).finally(() =>
+    client.close(),
+  );
   // Serial numbers are left to the service (automatic, reserved per batch), so the same body can
   // be sent again and again without colliding.
   const checks = Array.from({ length: BATCH }, (_, i) => ({
     bankAccountId: basics.bankAccountId,
     payeeId: basics.payees[i % basics.payees.length]?.id,
-    amount: ((i * 7919) % 500_000 / 100 + 1).toFixed(2),
+    amount: (((i * 7919) % 500_000) / 100 + 1).toFixed(2),
     memo: MEMOS[i % MEMOS.length],
     invoiceNumber: `INV-${String(i).padStart(5, '0')}`,
   }));
-  const load = await measure({
-    url: `${ctx.serverUrl}/api/v3/checks`,
-    method: 'POST',
-    connections: POST_CONNECTIONS,
-    duration: ctx.options.duration,
-    headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ checks }),
-  }, ctx.serverPid);
-  const stored = await ctx.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks WHERE account_id = ?', [account.owner.accountId]);
+  const load = await measure(
+    {
+      url: `${ctx.serverUrl}/api/v3/checks`,
+      method: 'POST',
+      connections: POST_CONNECTIONS,
+      duration: ctx.options.duration,
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ checks }),
+    },
+    ctx.serverPid,
+  );
+  const stored = await ctx.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks WHERE account_id = ?', [
+    account.owner.accountId,
+  ]);
   const checksStored = Number(stored?.n ?? 0);
-  if (checksStored < load.requests * BATCH) throw new Error(`POST /checks: ${load.requests} batches answered 201 but only ${checksStored} checks are stored`);
+  if (checksStored < load.requests * BATCH)
+    throw new Error(`POST /checks: ${load.requests} batches answered 201 but only ${checksStored} checks are stored`);
   const checksPerSec = load.reqPerSec * BATCH;
   const target = TARGETS.postChecksPerSec[ctx.dialect];
   return {

@@ -8,15 +8,14 @@ import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
 import { isEmailAddress } from '../services/account.service.ts';
-import { rotateDataKey } from '../services/bank-account.service.ts';
-import { pino } from 'pino';
-import { closeOnSignals, openDatabase, startServer } from '../server.ts';
-import { buildDeliveryWorker, deliveryStatus } from '../delivery/setup.ts';
 import type { Db } from '../store/db.ts';
 import { findAccountByEmail, hasActiveApiKey } from '../store/accounts.repository.ts';
 import { migrate } from '../store/migrate.ts';
-import { operatorQueue, operatorSettle } from '../services/mailing.service.ts';
 import { connect } from '../store/connect.ts';
+
+// What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
+// imported inside those commands, so `keys create` starts in a fraction of the server's time
+// (issue 13: `npx checkwriter keys create` within 1 s).
 
 const USAGE = `Usage: checkwriter <command>
 
@@ -67,6 +66,10 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
 }
 
 async function serve(config: Config): Promise<void> {
+  const [{ closeOnSignals, startServer }, { deliveryStatus }] = await Promise.all([
+    import('../server.ts'),
+    import('../worker.ts'),
+  ]);
   const server = await startServer(config);
   closeOnSignals(server);
   const anyKey = await hasActiveApiKey(server.db);
@@ -80,6 +83,8 @@ async function serve(config: Config): Promise<void> {
     `  health:   ${server.url}/healthz`,
     `  delivery: worker ${delivery.worker === 'inline' ? 'running in this process' : 'off (run npx checkwriter worker)'}; email ${delivery.smtp}; SMS ${delivery.sms}`,
   ];
+  if (server.metricsUrl !== null) lines.push(`  metrics:  ${server.metricsUrl}`);
+  else if (config.metrics.token !== '') lines.push(`  metrics:  ${server.url}/metrics   (Bearer METRICS_TOKEN)`);
   if (!anyKey) {
     lines.push(
       '',
@@ -101,15 +106,35 @@ export async function main(argv: string[]): Promise<number> {
       await serve(config);
       return -1;
     case 'worker': {
+      const [{ openDatabase }, { buildDeliveryWorker, deliveryStatus }, { pino }, { Metrics }, { listenForMetrics }] =
+        await Promise.all([
+          import('../server.ts'),
+          import('../worker.ts'),
+          import('pino'),
+          import('../metrics.ts'),
+          import('../metrics-server.ts'),
+        ]);
       const db = await openDatabase(config);
       const keys = await ApiKeys.open(db, config);
       const log = pino({ level: config.logLevel });
-      const { worker, close } = buildDeliveryWorker(config, db, keys.secret, log);
+      // A worker process has no API port: its figures are served only on METRICS_PORT.
+      const metrics = config.metrics.port === null ? undefined : new Metrics();
+      if (metrics !== undefined) {
+        const { outboxDepth } = await import('../store/outbox.repository.ts');
+        metrics.watchOutbox(() => outboxDepth(db, Date.now()));
+      }
+      const { worker, close } = buildDeliveryWorker(config, db, keys.secret, log, metrics);
+      const metricsListener =
+        metrics === undefined || config.metrics.port === null
+          ? null
+          : await listenForMetrics(metrics, config.metrics.host, config.metrics.port, config.metrics.token);
+      if (metricsListener !== null) log.info({ url: metricsListener.url }, 'metrics listening');
       worker.start();
       const status = deliveryStatus(config);
       log.info({ smtp: status.smtp, sms: status.sms }, 'delivery worker started');
       const stop = (): void => {
         close()
+          .then(() => metricsListener?.close())
           .then(() => db.close())
           .then(() => process.exit(0))
           .catch(() => process.exit(1));
@@ -121,7 +146,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const db = connect(config.database);
       const applied = await migrate(db, config).finally(() => db.close());
-      process.stdout.write(`migrations applied${applied.length === 0 ? '' : `: ${applied.join(', ')}`}; the ${config.database.kind} database is up to date\n`);
+      process.stdout.write(
+        `migrations applied${applied.length === 0 ? '' : `: ${applied.join(', ')}`}; the ${config.database.kind} database is up to date\n`,
+      );
       return 0;
     }
     case 'keys': {
@@ -160,11 +187,14 @@ export async function main(argv: string[]): Promise<number> {
         }
         if (sub === 'list') {
           const account = args.values.email === undefined ? null : await findAccountByEmail(db, args.values.email);
-          if (args.values.email !== undefined && (account === null || account === undefined)) throw new UsageError(`no account with email ${args.values.email}`);
+          if (args.values.email !== undefined && (account === null || account === undefined))
+            throw new UsageError(`no account with email ${args.values.email}`);
           const list = await keys.list(account?.id ?? null);
           for (const k of list) {
             const state = k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
-            process.stdout.write(`${k.id}\t${k.env}\t${k.displayPrefix}\t${k.name}\tcreated ${new Date(k.createdAt).toISOString()}\t${state}\n`);
+            process.stdout.write(
+              `${k.id}\t${k.env}\t${k.displayPrefix}\t${k.name}\tcreated ${new Date(k.createdAt).toISOString()}\t${state}\n`,
+            );
           }
           if (list.length === 0) process.stdout.write('no keys\n');
           return 0;
@@ -177,9 +207,15 @@ export async function main(argv: string[]): Promise<number> {
         }
         if (sub === 'rotate-encryption') {
           const previousFile = args.values['previous-secret-file'];
-          const previous = previousFile === undefined ? null : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
+          const previous =
+            previousFile === undefined
+              ? null
+              : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
+          const { rotateDataKey } = await import('../services/bank-account.service.ts');
           const rotation = await rotateDataKey(db, keys.vault, previous);
-          process.stdout.write(`data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`);
+          process.stdout.write(
+            `data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`,
+          );
           return 0;
         }
         throw new UsageError(`unknown keys command "${sub ?? ''}"`);
@@ -190,20 +226,29 @@ export async function main(argv: string[]): Promise<number> {
       if (sub !== 'verify') throw new UsageError(`unknown accounts command "${sub ?? ''}"`);
       const email = required(args.values.email, '--email');
       const only = args.values.only;
-      if (only !== undefined && only !== 'email' && only !== 'phone') throw new UsageError('--only must be email or phone');
-      const account = await withDb(config, (db) => verifyAccount(db, email, { email: only !== 'phone', phone: only !== 'email' }));
-      process.stdout.write(`account ${account.id}: email ${account.emailVerified ? 'verified' : 'unverified'}, phone ${account.phoneVerified ? 'verified' : 'unverified'}\n`);
+      if (only !== undefined && only !== 'email' && only !== 'phone')
+        throw new UsageError('--only must be email or phone');
+      const account = await withDb(config, (db) =>
+        verifyAccount(db, email, { email: only !== 'phone', phone: only !== 'email' }),
+      );
+      process.stdout.write(
+        `account ${account.id}: email ${account.emailVerified ? 'verified' : 'unverified'}, phone ${account.phoneVerified ? 'verified' : 'unverified'}\n`,
+      );
       return 0;
     }
     case 'mailings': {
       const args = parseArgs({ args: rest, allowPositionals: true, options: { status: { type: 'string' } } });
+      const { operatorQueue, operatorSettle } = await import('../services/mailing.service.ts');
       return withDb(config, async (db) => {
         if (sub === 'list') {
           const status = args.values.status ?? null;
-          if (status !== null && status !== 'queued' && status !== 'dispatched' && status !== 'cancelled') throw new UsageError('--status must be queued, dispatched or cancelled');
+          if (status !== null && status !== 'queued' && status !== 'dispatched' && status !== 'cancelled')
+            throw new UsageError('--status must be queued, dispatched or cancelled');
           const queue = await operatorQueue(db, status);
           for (const m of queue) {
-            process.stdout.write(`${m.id}\t${m.status}\t${m.checkId}\tshipping ${m.shippingTypeId}\tpaper ${m.paperTypeId}\t${m.owner.env}\t${new Date(m.createdAt).toISOString()}\n`);
+            process.stdout.write(
+              `${m.id}\t${m.status}\t${m.checkId}\tshipping ${m.shippingTypeId}\tpaper ${m.paperTypeId}\t${m.owner.env}\t${new Date(m.createdAt).toISOString()}\n`,
+            );
           }
           if (queue.length === 0) process.stdout.write('no mailings\n');
           return 0;
@@ -211,7 +256,9 @@ export async function main(argv: string[]): Promise<number> {
         if (sub === 'dispatch' || sub === 'cancel') {
           const mailingId = required(args.positionals[0], 'MAILING_ID');
           const mailing = await operatorSettle(db, mailingId, sub === 'dispatch' ? 'dispatched' : 'cancelled');
-          process.stdout.write(`${mailing.id} ${mailing.status}: check ${mailing.checkId} is now ${sub === 'dispatch' ? 'mailed' : 'refunded'}\n`);
+          process.stdout.write(
+            `${mailing.id} ${mailing.status}: check ${mailing.checkId} is now ${sub === 'dispatch' ? 'mailed' : 'refunded'}\n`,
+          );
           return 0;
         }
         throw new UsageError(`unknown mailings command "${sub ?? ''}"`);

@@ -40,7 +40,10 @@ export class TwilioSms implements SmsSender {
     if (response.ok) return;
     const detail = (await response.text().catch(() => '')).slice(0, 300);
     // 4xx other than 429 means the request itself is wrong (bad number, bad credentials): no retry helps.
-    throw new SmsError(`SMS provider answered ${response.status}: ${detail}`, response.status === 429 || response.status >= 500);
+    throw new SmsError(
+      `SMS provider answered ${response.status}: ${detail}`,
+      response.status === 429 || response.status >= 500,
+    );
   }
 }
 

@@ -20,10 +20,16 @@ const SWITCH = 'set WEBHOOKS_ALLOW_PRIVATE=true to allow it';
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** How names are resolved: dns.lookup's shape with `all: true` (tests pass their own). */
-export type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /** A `lookup` for net.connect that answers only public addresses, refusing the name otherwise. */
-export function publicOnlyLookup(resolve: Resolver = dnsLookup): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
+export function publicOnlyLookup(
+  resolve: Resolver = dnsLookup,
+): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error !== null) return callback(error, []);
@@ -31,11 +37,15 @@ export function publicOnlyLookup(resolve: Resolver = dnsLookup): (hostname: stri
       if (refused.length > 0) {
         // One non-public answer refuses the name: a round-robin of public and private addresses is an attack, not a mistake.
         const [first] = refused;
-        return callback(new RefusedDestination(`${hostname} resolves to ${first?.a.address ?? ''}, ${first?.why ?? ''}; ${SWITCH}`), []);
+        return callback(
+          new RefusedDestination(`${hostname} resolves to ${first?.a.address ?? ''}, ${first?.why ?? ''}; ${SWITCH}`),
+          [],
+        );
       }
       if (options.all === true) return callback(null, addresses);
       const [first] = addresses;
-      if (first === undefined) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+      if (first === undefined)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       return callback(null, first.address, first.family);
     });
   };
@@ -50,9 +60,15 @@ export interface PostOptions {
 }
 
 /** POSTs `body` and answers the response status; throws RefusedDestination or a network error. */
-export function postWebhook(target: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<number> {
+export function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: PostOptions,
+): Promise<number> {
   const url = new URL(target);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new RefusedDestination(`${url.protocol} is not http or https`));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.reject(new RefusedDestination(`${url.protocol} is not http or https`));
   if (!options.allowPrivate) {
     const why = refusedUrl(url);
     if (why !== null) return Promise.reject(new RefusedDestination(`${why}; ${SWITCH}`));
@@ -73,7 +89,10 @@ export function postWebhook(target: string, headers: Record<string, string>, bod
       agent: false,
       ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(options.resolve) }),
     });
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     request.on('socket', (socket: Socket) => {
       if (options.allowPrivate) return;
       // The last word: whatever resolved the name, the peer we are connected to must be public.

@@ -39,7 +39,9 @@ export function isStatusName(value: string): value is CheckStatusName {
  */
 export type CheckEvent = 'print' | 'email' | 'eprint' | 'mail' | 'void' | 'refund';
 
-export const TRANSITIONS: Readonly<Record<CheckEvent, { readonly from: readonly CheckStatusName[]; readonly to: CheckStatusName }>> = {
+export const TRANSITIONS: Readonly<
+  Record<CheckEvent, { readonly from: readonly CheckStatusName[]; readonly to: CheckStatusName }>
+> = {
   // Reprinting a printed check is allowed (a jammed printer); never a check already sent another way.
   print: { from: ['new', 'printed'], to: 'printed' },
   // Emailing again re-sends the same check.

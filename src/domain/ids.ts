@@ -6,7 +6,22 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'acct' | 'key' | 'bank' | 'pay' | 'cat' | 'from' | 'to' | 'vch' | 'chk' | 'dlv' | 'att' | 'msg' | 'mail' | 'whk' | 'evt';
+export type IdPrefix =
+  | 'acct'
+  | 'key'
+  | 'bank'
+  | 'pay'
+  | 'cat'
+  | 'from'
+  | 'to'
+  | 'vch'
+  | 'chk'
+  | 'dlv'
+  | 'att'
+  | 'msg'
+  | 'mail'
+  | 'whk'
+  | 'evt';
 
 let lastTime = -1;
 let lastRandom: Uint8Array = new Uint8Array(10);

@@ -41,9 +41,16 @@ function boundedInteger(text: string, ceiling: number): number {
  * caller's to refuse (the API answers 422, the panel falls back to the default).
  */
 export function resolvePaging(page: string | undefined, perPage: string | undefined): Paging {
-  const size = perPage === undefined || !PAGING_NUMBER.test(perPage) ? DEFAULT_PER_PAGE : boundedInteger(perPage, MAX_PER_PAGE);
+  const size =
+    perPage === undefined || !PAGING_NUMBER.test(perPage) ? DEFAULT_PER_PAGE : boundedInteger(perPage, MAX_PER_PAGE);
   const usedSize = size < 1 ? DEFAULT_PER_PAGE : size;
   const number = page === undefined || !PAGING_NUMBER.test(page) ? 1 : boundedInteger(page, MAX_PAGE);
-  const usedPage = number < 1 ? 1 : number;
+  const usedPage = Math.max(number, 1);
   return { perPage: usedSize, page: usedPage, limit: usedSize, offset: (usedPage - 1) * usedSize };
+}
+
+/** One page of a list and the exact number of items in the whole list. */
+export interface Paged<T> {
+  total: number;
+  items: T[];
 }

@@ -24,7 +24,8 @@ function v4Refusal([a, b, c]: V4): string | null {
   if (a === 100 && b >= 64 && b <= 127) return 'a shared (CGNAT) address';
   if (a === 169 && b === 254) return 'a link-local address';
   if (a === 192 && b === 0 && c === 0) return 'an IETF protocol address';
-  if ((a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return 'a documentation address';
+  if ((a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113))
+    return 'a documentation address';
   if (a === 192 && b === 88 && c === 99) return 'a 6to4 relay address';
   if (a === 198 && (b === 18 || b === 19)) return 'a benchmarking address';
   if (a >= 224 && a <= 239) return 'a multicast address';
@@ -41,7 +42,7 @@ function parseV6(text: string): number[] | null {
     const v4 = parseV4(dotted[2]);
     if (v4 === null) return null;
     tail.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    head = (dotted[1] ?? '').endsWith('::') ? dotted[1] ?? '' : (dotted[1] ?? '').slice(0, -1);
+    head = (dotted[1] ?? '').endsWith('::') ? (dotted[1] ?? '') : (dotted[1] ?? '').slice(0, -1);
   }
   const [left = '', right, extra] = head.split('::');
   if (extra !== undefined) return null;
@@ -69,7 +70,8 @@ function v6Refusal(g: number[]): string | null {
     return why === null ? null : `${why} (${v4.join('.')}) inside an IPv6 address`;
   };
   // ::ffff:a.b.c.d (mapped), ::a.b.c.d (the old "compatible" form), 64:ff9b::a.b.c.d (NAT64).
-  if (upperZero && (g5 === 0xffff || g5 === 0)) return embedded(v4Of(g6, g7)) ?? (g5 === 0 ? 'an IPv4-compatible address' : null);
+  if (upperZero && (g5 === 0xffff || g5 === 0))
+    return embedded(v4Of(g6, g7)) ?? (g5 === 0 ? 'an IPv4-compatible address' : null);
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return embedded(v4Of(g6, g7));
   if (g0 === 0x2002) return embedded(v4Of(g1, g2));
   // Everything else outside 2000::/3 (global unicast) is special: ULA fc00::/7, link-local
@@ -108,7 +110,14 @@ export function nonPublicReason(address: string): string | null {
 /** Host names that name this machine or a local network whatever DNS says (RFC 6761, RFC 6762). */
 export function localHostName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.+$/, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal') || h.endsWith('.home.arpa') || h === '';
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h.endsWith('.local') ||
+    h.endsWith('.internal') ||
+    h.endsWith('.home.arpa') ||
+    h === ''
+  );
 }
 
 /** Ports a webhook may use without the private-network switch: the web's own and unprivileged ones. */

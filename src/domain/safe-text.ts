@@ -18,7 +18,15 @@ export function unsafeCharacter(text: string): UnsafeKind | null {
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f) continue;
     if (c === 0) return 'nul';
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) found = 'control';
+    if (
+      c < 0x20 ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069)
+    )
+      found = 'control';
   }
   return found;
 }

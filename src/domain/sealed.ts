@@ -46,7 +46,13 @@ export class Vault {
     const cipher = createCipheriv('aes-256-gcm', this.key(keyId), iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [FORMAT, keyId, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    return [
+      FORMAT,
+      keyId,
+      iv.toString('base64url'),
+      body.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   open(sealed: string, context: string): string {
@@ -54,7 +60,9 @@ export class Vault {
     if (keyId === null) throw new SealError('not a sealed value');
     const [, , iv = '', body = '', tag = ''] = sealed.split('.');
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key(keyId), Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv('aes-256-gcm', this.key(keyId), Buffer.from(iv, 'base64url'), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');

@@ -3,8 +3,12 @@ import { amountInWords } from '../domain/amount-words.ts';
 import { statusDescription } from '../domain/check-status.ts';
 import { localMoment } from '../domain/dates.ts';
 import { centsToDecimalString, centsToNumber } from '../domain/money.ts';
-import type { Address, BankAccount, Category, Check, Payee, Voucher } from '../domain/records.ts';
-import { maskAccountNumber } from '../services/bank-account.service.ts';
+import type { Address } from '../domain/address.ts';
+import type { BankAccount } from '../domain/bank-account.ts';
+import type { Category } from '../domain/category.ts';
+import type { Check } from '../domain/check.ts';
+import type { Payee } from '../domain/payee.ts';
+import type { Voucher } from '../domain/voucher.ts';
 import type { CreatedCheck } from '../services/check.service.ts';
 
 export function createdCheckWire(c: CreatedCheck) {

@@ -2,7 +2,7 @@
 // says what is still missing before checks can be emailed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import type { Account } from '../domain/records.ts';
+import type { Account } from '../domain/account.ts';
 import * as accountService from '../services/account.service.ts';
 import { UNVERIFIED_MESSAGE } from '../services/email-check.service.ts';
 import { AttemptLimiter } from './attempt-limiter.ts';
@@ -24,7 +24,9 @@ function safeNext(next: string): string {
 function retryAfter(ms: number): AppError {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   const minutes = Math.ceil(seconds / 60);
-  return new AppError('rate_limited', `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'retry-after': String(seconds) });
+  return new AppError('rate_limited', `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+    'retry-after': String(seconds),
+  });
 }
 
 function signUpForm(request: FastifyRequest, values: Record<string, string>, problem?: string): string {
@@ -121,7 +123,11 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   });
 
   app.post('/sign-up', PUBLIC, async (request, reply) => {
-    const values = { company: field(request.body, 'company'), email: field(request.body, 'email'), phone: field(request.body, 'phone') };
+    const values = {
+      company: field(request.body, 'company'),
+      email: field(request.body, 'email'),
+      phone: field(request.body, 'phone'),
+    };
     // Each sign-up texts a phone: a client address gets a few an hour.
     const wait = signUps.blockedFor(request.ip);
     if (wait > 0) throw retryAfter(wait);
@@ -132,7 +138,8 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
       await accountService.signUp(ctx, { ...values, password: field(request.body, 'password') });
       return reply.redirect('/panel/sign-in?notice=signed-up', 303);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'validation') return sendPage(reply, signUpForm(request, values, error.message), 422);
+      if (error instanceof AppError && error.code === 'validation')
+        return sendPage(reply, signUpForm(request, values, error.message), 422);
       throw error;
     }
   });
@@ -170,13 +177,28 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
 
   // The emailed link opens a page whose button confirms: mail scanners and link previewers fetch
   // links with GET, and a safe method changes nothing (issue 10, item 6).
-  const emailLinkOutcome = (request: FastifyRequest, reply: FastifyReply, outcome: accountService.LinkOutcome): FastifyReply => {
-    if (outcome === 'verified') return reply.redirect(request.panel.account === null ? '/panel/sign-in?notice=email-verified' : '/panel?notice=email-verified', 303);
+  const emailLinkOutcome = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: accountService.LinkOutcome,
+  ): FastifyReply => {
+    if (outcome === 'verified')
+      return reply.redirect(
+        request.panel.account === null ? '/panel/sign-in?notice=email-verified' : '/panel?notice=email-verified',
+        303,
+      );
     const text =
       outcome === 'expired'
         ? 'This verification link has expired. Sign in and ask for a new one.'
         : 'This verification link is not valid (it may have been replaced by a newer one). Sign in and ask for a new one.';
-    return sendPage(reply, page({ title: 'Link not valid', request, narrow: true }, html`<h1>Link not valid</h1><p>${text}</p><p><a href="/panel">Go to the panel</a></p>`), 410);
+    return sendPage(
+      reply,
+      page(
+        { title: 'Link not valid', request, narrow: true },
+        html`<h1>Link not valid</h1><p>${text}</p><p><a href="/panel">Go to the panel</a></p>`,
+      ),
+      410,
+    );
   };
 
   app.get('/verify-email', PUBLIC, async (request, reply) => {
@@ -195,7 +217,9 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     );
   });
 
-  app.post('/verify-email', PUBLIC, async (request, reply) => emailLinkOutcome(request, reply, await accountService.confirmEmail(ctx, field(request.body, 'token'))));
+  app.post('/verify-email', PUBLIC, async (request, reply) =>
+    emailLinkOutcome(request, reply, await accountService.confirmEmail(ctx, field(request.body, 'token'))),
+  );
 
   app.post('/verify-phone', async (request, reply) => {
     const outcome = await accountService.confirmPhone(ctx, accountOf(request).id, field(request.body, 'code'));
@@ -212,13 +236,27 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   app.post('/resend', async (request, reply) => {
     const what = field(request.body, 'what') === 'phone' ? 'phone' : 'email';
     const outcome = await accountService.resendVerification(ctx, accountOf(request), what);
-    const notice = outcome === 'sent' ? (what === 'email' ? 'email-sent' : 'code-sent') : outcome === 'too-soon' ? 'too-soon' : `${what}-verified`;
+    const notice =
+      outcome === 'sent'
+        ? what === 'email'
+          ? 'email-sent'
+          : 'code-sent'
+        : outcome === 'too-soon'
+          ? 'too-soon'
+          : `${what}-verified`;
     return reply.redirect(`/panel?notice=${notice}`, 303);
   });
 
   const forgotForm = (request: FastifyRequest, sent: boolean): string =>
     page(
-      { title: 'Reset your password', request, narrow: true, notice: sent ? 'If an account uses that email, we sent it a link to choose a new password. It works for one hour.' : undefined },
+      {
+        title: 'Reset your password',
+        request,
+        narrow: true,
+        notice: sent
+          ? 'If an account uses that email, we sent it a link to choose a new password. It works for one hour.'
+          : undefined,
+      },
       html`<h1>Reset your password</h1>
 <form method="post" action="/panel/forgot-password" class="card">${csrfField(request)}
 <label for="email">Email of your account</label><input id="email" name="email" type="email" autocomplete="username" required>
@@ -269,7 +307,8 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
       const outcome = await accountService.resetPassword(ctx, token, field(request.body, 'password'));
       if (outcome !== 'done') return deadLink(request, reply, outcome);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'validation') return sendPage(reply, resetForm(request, token, error.message), 422);
+      if (error instanceof AppError && error.code === 'validation')
+        return sendPage(reply, resetForm(request, token, error.message), 422);
       throw error;
     }
     // Every session of the account ended with the reset, this browser's included.

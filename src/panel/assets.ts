@@ -87,7 +87,12 @@ function selectText(node) {
 }
 `;
 
-function versioned(name: string, extension: string, body: string, type: string): { path: string; body: string; type: string } {
+function versioned(
+  name: string,
+  extension: string,
+  body: string,
+  type: string,
+): { path: string; body: string; type: string } {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
   return { path: `/panel/assets/${name}.${hash}.${extension}`, body, type };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { amountInWords } from '../domain/amount-words.ts';
 import { CHECK_STATUSES, statusCode, statusDescription, statusName } from '../domain/check-status.ts';
 import { MAX_PER_PAGE, MAX_TERM_LENGTH } from '../domain/paging.ts';
-import type { Check } from '../domain/records.ts';
+import type { Check } from '../domain/check.ts';
 import * as checkService from '../services/check.service.ts';
 import * as deliveryService from '../services/delivery.service.ts';
 import * as printService from '../services/print.service.ts';
@@ -39,7 +39,9 @@ function checksTable(checks: readonly Check[], env: 'test' | 'live', timeZone: s
   return html`<div class="table"><table>
 <thead><tr><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Payee</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col">Created</th></tr></thead>
 <tbody>${checks.map(
-    (c) => html`<tr><td><a href="${withEnv(`/panel/checks/${c.id}`, env)}">${c.serialNumber}</a></td><td>${c.issueDate}</td><td>${c.payeeName ?? '—'}</td>
+    (
+      c,
+    ) => html`<tr><td><a href="${withEnv(`/panel/checks/${c.id}`, env)}">${c.serialNumber}</a></td><td>${c.issueDate}</td><td>${c.payeeName ?? '—'}</td>
 <td class="num">${money(c.amountCents)}</td><td>${statusBadge(c.status)}</td><td>${c.referenceId ?? ''}</td><td>${when(c.createdAt, timeZone)}</td></tr>`,
   )}</tbody></table></div>`;
 }
@@ -94,7 +96,8 @@ ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', p
         ? html`<p>Nothing sent for this check.</p>`
         : html`<div class="table"><table><thead><tr><th scope="col">Channel</th><th scope="col">To</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Queued</th><th scope="col">Last error</th></tr></thead>
 <tbody>${deliveries.map(
-            (d) => html`<tr><td>${d.channel}</td><td>${d.recipient}</td><td>${d.status}</td><td>${d.attempts}</td><td>${when(d.createdAt, principal.timeZone)}</td><td>${d.lastError ?? ''}</td></tr>`,
+            (d) =>
+              html`<tr><td>${d.channel}</td><td>${d.recipient}</td><td>${d.status}</td><td>${d.attempts}</td><td>${when(d.createdAt, principal.timeZone)}</td><td>${d.lastError ?? ''}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`<p><a href="${withEnv('/panel/checks', env)}">← All checks</a></p>
 <h1>Check ${check.serialNumber} <span class="hint">(${env})</span></h1>
@@ -110,6 +113,9 @@ ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', p
     const { pdf, serialNumber } = await printService.checkPdf(ctx, principalFor(request, envOf(request)), id);
     // The browser's own PDF viewer shows it; the pages' script policy is not for it.
     reply.removeHeader('content-security-policy');
-    return reply.type('application/pdf').header('content-disposition', `inline; filename="check-${serialNumber}.pdf"`).send(pdf);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="check-${serialNumber}.pdf"`)
+      .send(pdf);
   });
 }

@@ -10,7 +10,9 @@ export function parseForm(text: string): FormBody {
     // As in JSON bodies (domain/safe-text.ts): no NUL (PostgreSQL text cannot hold it) and no
     // control or bidi character in anything that is printed, mailed or shown. A password is none
     // of those and is only hashed, so it may hold what its owner typed, except NUL.
-    const kind = unsafeCharacter(key) ?? (/password/i.test(key) ? (value.includes('\u0000') ? 'nul' : null) : unsafeCharacter(value));
+    const kind =
+      unsafeCharacter(key) ??
+      (/password/i.test(key) ? (value.includes('\u0000') ? 'nul' : null) : unsafeCharacter(value));
     if (kind !== null) throw validationError(unsafeTextMessage(printable(key), kind));
     const existing = body[key];
     body[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];

@@ -26,7 +26,8 @@ function linkify(text: string): Html {
 }
 
 // The email's own HTML is shown in a sandboxed frame: no script, and its links open a new tab.
-const MAIL_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
+const MAIL_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
 
 export async function inboxPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
@@ -40,7 +41,9 @@ export async function inboxPages(app: FastifyInstance, deps: PanelDeps): Promise
         ? html`<p>Nothing yet. When a test key emails a check (<code>POST /emailchecks</code>), the email and text land here instead of going out.</p>`
         : html`<div class="table"><table><thead><tr><th scope="col">Received</th><th scope="col">Kind</th><th scope="col">To</th><th scope="col">Subject or text</th></tr></thead>
 <tbody>${result.items.map(
-            (m) => html`<tr><td>${when(m.createdAt, principal.timeZone)}</td><td>${m.channel === 'sms' ? 'Text' : 'Email'}</td><td>${m.recipient}</td>
+            (
+              m,
+            ) => html`<tr><td>${when(m.createdAt, principal.timeZone)}</td><td>${m.channel === 'sms' ? 'Text' : 'Email'}</td><td>${m.recipient}</td>
 <td><a href="/panel/inbox/${m.id}">${m.channel === 'sms' ? m.text : m.subject}</a></td></tr>`,
           )}</tbody></table></div>`;
     const body = html`<h1>Sandbox inbox</h1><p class="hint">What your test keys sent. Live keys send for real and nothing of theirs shows here.</p>
@@ -57,7 +60,9 @@ ${table}${pager('/panel/inbox', {}, pageNumber, PER_PAGE, result.total)}`;
       ['Received', when(m.createdAt, principal.timeZone)],
       ...(m.channel === 'email' ? ([['Subject', m.subject]] as [string, string][]) : []),
       ...(m.attachments.length === 0 ? [] : ([['Attachments', m.attachments.join(', ')]] as [string, string][])),
-      ...(m.checkId === null ? [] : ([['Check', html`<a href="/panel/checks/${m.checkId}">${m.checkId}</a>`]] as [string, Html][])),
+      ...(m.checkId === null
+        ? []
+        : ([['Check', html`<a href="/panel/checks/${m.checkId}">${m.checkId}</a>`]] as [string, Html][])),
     ];
     const content =
       m.channel === 'email' && m.html !== ''
@@ -68,11 +73,18 @@ ${table}${pager('/panel/inbox', {}, pageNumber, PER_PAGE, result.total)}`;
 <section class="card"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 ${m.link === '' ? '' : html`<p><a class="button" href="${m.link}" target="_blank" rel="noopener">Open the payee page</a></p>`}</section>
 ${content}`;
-    return sendPage(reply, page({ title: m.channel === 'sms' ? 'Text message' : m.subject, request, current: 'inbox' }, body));
+    return sendPage(
+      reply,
+      page({ title: m.channel === 'sms' ? 'Text message' : m.subject, request, current: 'inbox' }, body),
+    );
   });
 
   app.get('/inbox/:id/html', async (request, reply) => {
-    const m = await deliveryService.sandboxMessage(ctx, principalFor(request, 'test').accountId, (request.params as { id: string }).id);
+    const m = await deliveryService.sandboxMessage(
+      ctx,
+      principalFor(request, 'test').accountId,
+      (request.params as { id: string }).id,
+    );
     // Links open in a new tab rather than inside the frame.
     const withBase = m.html.replace(/<head>|<html>/i, (tag) => `${tag}<base target="_blank">`);
     return reply.header('content-security-policy', MAIL_CSP).type('text/html; charset=utf-8').send(withBase);

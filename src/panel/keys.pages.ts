@@ -1,7 +1,7 @@
 // API keys: create a named test or live key (shown once, with a copy button and a curl example),
 // list them (name, environment, created, last used, display prefix) and revoke them.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiKeyRecord } from '../domain/records.ts';
+import type { ApiKeyRecord } from '../domain/account.ts';
 import type { Environment } from '../domain/owner.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
@@ -14,7 +14,9 @@ const MAX_NAME = 100;
 function keysTable(request: FastifyRequest, keys: readonly ApiKeyRecord[], timeZone: string): Html {
   if (keys.length === 0) return html`<p>No keys yet.</p>`;
   const rows = keys.map(
-    (k) => html`<tr><td>${k.name}</td><td><span class="status">${k.env}</span></td><td><code>${k.displayPrefix}</code></td>
+    (
+      k,
+    ) => html`<tr><td>${k.name}</td><td><span class="status">${k.env}</span></td><td><code>${k.displayPrefix}</code></td>
 <td>${when(k.createdAt, timeZone)}</td><td>${when(k.lastUsedAt, timeZone)}</td>
 <td>${
       k.revokedAt === null
@@ -37,13 +39,18 @@ function createForm(request: FastifyRequest): Html {
 export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { keys, ctx } = deps;
 
-  const listPage = async (request: FastifyRequest, created?: { key: string; record: ApiKeyRecord }, problem?: string): Promise<string> => {
+  const listPage = async (
+    request: FastifyRequest,
+    created?: { key: string; record: ApiKeyRecord },
+    problem?: string,
+  ): Promise<string> => {
     const account = accountOf(request);
     const list = (await keys.list(account.id)).slice().reverse();
     const base = `${ctx.config.publicUrl}/api/v3`;
-    const shown = created === undefined
-      ? ''
-      : html`<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">Your new ${created.record.env} key “${created.record.name}”</h2>
+    const shown =
+      created === undefined
+        ? ''
+        : html`<section class="card" aria-labelledby="new-key-h"><h2 id="new-key-h">Your new ${created.record.env} key “${created.record.name}”</h2>
 <p><strong>Copy it now: it is shown only this once.</strong> We keep only a hash of it.</p>
 <code class="secret" id="new-key">${created.key}</code>
 <button type="button" class="small secondary" data-copy="new-key">Copy</button>
@@ -63,7 +70,12 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
     const name = field(request.body, 'name').trim();
     const env = field(request.body, 'env');
     if (name === '' || name.length > MAX_NAME || (env !== 'test' && env !== 'live')) {
-      const problem = name === '' ? 'Give the key a name.' : name.length > MAX_NAME ? `The name must not be longer than ${MAX_NAME} characters.` : 'Choose test or live.';
+      const problem =
+        name === ''
+          ? 'Give the key a name.'
+          : name.length > MAX_NAME
+            ? `The name must not be longer than ${MAX_NAME} characters.`
+            : 'Choose test or live.';
       return sendPage(reply, await listPage(request, undefined, problem), 422);
     }
     const created = await keys.create(account.id, env as Environment, name);

@@ -37,7 +37,7 @@ const NOTICES: Readonly<Record<string, string>> = {
   'key-revoked': 'The key is revoked: the API refuses it from now on.',
   'webhook-added': 'Endpoint added.',
   'webhook-deleted': 'Endpoint deleted.',
-  'redelivered': 'The event is queued to be sent again.',
+  redelivered: 'The event is queued to be sent again.',
 };
 
 export interface PageOptions {
@@ -69,7 +69,8 @@ function header(options: PageOptions): Html {
   const keepEnv = (key: NavKey): Environment | undefined => (ENV_VIEWS.has(key) ? env : undefined);
   return html`<header class="top"><div class="bar"><a class="brand" href="/panel">checkwriter</a>
 <nav aria-label="Main"><ul>${NAV.map(
-    ([key, path, label]) => html`<li><a href="${withEnv(path, keepEnv(key))}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+    ([key, path, label]) =>
+      html`<li><a href="${withEnv(path, keepEnv(key))}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
   )}</ul></nav>
 <form method="post" action="/panel/sign-out">${csrfField(request)}<button class="link" type="submit">Sign out</button></form></div></header>`;
 }
@@ -117,7 +118,13 @@ export function when(epochMs: number | null, timeZone: string): string {
   return `${m.date} ${m.time}`;
 }
 
-export function pager(path: string, params: Record<string, string>, page: number, perPage: number, total: number): Html {
+export function pager(
+  path: string,
+  params: Record<string, string>,
+  page: number,
+  perPage: number,
+  total: number,
+): Html {
   const pages = Math.max(1, Math.ceil(total / perPage));
   const link = (to: number, label: string, rel: string): Html => {
     const query = new URLSearchParams({ ...params, page: String(to) });

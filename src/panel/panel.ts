@@ -28,33 +28,64 @@ declare module 'fastify' {
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 // Pages are ours alone: no inline script or style, no framing, forms post only here.
-const CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(hasNul);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
   return false;
 }
 
-function errorPage(request: FastifyRequest, reply: FastifyReply, status: number, title: string, text: string): FastifyReply {
+function errorPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  text: string,
+): FastifyReply {
   const signIn = status === 401 ? html`<p><a class="button" href="/panel/sign-in">Sign in</a></p>` : '';
-  return sendPage(reply, page({ title, request, narrow: true }, html`<h1>${title}</h1><p>${text}</p>${signIn}<p><a href="/panel">Back to the panel</a></p>`), status);
+  return sendPage(
+    reply,
+    page(
+      { title, request, narrow: true },
+      html`<h1>${title}</h1><p>${text}</p>${signIn}<p><a href="/panel">Back to the panel</a></p>`,
+    ),
+    status,
+  );
 }
 
 function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof AppError) {
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    const titles: Record<number, string> = { 401: 'Sign in first', 403: 'Not allowed', 404: 'Not found', 422: 'Check what you entered', 429: 'Too many attempts' };
-    const text = error.code === 'not_found' ? 'There is nothing here, or it belongs to another account or environment.' : error.message;
+    const titles: Record<number, string> = {
+      401: 'Sign in first',
+      403: 'Not allowed',
+      404: 'Not found',
+      422: 'Check what you entered',
+      429: 'Too many attempts',
+    };
+    const text =
+      error.code === 'not_found'
+        ? 'There is nothing here, or it belongs to another account or environment.'
+        : error.message;
     return errorPage(request, reply, error.status, titles[error.status] ?? 'Something is wrong', text);
   }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errorPage(request, reply, 413, 'Too much text', 'The form sent more than this page accepts.');
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return errorPage(request, reply, 413, 'Too much text', 'The form sent more than this page accepts.');
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return errorPage(request, reply, error.statusCode, 'Something is wrong with the request', 'Go back and try again.');
   }
-  request.log.error({ err: error }, 'panel page failed');
-  return errorPage(request, reply, 500, 'Something went wrong', `We could not show this page. If it keeps happening, tell the operator this request id: ${request.id}`);
+  request.log.error({ err: error, reqId: request.id }, 'panel page failed');
+  return errorPage(
+    request,
+    reply,
+    500,
+    'Something went wrong',
+    `We could not show this page. If it keeps happening, tell the operator this request id: ${request.id}`,
+  );
 }
 
 async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<void> {
@@ -66,23 +97,35 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
     route.schema = { ...route.schema, hide: true };
   });
   await scope.register(cookie);
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
-    try {
-      done(null, parseForm(String(body)));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
+    (_request, body, done) => {
+      try {
+        done(null, parseForm(String(body)));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
   scope.setErrorHandler(handleError);
-  scope.setNotFoundHandler((request, reply) => errorPage(request, reply, 404, 'Not found', 'There is no page at this address.'));
+  scope.setNotFoundHandler((request, reply) =>
+    errorPage(request, reply, 404, 'Not found', 'There is no page at this address.'),
+  );
 
   scope.addHook('onRequest', async (request, reply) => {
-    reply.header('content-security-policy', CSP).header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('cache-control', 'no-store');
+    reply
+      .header('content-security-policy', CSP)
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .header('cache-control', 'no-store');
     // Signed out until the session is read, so an error page can still be drawn if reading fails.
     request.panel = { account: null, sessionToken: null, csrfCookie: '', csrfToken: '' };
     await loadPanelState(ctx, request, reply);
     // An unknown page is answered before any body is read (issue 10, item 1).
-    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return errorPage(request, reply, 404, 'Not found', 'There is no page at this address.');
+    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD')
+      return errorPage(request, reply, 404, 'Not found', 'There is no page at this address.');
     if (request.routeOptions.config.panelPublic === true || request.panel.account !== null) return;
     if (request.method === 'GET') {
       return reply.redirect(`/panel/sign-in?next=${encodeURIComponent(request.url)}`, 303);

@@ -1,11 +1,13 @@
 // Payees, bank accounts and custom from addresses: searchable, paged lists of what the API made.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Environment } from '../domain/owner.ts';
-import type { Address, BankAccount, Payee } from '../domain/records.ts';
+import type { Address } from '../domain/address.ts';
+import type { BankAccount } from '../domain/bank-account.ts';
+import type { Payee } from '../domain/payee.ts';
 import * as addressService from '../services/address.service.ts';
 import * as bankAccountService from '../services/bank-account.service.ts';
 import * as payeeService from '../services/payee.service.ts';
-import type { Paged } from '../store/resources.repository.ts';
+import type { Paged } from '../domain/paging.ts';
 import { listFilters } from './list-query.ts';
 import { html, type Html } from './html.ts';
 import { page, pager, sendPage, type NavKey } from './layout.ts';
@@ -18,7 +20,12 @@ interface ListView<T> {
   title: string;
   searchHint: string;
   columns: readonly string[];
-  load: (deps: PanelDeps, request: FastifyRequest, env: Environment, page: { limit: number; offset: number; term: string | null }) => Promise<Paged<T>>;
+  load: (
+    deps: PanelDeps,
+    request: FastifyRequest,
+    env: Environment,
+    page: { limit: number; offset: number; term: string | null },
+  ) => Promise<Paged<T>>;
   row: (item: T) => readonly (string | Html)[];
 }
 
@@ -31,7 +38,14 @@ const PAYEES: ListView<Payee> = {
   searchHint: 'name, company, email',
   columns: ['Name', 'Company', 'Email', 'Phone', 'Address', 'Payee id'],
   load: (deps, request, env, p) => payeeService.listPayees(deps.ctx, principalFor(request, env), p),
-  row: (p) => [p.name, p.company, p.email, p.phone, joined(p.address1, p.address2, p.city, p.state, p.zip, p.country), html`<code>${p.id}</code>`],
+  row: (p) => [
+    p.name,
+    p.company,
+    p.email,
+    p.phone,
+    joined(p.address1, p.address2, p.city, p.state, p.zip, p.country),
+    html`<code>${p.id}</code>`,
+  ],
 };
 
 const BANK_ACCOUNTS: ListView<BankAccount> = {
@@ -59,14 +73,25 @@ const FROM_ADDRESSES: ListView<Address> = {
   searchHint: 'name, company',
   columns: ['Name', 'Company', 'Address', 'Phone', 'Email', 'Address id'],
   load: (deps, request, env, p) => addressService.listAddresses(deps.ctx, principalFor(request, env), 'from', p),
-  row: (a) => [a.name, a.companyName, joined(a.addressLine1, a.addressLine2, a.city, a.state, a.zip, a.country), a.phone, a.email, html`<code>${a.id}</code>`],
+  row: (a) => [
+    a.name,
+    a.companyName,
+    joined(a.addressLine1, a.addressLine2, a.city, a.state, a.zip, a.country),
+    a.phone,
+    a.email,
+    html`<code>${a.id}</code>`,
+  ],
 };
 
 function register<T>(app: FastifyInstance, deps: PanelDeps, view: ListView<T>): void {
   app.get(view.path.slice('/panel'.length), async (request, reply) => {
     const env = envOf(request);
     const f = listFilters(request.query);
-    const result = await view.load(deps, request, env, { limit: f.perPage, offset: (f.page - 1) * f.perPage, term: f.term === '' ? null : f.term });
+    const result = await view.load(deps, request, env, {
+      limit: f.perPage,
+      offset: (f.page - 1) * f.perPage,
+      term: f.term === '' ? null : f.term,
+    });
     const params: Record<string, string> = { perPage: String(f.perPage) };
     if (env === 'live') params.env = 'live';
     if (f.term !== '') params.term = f.term;

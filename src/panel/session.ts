@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { derivedToken, sameSecret } from '../domain/secret-tokens.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Account } from '../domain/records.ts';
+import type { Account } from '../domain/account.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -73,7 +73,8 @@ function sameOrigin(config: Config, request: FastifyRequest): boolean {
   return ours.has(origin);
 }
 
-export const FORM_EXPIRED = 'This form has expired or did not come from this site. Go back, reload the page and try again.';
+export const FORM_EXPIRED =
+  'This form has expired or did not come from this site. Go back, reload the page and try again.';
 
 /** preHandler for POSTs: the form's CSRF token and the Origin header must both be ours. */
 export function checkCsrf(ctx: ServiceContext, request: FastifyRequest): void {
@@ -84,11 +85,21 @@ export function checkCsrf(ctx: ServiceContext, request: FastifyRequest): void {
 }
 
 /** Signs the browser in with a brand-new session id, ending any session its old cookie named. */
-export async function signIn(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, account: Account): Promise<void> {
+export async function signIn(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: Account,
+): Promise<void> {
   if (request.panel.sessionToken !== null) await accountService.endSession(ctx, request.panel.sessionToken);
   const token = await accountService.startSession(ctx, account.id);
   reply.setCookie(SESSION_COOKIE, token, cookieOptions(ctx.config, accountService.SESSION_LIFETIME_MS / 1000));
-  request.panel = { ...request.panel, account, sessionToken: token, csrfToken: csrfTokenFor(ctx.secret, request.panel.csrfCookie, token) };
+  request.panel = {
+    ...request.panel,
+    account,
+    sessionToken: token,
+    csrfToken: csrfTokenFor(ctx.secret, request.panel.csrfCookie, token),
+  };
 }
 
 export async function signOut(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {

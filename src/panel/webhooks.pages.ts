@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { Environment } from '../domain/owner.ts';
-import { EVENT_TYPES } from '../services/events.ts';
+import { EVENT_TYPES } from '../domain/event-types.ts';
 import * as webhookService from '../services/webhook.service.ts';
 import { field, fields } from './form.ts';
 import { html } from './html.ts';
@@ -27,7 +27,9 @@ export async function webhooksPages(app: FastifyInstance, deps: PanelDeps): Prom
         ? html`<p>No endpoints yet.</p>`
         : html`<div class="table"><table><thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Added</th></tr></thead>
 <tbody>${endpoints.map(
-            (e) => html`<tr><td><a href="${withEnv(`/panel/webhooks/${e.id}`, env)}">${e.url}</a></td><td>${e.events.length === EVENT_TYPES.length ? 'All' : e.events.join(', ')}</td>
+            (
+              e,
+            ) => html`<tr><td><a href="${withEnv(`/panel/webhooks/${e.id}`, env)}">${e.url}</a></td><td>${e.events.length === EVENT_TYPES.length ? 'All' : e.events.join(', ')}</td>
 <td>${when(e.createdAt, principal.timeZone)}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`<h1>Webhooks <span class="hint">(${env})</span></h1>
@@ -48,7 +50,10 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     const url = field(request.body, 'url').trim();
     const events = fields(request.body, 'events');
     try {
-      const endpoint = await webhookService.createEndpoint(ctx, principalFor(request, env), { url, ...(events.length === 0 ? {} : { events }) });
+      const endpoint = await webhookService.createEndpoint(ctx, principalFor(request, env), {
+        url,
+        ...(events.length === 0 ? {} : { events }),
+      });
       return reply.redirect(withEnv(`/panel/webhooks/${endpoint.id}?notice=webhook-added`, env), 303);
     } catch (error) {
       if (error instanceof AppError && error.code === 'validation') {
@@ -68,7 +73,9 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
         ? html`<p>No events sent yet.</p>`
         : html`<div class="table"><table><thead><tr><th scope="col">Event</th><th scope="col">State</th><th scope="col">Response</th><th scope="col">Attempts</th><th scope="col">Queued</th><th scope="col">Error</th><th scope="col"><span class="hint">Action</span></th></tr></thead>
 <tbody>${deliveries.map(
-            (d) => html`<tr><td>${d.eventType}</td><td>${d.status}</td><td>${d.responseStatus ?? '—'}</td><td>${d.attempts}</td><td>${when(d.createdAt, principal.timeZone)}</td><td>${d.lastError ?? ''}</td>
+            (
+              d,
+            ) => html`<tr><td>${d.eventType}</td><td>${d.status}</td><td>${d.responseStatus ?? '—'}</td><td>${d.attempts}</td><td>${when(d.createdAt, principal.timeZone)}</td><td>${d.lastError ?? ''}</td>
 <td>${
               d.status === 'sent' || d.status === 'failed'
                 ? html`<form method="post" action="/panel/webhooks/${endpoint.id}/redeliver">${csrfField(request)}${envField(env)}<input type="hidden" name="deliveryId" value="${d.id}"><button class="small secondary" type="submit" aria-label="Redeliver ${d.eventType}">Redeliver</button></form>`

@@ -28,12 +28,28 @@ export interface CustomFromAddress {
 }
 
 export type CustomElementKey =
-  | 'element1' | 'element2' | 'element3' | 'element4' | 'element5'
-  | 'element6' | 'element7' | 'element8' | 'element9' | 'element10';
+  | 'element1'
+  | 'element2'
+  | 'element3'
+  | 'element4'
+  | 'element5'
+  | 'element6'
+  | 'element7'
+  | 'element8'
+  | 'element9'
+  | 'element10';
 
 export const CUSTOM_ELEMENT_KEYS: readonly CustomElementKey[] = [
-  'element1', 'element2', 'element3', 'element4', 'element5',
-  'element6', 'element7', 'element8', 'element9', 'element10',
+  'element1',
+  'element2',
+  'element3',
+  'element4',
+  'element5',
+  'element6',
+  'element7',
+  'element8',
+  'element9',
+  'element10',
 ];
 
 /**

@@ -17,7 +17,20 @@ export function isMicrDigit(value: string): value is MicrDigit {
 }
 
 export const MICR_CHARS: readonly MicrChar[] = [
-  '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'transit', 'amount', 'onUs', 'dash',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+  'transit',
+  'amount',
+  'onUs',
+  'dash',
 ];
 
 /**
@@ -26,7 +39,16 @@ export const MICR_CHARS: readonly MicrChar[] = [
  * formal names are swapped by mistake [16].
  */
 export const MICR_CHAR_TEXT: Readonly<Record<MicrChar, string>> = {
-  '0': '0', '1': '1', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9',
+  '0': '0',
+  '1': '1',
+  '2': '2',
+  '3': '3',
+  '4': '4',
+  '5': '5',
+  '6': '6',
+  '7': '7',
+  '8': '8',
+  '9': '9',
   transit: '\u2446',
   amount: '\u2447',
   onUs: '\u2448',
@@ -72,173 +94,49 @@ export interface E13bGlyph {
 const BITMAPS: Readonly<Record<MicrChar, readonly string[]>> = {
   // 0: straight full-height sides, so the outer edges give the single strong first and last peaks
   // (130) and the counter's edges the inner ones (110) [2].
-  '0': [
-    '#######',
-    '##...##',
-    '##...##',
-    '##...##',
-    '##...##',
-    '##...##',
-    '##...##',
-    '##...##',
-    '#######',
-  ],
+  '0': ['#######', '##...##', '##...##', '##...##', '##...##', '##...##', '##...##', '##...##', '#######'],
   // 1: a narrow stem at the LEFT, and a heavy block at the bottom that extends to the right across
   // the full width (guide "Shapes seen on real checks"; a stem on the right with the foot to the left
   // is a J and is read as 3). The block is 5 of 9 units high: its right edge is reference peak 1,
   // nominal 85 where the 0's full-height edge is 130 [7].
-  '1': [
-    '##..',
-    '##..',
-    '##..',
-    '##..',
-    '####',
-    '####',
-    '####',
-    '####',
-    '####',
-  ],
-  '2': [
-    '####',
-    '...#',
-    '...#',
-    '...#',
-    '####',
-    '##..',
-    '##..',
-    '##..',
-    '####',
-  ],
-  '3': [
-    '#####.',
-    '...##.',
-    '...##.',
-    '...##.',
-    '.#####',
-    '...###',
-    '...###',
-    '######',
-    '######',
-  ],
+  '1': ['##..', '##..', '##..', '##..', '####', '####', '####', '####', '####'],
+  '2': ['####', '...#', '...#', '...#', '####', '##..', '##..', '##..', '####'],
+  '3': ['#####.', '...##.', '...##.', '...##.', '.#####', '...###', '...###', '######', '######'],
   // 4: the left stroke runs from the top down to the crossbar; the right-hand block stands only
   // below it, so the top right is open (a right stroke starting near the top closes the shape: a 9).
-  '4': [
-    '##....',
-    '##....',
-    '##....',
-    '##....',
-    '######',
-    '...###',
-    '...###',
-    '...###',
-    '...###',
-  ],
-  '5': [
-    '######',
-    '##....',
-    '##....',
-    '##....',
-    '#####.',
-    '...###',
-    '...###',
-    '...###',
-    '#####.',
-  ],
-  '6': [
-    '####..',
-    '##....',
-    '##....',
-    '##....',
-    '######',
-    '##..##',
-    '##..##',
-    '##..##',
-    '######',
-  ],
-  '7': [
-    '######',
-    '#....#',
-    '#....#',
-    '..####',
-    '..##..',
-    '..##..',
-    '..##..',
-    '..##..',
-    '..##..',
-  ],
-  '8': [
-    '.#####.',
-    '.#...#.',
-    '.#...#.',
-    '.#...#.',
-    '#######',
-    '##...##',
-    '##...##',
-    '##...##',
-    '#######',
-  ],
-  '9': [
-    '######',
-    '##..##',
-    '##..##',
-    '##..##',
-    '######',
-    '....##',
-    '....##',
-    '...###',
-    '...###',
-  ],
+  '4': ['##....', '##....', '##....', '##....', '######', '...###', '...###', '...###', '...###'],
+  '5': ['######', '##....', '##....', '##....', '#####.', '...###', '...###', '...###', '#####.'],
+  '6': ['####..', '##....', '##....', '##....', '######', '##..##', '##..##', '##..##', '######'],
+  '7': ['######', '#....#', '#....#', '..####', '..##..', '..##..', '..##..', '..##..', '..##..'],
+  '8': ['.#####.', '.#...#.', '.#...#.', '.#...#.', '#######', '##...##', '##...##', '##...##', '#######'],
+  '9': ['######', '##..##', '##..##', '##..##', '######', '....##', '....##', '...###', '...###'],
   // Transit: a bar at the left, shorter than the character (7 of 9 units), and two square blocks at
   // the right, one at the top and one at the bottom. The bar's rising edge is reference peak 3 [7].
-  transit: [
-    '....###',
-    '##..###',
-    '##..###',
-    '##.....',
-    '##.....',
-    '##.....',
-    '##..###',
-    '##..###',
-    '....###',
-  ],
+  transit: ['....###', '##..###', '##..###', '##.....', '##.....', '##.....', '##..###', '##..###', '....###'],
   // Amount: three parts rising from bottom-left to top-right: a short block low at the left, a
   // full-height thin bar in the middle, a block high at the right. The blocks' rising edges are the
   // reference peaks 1 and 5 (nominal 70 [7]: about 4 of 9 units).
-  amount: [
-    '...#.##',
-    '...#.##',
-    '...#.##',
-    '...#.##',
-    '...#...',
-    '##.#...',
-    '##.#...',
-    '##.#...',
-    '##.#...',
-  ],
+  amount: ['...#.##', '...#.##', '...#.##', '...#.##', '...#...', '##.#...', '##.#...', '##.#...', '##.#...'],
   // On-us: two thin bars of equal height at the left and in the middle, and a heavy square block at
   // the top right. The bars' rising edges are the reference peaks 3 and 5 [7].
-  onUs: [
-    '#.#.###',
-    '#.#.###',
-    '#.#.###',
-    '#.#....',
-    '#.#....',
-    '#.#....',
-    '#.#....',
-  ],
+  onUs: ['#.#.###', '#.#.###', '#.#.###', '#.#....', '#.#....', '#.#....', '#.#....'],
   // Dash: three separate parts, so that peaks 3 and 5 (the reference pair "3+5" [7], as for on-us)
   // are the rising edges of the two full-height (4-unit) bars; the right part is a small low block.
-  dash: [
-    '##.##..',
-    '##.##..',
-    '##.##.#',
-    '##.##.#',
-  ],
+  dash: ['##.##..', '##.##..', '##.##.#', '##.##.#'],
 };
 
 /** Units between the baseline and the bottom of on-us and dash. Not published (guide "?"): we centre them. */
 const RAISE: Readonly<Record<MicrChar, number>> = {
-  '0': 0, '1': 0, '2': 0, '3': 0, '4': 0, '5': 0, '6': 0, '7': 0, '8': 0, '9': 0,
+  '0': 0,
+  '1': 0,
+  '2': 0,
+  '3': 0,
+  '4': 0,
+  '5': 0,
+  '6': 0,
+  '7': 0,
+  '8': 0,
+  '9': 0,
   transit: 0,
   amount: 0,
   onUs: 1,

@@ -9,7 +9,14 @@
 // check's bottom edge, inside the 3/16–7/16 in print band of the 5/8-in clear band.
 
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
-import { E13B_GLYPHS, E13B_UNIT_PT, MICR_CHAR_TEXT, isMicrDigit, type MicrChar, type MicrDigit } from './e13b-glyphs.ts';
+import {
+  E13B_GLYPHS,
+  E13B_UNIT_PT,
+  MICR_CHAR_TEXT,
+  isMicrDigit,
+  type MicrChar,
+  type MicrDigit,
+} from './e13b-glyphs.ts';
 import { RenderInputError } from './render-error.ts';
 
 const INCH = 72;
@@ -142,7 +149,11 @@ export function layoutMicrLine(input: MicrLineInput, area: CheckArea = STANDARD_
 
   const amount = input.amountCents;
   if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 0 || amount > MAX_AMOUNT_FIELD_CENTS)) {
-    throw new RenderInputError('invalid_amount', 'amountCents', 'the MICR amount field holds whole cents from 0 to 99,999,999.99');
+    throw new RenderInputError(
+      'invalid_amount',
+      'amountCents',
+      'the MICR amount field holds whole cents from 0 to 99,999,999.99',
+    );
   }
 
   const out: PositionedMicrChar[] = [];
@@ -151,9 +162,11 @@ export function layoutMicrLine(input: MicrLineInput, area: CheckArea = STANDARD_
   // symbols at 1 and 12, the cents at 2–3 and the dollars at 4–11, zero-filled. Position 13 is blank.
   if (amount !== undefined) {
     out.push(place('amount', MICR_FIELDS.amount.first, area));
-    digits(String(amount).padStart(10, '0')).reverse().forEach((digit, i) => {
-      out.push(place(digit, MICR_FIELDS.amount.first + 1 + i, area));
-    });
+    digits(String(amount).padStart(10, '0'))
+      .reverse()
+      .forEach((digit, i) => {
+        out.push(place(digit, MICR_FIELDS.amount.first + 1 + i, area));
+      });
     out.push(place('amount', MICR_FIELDS.amount.last, area));
   }
 
@@ -165,17 +178,21 @@ export function layoutMicrLine(input: MicrLineInput, area: CheckArea = STANDARD_
 
   // Transit: symbols at 33 and 43, the routing number's nine digits between (first digit at 42).
   out.push(place('transit', MICR_FIELDS.transit.first, area));
-  digits(input.routingNumber).reverse().forEach((digit, i) => {
-    out.push(place(digit, MICR_FIELDS.transit.first + 1 + i, area));
-  });
+  digits(input.routingNumber)
+    .reverse()
+    .forEach((digit, i) => {
+      out.push(place(digit, MICR_FIELDS.transit.first + 1 + i, area));
+    });
   out.push(place('transit', MICR_FIELDS.transit.last, area));
 
   // Position 44 (EPC) is left blank. Auxiliary on-us: the serial between two on-us symbols.
   const auxFirst = MICR_FIELDS.auxiliaryOnUs.first;
   out.push(place('onUs', auxFirst, area));
-  digits(input.serialNumber).reverse().forEach((digit, i) => {
-    out.push(place(digit, auxFirst + 1 + i, area));
-  });
+  digits(input.serialNumber)
+    .reverse()
+    .forEach((digit, i) => {
+      out.push(place(digit, auxFirst + 1 + i, area));
+    });
   out.push(place('onUs', auxFirst + 1 + input.serialNumber.length, area));
   return out;
 }
@@ -197,7 +214,13 @@ export function formatMicrLine(chars: readonly PositionedMicrChar[]): string {
  * coordinates of the ink's bottom-left corner (pdfkit's y grows downwards); unitPt is the size of
  * one E-13B unit, E13B_UNIT_PT at true size (the MICR test page also draws them enlarged).
  */
-export function fillMicrChar(doc: PDFKit.PDFDocument, char: MicrChar, left: number, bottom: number, unitPt: number = E13B_UNIT_PT): void {
+export function fillMicrChar(
+  doc: PDFKit.PDFDocument,
+  char: MicrChar,
+  left: number,
+  bottom: number,
+  unitPt: number = E13B_UNIT_PT,
+): void {
   for (const r of E13B_GLYPHS[char].rects) {
     // Unit rects grow upwards from the glyph's bottom; pdfkit's y grows downwards.
     doc.rect(left + r.x * unitPt, bottom - (r.y + r.height) * unitPt, r.width * unitPt, r.height * unitPt);

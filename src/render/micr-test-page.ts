@@ -4,7 +4,7 @@
 // size, a full line with every field, a 6-inch and a 1-inch ruler and four alignment marks.
 // The whole page moves with the bank account's printer offset, like its checks.
 
-import PDFDocument from 'pdfkit';
+import { letterPdf, type Pdf } from './pdf-document.ts';
 import { formatOffset, type PrintOffset } from '../domain/print-offset.ts';
 import type { CheckEnvironment } from './check-document.ts';
 import { E13B_GLYPHS, E13B_UNIT_PT, MICR_CHARS, type MicrChar } from './e13b-glyphs.ts';
@@ -18,8 +18,6 @@ import {
 } from './micr-line.ts';
 import { checkPrintOffset, shiftPage } from './page-offset.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
-
-type Pdf = PDFKit.PDFDocument;
 
 const IN = 72;
 
@@ -75,7 +73,11 @@ export function characterSetPositions(): Array<{ char: MicrChar; position: numbe
 }
 
 function text(doc: Pdf, value: string, x: number, y: number, size: number, bold = false, color = '#000000'): void {
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).fillColor(color).text(value, x, y, { lineBreak: false });
+  doc
+    .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+    .fontSize(size)
+    .fillColor(color)
+    .text(value, x, y, { lineBreak: false });
 }
 
 function centred(doc: Pdf, value: string, centreX: number, y: number, size: number): void {
@@ -98,7 +100,14 @@ function tickLength(sixteenths: number): number {
 
 function drawRulers(doc: Pdf): void {
   const long = MICR_TEST_PAGE_LAYOUT.longRuler;
-  text(doc, `${long.inches}-inch ruler (ticks every 1/16 in): it must measure ${long.inches} in within 1/32 in`, long.x, long.y - 24, 8, true);
+  text(
+    doc,
+    `${long.inches}-inch ruler (ticks every 1/16 in): it must measure ${long.inches} in within 1/32 in`,
+    long.x,
+    long.y - 24,
+    8,
+    true,
+  );
   line(doc, long.x, long.y, long.x + long.inches * IN, long.y, 0.6);
   for (let s = 0; s <= long.inches * 16; s += 1) {
     const x = long.x + (s * IN) / 16;
@@ -134,7 +143,13 @@ function drawCheckArea(doc: Pdf, input: MicrTestPageInput): void {
   text(doc, 'MICR TEST PAGE — NOT A CHECK — DO NOT DEPOSIT', 0.5 * IN, 0.3 * IN, 13, true);
   const masked = maskAccountNumber(input.accountNumber);
   const bank = input.bankName === '' ? input.bankAccountName : `${input.bankAccountName} — ${input.bankName}`;
-  text(doc, `${bank}: routing ${input.routingNumber}, account ${masked}, next check number ${input.serialNumber}`, 0.5 * IN, 0.3 * IN + 18, 8);
+  text(
+    doc,
+    `${bank}: routing ${input.routingNumber}, account ${masked}, next check number ${input.serialNumber}`,
+    0.5 * IN,
+    0.3 * IN + 18,
+    8,
+  );
   text(
     doc,
     `Printer offsets in use for this bank account: X ${formatOffset(input.printOffset.x)} in, Y ${formatOffset(input.printOffset.y)} in (this page is shifted by them, like the checks).`,
@@ -146,21 +161,45 @@ function drawCheckArea(doc: Pdf, input: MicrTestPageInput): void {
   for (const mark of MICR_TEST_PAGE_LAYOUT.marks) drawMark(doc, mark);
   text(
     doc,
-    'The MICR line below stands where it prints on this account\'s checks: bottoms 3/16 in above the check\'s bottom edge,',
+    "The MICR line below stands where it prints on this account's checks: bottoms 3/16 in above the check's bottom edge,",
     1.9 * IN,
     1.55 * IN,
     7,
   );
-  text(doc, 'position 1 ending 5/16 in from its right edge (so the on-us symbol at position 14 ends 1 15/16 in from it).', 1.9 * IN, 1.55 * IN + 9, 7);
+  text(
+    doc,
+    'position 1 ending 5/16 in from its right edge (so the on-us symbol at position 14 ends 1 15/16 in from it).',
+    1.9 * IN,
+    1.55 * IN + 9,
+    7,
+  );
 
   // The bottom edge of the check-sized area, as on check-on-top stock (perforated at 3.5 in).
   doc.save();
-  doc.moveTo(0.25 * IN, STANDARD_CHECK_AREA.height).lineTo(8.25 * IN, STANDARD_CHECK_AREA.height).lineWidth(0.4).dash(3, { space: 3 }).strokeColor('#666666').stroke();
+  doc
+    .moveTo(0.25 * IN, STANDARD_CHECK_AREA.height)
+    .lineTo(8.25 * IN, STANDARD_CHECK_AREA.height)
+    .lineWidth(0.4)
+    .dash(3, { space: 3 })
+    .strokeColor('#666666')
+    .stroke();
   doc.undash();
   doc.restore();
-  text(doc, "3.5 in: bottom edge of the check (the MICR line's baseline is 3/16 in above it)", 0.5 * IN, STANDARD_CHECK_AREA.height + 3, 7, false, '#444444');
+  text(
+    doc,
+    "3.5 in: bottom edge of the check (the MICR line's baseline is 3/16 in above it)",
+    0.5 * IN,
+    STANDARD_CHECK_AREA.height + 3,
+    7,
+    false,
+    '#444444',
+  );
 
-  const micr = layoutMicrLine({ routingNumber: input.routingNumber, accountNumber: input.accountNumber, serialNumber: input.serialNumber });
+  const micr = layoutMicrLine({
+    routingNumber: input.routingNumber,
+    accountNumber: input.accountNumber,
+    serialNumber: input.serialNumber,
+  });
   drawMicrLine(doc, micr, 0, 0);
 }
 
@@ -175,7 +214,14 @@ function drawCharacterSets(doc: Pdf, input: MicrTestPageInput): void {
   });
 
   const set = MICR_TEST_PAGE_LAYOUT.characterSet;
-  text(doc, 'True size, one character every other 1/8-in position: 0 1 2 3 4 5 6 7 8 9 transit amount on-us dash', 0.5 * IN, set.baseline - 0.3 * IN, 8, true);
+  text(
+    doc,
+    'True size, one character every other 1/8-in position: 0 1 2 3 4 5 6 7 8 9 transit amount on-us dash',
+    0.5 * IN,
+    set.baseline - 0.3 * IN,
+    8,
+    true,
+  );
   for (const { char, position } of characterSetPositions()) {
     const glyph = E13B_GLYPHS[char];
     const right = micrPositionRight(position);
@@ -183,7 +229,14 @@ function drawCharacterSets(doc: Pdf, input: MicrTestPageInput): void {
   }
 
   const full = MICR_TEST_PAGE_LAYOUT.fullLine;
-  text(doc, `A full line with every field (the amount field, here $1,234.56, is left blank on checks: the bank encodes it)`, 0.5 * IN, full.baseline - 0.3 * IN, 8, true);
+  text(
+    doc,
+    `A full line with every field (the amount field, here $1,234.56, is left blank on checks: the bank encodes it)`,
+    0.5 * IN,
+    full.baseline - 0.3 * IN,
+    8,
+    true,
+  );
   const area = { width: STANDARD_CHECK_AREA.width, height: full.baseline + MICR_BASELINE_PT };
   const chars = layoutMicrLine(
     {
@@ -200,8 +253,8 @@ function drawCharacterSets(doc: Pdf, input: MicrTestPageInput): void {
 const INSTRUCTIONS = [
   'How to use this page (docs/printing.md explains each step):',
   '1. Print it at actual size (100 %, never "fit to page") on the printer, tray and paper you use for checks.',
-  '2. Measure the 6-inch ruler. If it is not 6 in within 1/32 in, fix the printer\'s scaling first: offsets only move the page.',
-  '3. Measure from the paper\'s left edge to the centre of mark A, and from its top edge. Both should read 1.00 in.',
+  "2. Measure the 6-inch ruler. If it is not 6 in within 1/32 in, fix the printer's scaling first: offsets only move the page.",
+  "3. Measure from the paper's left edge to the centre of mark A, and from its top edge. Both should read 1.00 in.",
   '4. New offset = offset in use + 100 × (1.00 - measured), in hundredths of an inch: if A is 1.06 in from the left edge,',
   '    X = 0 + 100 × (1.00 - 1.06) = -6. Positive X moves the print right, positive Y moves it down (at most ±50).',
   '5. Set them on the bank account: PUT /api/v3/bankAccounts/{id} with {"printOffsetX": -6, "printOffsetY": 3}.',
@@ -212,32 +265,25 @@ const INSTRUCTIONS = [
 
 function drawInstructions(doc: Pdf): void {
   const top = 7.85 * IN;
-  INSTRUCTIONS.forEach((value, i) => text(doc, value, 0.5 * IN, top + i * 11.5, 8.5, i === 0));
+  for (const [i, value] of INSTRUCTIONS.entries()) text(doc, value, 0.5 * IN, top + i * 11.5, 8.5, i === 0);
 }
 
 /** Renders the MICR test page for one bank account (one US letter page). */
 export async function renderMicrTestPagePdf(input: MicrTestPageInput): Promise<Buffer> {
   checkPrintOffset(input.printOffset);
   // Validates routing and account numbers the same way a check does, before anything is drawn.
-  layoutMicrLine({ routingNumber: input.routingNumber, accountNumber: input.accountNumber, serialNumber: input.serialNumber });
+  layoutMicrLine({
+    routingNumber: input.routingNumber,
+    accountNumber: input.accountNumber,
+    serialNumber: input.serialNumber,
+  });
 
-  const doc: Pdf = new PDFDocument({
-    size: 'LETTER',
-    margin: 0,
-    compress: true,
-    info: { Title: 'MICR test page', Producer: 'checkwriter', Creator: 'checkwriter', CreationDate: input.createdAt },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { pdf: doc, bytes } = letterPdf({ Title: 'MICR test page', CreationDate: input.createdAt }, true);
   shiftPage(doc, input.printOffset);
   drawCheckArea(doc, input);
   drawRulers(doc);
   drawCharacterSets(doc, input);
   drawInstructions(doc);
   doc.end();
-  return done;
+  return bytes;
 }

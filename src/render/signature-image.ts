@@ -135,7 +135,9 @@ export function prepareImage(bytes: Uint8Array): PreparedImage {
   if (hit !== undefined) return hit;
   const size = pngSize(data);
   if (size !== null && size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw new Error(`${size.width}x${size.height} pixels is more than a signature needs (at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels)`);
+    throw new Error(
+      `${size.width}x${size.height} pixels is more than a signature needs (at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels)`,
+    );
   }
   const prepared: PreparedImage = (isPng(data) ? splitAlphaPng(data, key) : null) ?? { kind: 'pdfkit', data };
   if (cache.size >= CACHE_LIMIT) {
@@ -212,7 +214,11 @@ export function drawImageInBox(
   box: { x: number; y: number; width: number; height: number },
 ): void {
   if (image.kind === 'pdfkit') {
-    doc.image(openedOnce(doc, image.data), box.x, box.y, { fit: [box.width, box.height], align: 'center', valign: 'bottom' });
+    doc.image(openedOnce(doc, image.data), box.x, box.y, {
+      fit: [box.width, box.height],
+      align: 'center',
+      valign: 'bottom',
+    });
     return;
   }
   const scale = Math.min(box.width / image.width, box.height / image.height);

@@ -2,11 +2,18 @@
 // password resets. Verification and reset messages leave through the same outbox as check emails
 // (the account's `live` rows), so the same mailer and SMS provider send them and a crash loses none.
 import { randomBytes } from 'node:crypto';
-import { MAX_CODE_ATTEMPTS, TOKEN_LIFETIME_MS, accountToken, phoneCode, type AccountTokenPurpose } from '../domain/account-tokens.ts';
+import {
+  MAX_CODE_ATTEMPTS,
+  TOKEN_LIFETIME_MS,
+  accountToken,
+  phoneCode,
+  type AccountTokenPurpose,
+} from '../domain/account-tokens.ts';
 import { randomToken, sameSecret, tokenHash } from '../domain/secret-tokens.ts';
 import { deliveryTokenContext } from '../domain/sealed.ts';
 import { currentDataKeyId } from '../store/server-secret.ts';
-import type { Account, Delivery } from '../domain/records.ts';
+import type { Account } from '../domain/account.ts';
+import type { Delivery } from '../domain/delivery.ts';
 import { newId } from '../domain/ids.ts';
 import { validationError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
@@ -36,12 +43,20 @@ export interface SignUpInput {
 }
 
 function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw validationError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw validationError(`The password must not be longer than ${MAX_PASSWORD_LENGTH} characters.`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw validationError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw validationError(`The password must not be longer than ${MAX_PASSWORD_LENGTH} characters.`);
 }
 
 /** Queues one account message in the outbox with the token it carries (same id for both). */
-async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: Account, purpose: AccountTokenPurpose, now: number): Promise<void> {
+async function queueAccountMessage(
+  ctx: ServiceContext,
+  tx: Queryable,
+  account: Account,
+  purpose: AccountTokenPurpose,
+  now: number,
+): Promise<void> {
   const id = newId('dlv', now);
   const channel: Delivery['channel'] = purpose === 'verify-phone' ? 'sms' : 'email';
   // Email links are random tokens: the database keeps their hash, and the token itself only sealed
@@ -54,7 +69,8 @@ async function queueAccountMessage(ctx: ServiceContext, tx: Queryable, account: 
     channel,
     recipient: channel === 'sms' ? account.phone : account.email,
     payload: { account: purpose },
-    sealedToken: channel === 'email' ? ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)) : null,
+    sealedToken:
+      channel === 'email' ? ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)) : null,
     status: 'queued',
     attempts: 0,
     nextAttemptAt: now,
@@ -88,16 +104,27 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<A
   if (company.length > 100) throw validationError('The company must not be longer than 100 characters.');
   if (!isEmailAddress(email) || email.length > 254) throw validationError('The email must be a valid email address.');
   const phone = normalisePhone(input.phone.trim());
-  if (phone === null) throw validationError('The phone must be a valid phone number (with its country code unless it is in the US).');
+  if (phone === null)
+    throw validationError('The phone must be a valid phone number (with its country code unless it is in the US).');
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.now();
-  const account: Account = { id: newId('acct', now), company, email, emailVerified: false, phone, phoneVerified: false, timeZone: 'UTC', createdAt: now };
+  const account: Account = {
+    id: newId('acct', now),
+    company,
+    email,
+    emailVerified: false,
+    phone,
+    phoneVerified: false,
+    timeZone: 'UTC',
+    createdAt: now,
+  };
   return ctx.db.transaction(async (tx) => {
     const existing = await accounts.findAccountByEmail(tx, email);
     if (existing !== undefined) {
       const latest = await sessions.latestToken(tx, existing.id, 'reset-password');
-      if (latest === undefined || now - latest.createdAt >= RESEND_INTERVAL_MS) await queueAccountMessage(ctx, tx, existing, 'reset-password', now);
+      if (latest === undefined || now - latest.createdAt >= RESEND_INTERVAL_MS)
+        await queueAccountMessage(ctx, tx, existing, 'reset-password', now);
       return null;
     }
     await accounts.insertAccount(tx, account);
@@ -123,7 +150,12 @@ export async function checkCredentials(ctx: ServiceContext, email: string, passw
 export async function startSession(ctx: ServiceContext, accountId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
-  await sessions.insertSession(ctx.db, { idHash: tokenHash(token), accountId, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS });
+  await sessions.insertSession(ctx.db, {
+    idHash: tokenHash(token),
+    accountId,
+    createdAt: now,
+    expiresAt: now + SESSION_LIFETIME_MS,
+  });
   return token;
 }
 
@@ -142,7 +174,11 @@ export function purgeExpiredSessions(ctx: ServiceContext): Promise<number> {
 export type ResendOutcome = 'sent' | 'too-soon' | 'already-verified';
 
 /** Sends a fresh email link or phone code, unless one went out less than a minute ago. */
-export async function resendVerification(ctx: ServiceContext, account: Account, what: 'email' | 'phone'): Promise<ResendOutcome> {
+export async function resendVerification(
+  ctx: ServiceContext,
+  account: Account,
+  what: 'email' | 'phone',
+): Promise<ResendOutcome> {
   if (what === 'email' ? account.emailVerified : account.phoneVerified) return 'already-verified';
   const purpose: AccountTokenPurpose = what === 'email' ? 'verify-email' : 'verify-phone';
   const now = ctx.now();
@@ -229,7 +265,11 @@ export async function resetLinkState(ctx: ServiceContext, token: string): Promis
  * Sets the new password from a reset link. Every session of the account ends and every other
  * reset link dies with it. The link came by email, so the address is verified as well.
  */
-export async function resetPassword(ctx: ServiceContext, token: string, password: string): Promise<LinkOutcome | 'done'> {
+export async function resetPassword(
+  ctx: ServiceContext,
+  token: string,
+  password: string,
+): Promise<LinkOutcome | 'done'> {
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   const now = ctx.now();

@@ -3,7 +3,7 @@ import type { Vault } from '../domain/sealed.ts';
 import { openSecrets, type SecretSource } from '../store/server-secret.ts';
 import { tokenHash } from '../domain/secret-tokens.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
-import type { Account, ApiKeyRecord } from '../domain/records.ts';
+import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import { newId } from '../domain/ids.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Db } from '../store/db.ts';
@@ -48,7 +48,12 @@ function readClaims(secret: Buffer, token: string): KeyClaims | null {
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<KeyClaims>;
-    if (typeof claims.sub !== 'string' || typeof claims.acc !== 'string' || (claims.env !== 'test' && claims.env !== 'live')) return null;
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.acc !== 'string' ||
+      (claims.env !== 'test' && claims.env !== 'live')
+    )
+      return null;
     return { sub: claims.sub, acc: claims.acc, env: claims.env, iat: Number(claims.iat) };
   } catch {
     return null;
@@ -82,7 +87,13 @@ export class ApiKeys {
   async create(accountId: string, env: Environment, name: string): Promise<CreatedKey> {
     const at = this.now();
     const id = newId('key', at);
-    const key = sign(this.secret, { sub: id, acc: accountId, env, iat: Math.floor(at / 1000), jti: randomBytes(16).toString('base64url') });
+    const key = sign(this.secret, {
+      sub: id,
+      acc: accountId,
+      env,
+      iat: Math.floor(at / 1000),
+      jti: randomBytes(16).toString('base64url'),
+    });
     const record: ApiKeyRecord = {
       id,
       accountId,
@@ -98,14 +109,22 @@ export class ApiKeys {
     return { key, record };
   }
 
-  /** The caller behind a bearer token, or an `unauthenticated` error. */
-  async verify(token: string): Promise<Principal> {
+  /**
+   * The caller behind a token this process has verified before, without waiting on anything: the
+   * hot path of every authenticated request (issue 13). Undefined means "ask verify", not "refused".
+   * Revocation is still immediate: the store's change signal empties the cache first.
+   */
+  cached(token: string): Principal | undefined {
     if (!this.db.keysUnchangedSinceLastCheck()) this.cache.clear();
     const cached = this.cache.get(token);
-    if (cached !== undefined) {
-      this.touch(cached.keyId);
-      return cached;
-    }
+    if (cached !== undefined) this.touch(cached.keyId);
+    return cached;
+  }
+
+  /** The caller behind a bearer token, or an `unauthenticated` error. */
+  async verify(token: string): Promise<Principal> {
+    const cached = this.cached(token);
+    if (cached !== undefined) return cached;
     const claims = readClaims(this.secret, token);
     if (claims === null) throw new AppError('unauthenticated', 'Unauthenticated.');
     const record = await accounts.findApiKey(this.db, claims.sub);
@@ -121,7 +140,12 @@ export class ApiKeys {
     }
     const account = await accounts.findAccountById(this.db, record.accountId);
     if (account === undefined) throw new AppError('unauthenticated', 'Unauthenticated.');
-    const principal: Principal = { keyId: record.id, accountId: record.accountId, env: record.env, timeZone: account.timeZone };
+    const principal: Principal = {
+      keyId: record.id,
+      accountId: record.accountId,
+      env: record.env,
+      timeZone: account.timeZone,
+    };
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(token, principal);
     this.touch(record.id);
@@ -166,7 +190,11 @@ export interface NewAccount {
 }
 
 /** Finds the account owning `email`, creating it when there is none. */
-export async function ensureAccount(db: Db, input: NewAccount, now: number = Date.now()): Promise<{ account: Account; created: boolean }> {
+export async function ensureAccount(
+  db: Db,
+  input: NewAccount,
+  now: number = Date.now(),
+): Promise<{ account: Account; created: boolean }> {
   const existing = await accounts.findAccountByEmail(db, input.email);
   if (existing !== undefined) return { account: existing, created: false };
   const account: Account = {
@@ -183,7 +211,12 @@ export async function ensureAccount(db: Db, input: NewAccount, now: number = Dat
   return { account, created: true };
 }
 
-export async function verifyAccount(db: Db, email: string, what: { email: boolean; phone: boolean }, now: number = Date.now()): Promise<Account> {
+export async function verifyAccount(
+  db: Db,
+  email: string,
+  what: { email: boolean; phone: boolean },
+  now: number = Date.now(),
+): Promise<Account> {
   const account = await accounts.findAccountByEmail(db, email);
   if (account === undefined) throw notFound('Account');
   await accounts.markVerified(db, account.id, what, now);

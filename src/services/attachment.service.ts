@@ -5,7 +5,7 @@ import { sniffFileType } from '../domain/file-types.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
-import type { AttachmentMeta } from '../store/deliveries.repository.ts';
+import type { AttachmentMeta } from '../domain/delivery.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
 
@@ -13,20 +13,36 @@ export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 export const MAX_ATTACHMENTS_PER_CHECK = 10;
 
 function cleanFilename(name: string, type: string): string {
-  const base = name.replace(/[^\w.\- ]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100);
+  const base = name
+    .replace(/[^\w.\- ]+/g, '_')
+    .replace(/^[.\s]+/, '')
+    .slice(0, 100);
   const extension = type === 'application/pdf' ? '.pdf' : type === 'image/png' ? '.png' : '.jpg';
   return base === '' ? `attachment${extension}` : base;
 }
 
-export async function addAttachment(ctx: ServiceContext, owner: Owner, checkId: string, file: { filename: string; data: Buffer }): Promise<AttachmentMeta> {
+export async function addAttachment(
+  ctx: ServiceContext,
+  owner: Owner,
+  checkId: string,
+  file: { filename: string; data: Buffer },
+): Promise<AttachmentMeta> {
   const type = sniffFileType(file.data);
   if (type === null) throw rules.custom('file', 'must be a PDF, PNG or JPEG file');
   const now = ctx.now();
-  const meta: AttachmentMeta = { id: newId('att', now), checkId, filename: cleanFilename(file.filename, type), contentType: type, size: file.data.length, createdAt: now };
+  const meta: AttachmentMeta = {
+    id: newId('att', now),
+    checkId,
+    filename: cleanFilename(file.filename, type),
+    contentType: type,
+    size: file.data.length,
+    createdAt: now,
+  };
   await ctx.db.transaction(async (tx) => {
     if ((await checks.findCheck(tx, owner, checkId)) === undefined) throw notFound('Check');
     const existing = await deliveries.listAttachments(tx, owner, checkId);
-    if (existing.length >= MAX_ATTACHMENTS_PER_CHECK) throw rules.custom('file', `cannot be added: a check holds at most ${MAX_ATTACHMENTS_PER_CHECK} attachments`);
+    if (existing.length >= MAX_ATTACHMENTS_PER_CHECK)
+      throw rules.custom('file', `cannot be added: a check holds at most ${MAX_ATTACHMENTS_PER_CHECK} attachments`);
     await deliveries.insertAttachment(tx, owner, meta, file.data);
   });
   return meta;
@@ -37,6 +53,12 @@ export async function listAttachments(ctx: ServiceContext, owner: Owner, checkId
   return deliveries.listAttachments(ctx.db, owner, checkId);
 }
 
-export async function removeAttachment(ctx: ServiceContext, owner: Owner, checkId: string, attachmentId: string): Promise<void> {
-  if ((await deliveries.deleteAttachment(ctx.db, owner, checkId, attachmentId)) === 0) throw new AppError('not_found', 'Attachment not found.');
+export async function removeAttachment(
+  ctx: ServiceContext,
+  owner: Owner,
+  checkId: string,
+  attachmentId: string,
+): Promise<void> {
+  if ((await deliveries.deleteAttachment(ctx.db, owner, checkId, attachmentId)) === 0)
+    throw new AppError('not_found', 'Attachment not found.');
 }

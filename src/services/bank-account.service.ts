@@ -1,5 +1,5 @@
 import type { Owner } from '../domain/owner.ts';
-import type { BankAccount } from '../domain/records.ts';
+import type { BankAccount } from '../domain/bank-account.ts';
 import { newId } from '../domain/ids.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
 import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../domain/sealed.ts';
@@ -8,25 +8,16 @@ import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
 import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 import { notFound } from '../errors.ts';
-import * as resources from '../store/resources.repository.ts';
+import type { Page } from '../store/owned-queries.ts';
+import type { Paged } from '../domain/paging.ts';
+import * as bankAccountStore from '../store/bank-accounts.repository.ts';
+import * as addressStore from '../store/addresses.repository.ts';
 import type { ServiceContext } from './context.ts';
+import type { BankAccountChanges, BankAccountInput } from '../schemas/bank-accounts.ts';
 import { emptyToNull, rules } from './validation.ts';
 
 /** Check numbers start here unless the bank account says otherwise (API decisions). */
 export const DEFAULT_STARTING_SERIAL = 10001;
-
-export interface BankAccountInput {
-  name: string;
-  bankName?: string;
-  bankAddress?: string;
-  routingNumber: string;
-  accountNumber: string;
-  /** A number or its digits as text (clients send `nextSerial` back as they read it, a string). */
-  startingSerial?: number | string;
-  customFromAddressId?: string | null;
-  printOffsetX?: number;
-  printOffsetY?: number;
-}
 
 /** A serial number given as a number or as digits (the schema bounds both to 12 digits). */
 function serialFrom(value: number | string, path: string): number {
@@ -35,14 +26,20 @@ function serialFrom(value: number | string, path: string): number {
   return serial;
 }
 
-export async function createBankAccounts(ctx: ServiceContext, owner: Owner, items: readonly BankAccountInput[]): Promise<BankAccount[]> {
+export async function createBankAccounts(
+  ctx: ServiceContext,
+  owner: Owner,
+  items: readonly BankAccountInput[],
+): Promise<BankAccount[]> {
   const now = ctx.now();
-  for (const [i, item] of items.entries()) await checkFromAddress(ctx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
+  for (const [i, item] of items.entries())
+    await checkFromAddress(ctx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
   // The number is sealed before it reaches the database; the key id is read each time, so a
   // rotation by the CLI while the server runs is followed at once.
   const keyId = await currentDataKeyId(ctx.db);
   const accounts = items.map((item, i): BankAccount => {
-    if (!isValidRoutingNumber(item.routingNumber)) throw rules.custom(`bankAccounts.${i}.routingNumber`, 'must be a valid 9-digit ABA routing number');
+    if (!isValidRoutingNumber(item.routingNumber))
+      throw rules.custom(`bankAccounts.${i}.routingNumber`, 'must be a valid 9-digit ABA routing number');
     const id = newId('bank', now);
     return {
       id,
@@ -52,7 +49,10 @@ export async function createBankAccounts(ctx: ServiceContext, owner: Owner, item
       routingNumber: item.routingNumber,
       accountNumberMasked: maskAccountNumber(item.accountNumber),
       sealedAccountNumber: ctx.vault.seal(item.accountNumber, keyId, bankAccountNumberContext(id)),
-      nextSerial: item.startingSerial === undefined ? DEFAULT_STARTING_SERIAL : serialFrom(item.startingSerial, `bankAccounts.${i}.startingSerial`),
+      nextSerial:
+        item.startingSerial === undefined
+          ? DEFAULT_STARTING_SERIAL
+          : serialFrom(item.startingSerial, `bankAccounts.${i}.startingSerial`),
       customFromAddressId: emptyToNull(item.customFromAddressId),
       hasSignature: false,
       printOffsetX: item.printOffsetX ?? 0,
@@ -61,34 +61,35 @@ export async function createBankAccounts(ctx: ServiceContext, owner: Owner, item
     };
   });
   await ctx.db.transaction(async (tx) => {
-    for (const account of accounts) await resources.insertBankAccount(tx, owner, account);
+    for (const account of accounts) await bankAccountStore.insertBankAccount(tx, owner, account);
   });
   return accounts;
 }
 
 export async function getBankAccount(ctx: ServiceContext, owner: Owner, id: string): Promise<BankAccount> {
-  const account = await resources.findBankAccount(ctx.db, owner, id);
+  const account = await bankAccountStore.findBankAccount(ctx.db, owner, id);
   if (account === undefined) throw notFound('Bank account');
   return account;
 }
 
-export interface BankAccountChanges {
-  name?: string;
-  bankName?: string;
-  bankAddress?: string;
-  nextSerial?: number | string;
-  customFromAddressId?: string | null;
-  printOffsetX?: number;
-  printOffsetY?: number;
-}
-
 /** The drawer's address printed on the checks must be one of the caller's custom 'from' addresses. */
-async function checkFromAddress(ctx: ServiceContext, owner: Owner, path: string, id: string | null | undefined): Promise<void> {
+async function checkFromAddress(
+  ctx: ServiceContext,
+  owner: Owner,
+  path: string,
+  id: string | null | undefined,
+): Promise<void> {
   const wanted = emptyToNull(id);
-  if (wanted !== null && (await resources.findAddress(ctx.db, owner, 'from', wanted)) === undefined) throw rules.invalid(path);
+  if (wanted !== null && (await addressStore.findAddress(ctx.db, owner, 'from', wanted)) === undefined)
+    throw rules.invalid(path);
 }
 
-export async function updateBankAccount(ctx: ServiceContext, owner: Owner, id: string, changes: BankAccountChanges): Promise<BankAccount> {
+export async function updateBankAccount(
+  ctx: ServiceContext,
+  owner: Owner,
+  id: string,
+  changes: BankAccountChanges,
+): Promise<BankAccount> {
   await checkFromAddress(ctx, owner, 'customFromAddressId', changes.customFromAddressId);
   const { customFromAddressId, nextSerial, ...rest } = changes;
   const update = {
@@ -96,7 +97,7 @@ export async function updateBankAccount(ctx: ServiceContext, owner: Owner, id: s
     ...(nextSerial === undefined ? {} : { nextSerial: serialFrom(nextSerial, 'nextSerial') }),
     ...(customFromAddressId === undefined ? {} : { customFromAddressId: emptyToNull(customFromAddressId) }),
   };
-  if ((await resources.updateBankAccount(ctx.db, owner, id, update)) === 0) throw notFound('Bank account');
+  if ((await bankAccountStore.updateBankAccount(ctx.db, owner, id, update)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }
 
@@ -104,22 +105,30 @@ export async function updateBankAccount(ctx: ServiceContext, owner: Owner, id: s
 export const MAX_SIGNATURE_BYTES = 512 * 1024;
 
 /** Stores (or with null, removes) the signature image printed on the bank account's checks. */
-export async function setSignature(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<BankAccount> {
+export async function setSignature(
+  ctx: ServiceContext,
+  owner: Owner,
+  id: string,
+  image: Buffer | null,
+): Promise<BankAccount> {
   if (image !== null && !isPng(image) && !isJpeg(image)) throw rules.custom('signature', 'must be a PNG or JPEG image');
   const size = image === null ? null : pngSize(image);
   if (size !== null && size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw rules.custom('signature', `must be at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels (this one is ${size.width}x${size.height})`);
+    throw rules.custom(
+      'signature',
+      `must be at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels (this one is ${size.width}x${size.height})`,
+    );
   }
-  if ((await resources.setBankAccountSignature(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
+  if ((await bankAccountStore.setBankAccountSignature(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }
 
 export async function deleteBankAccount(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await resources.deleteBankAccount(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Bank account');
+  if ((await bankAccountStore.deleteBankAccount(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Bank account');
 }
 
-export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: resources.Page): Promise<resources.Paged<BankAccount>> {
-  return resources.listBankAccounts(ctx.db, owner, page);
+export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: Page): Promise<Paged<BankAccount>> {
+  return bankAccountStore.listBankAccounts(ctx.db, owner, page);
 }
 
 export { maskAccountNumber };
@@ -161,11 +170,11 @@ export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null
     const keyId = newKeyId();
     await setDataKeyId(tx, keyId);
     let resealed = 0;
-    for (const row of await resources.allSealedAccountNumbers(tx)) {
+    for (const row of await bankAccountStore.allSealedAccountNumbers(tx)) {
       const context = bankAccountNumberContext(row.id);
       const plain = sealedKeyId(row.accountNumber) === null ? row.accountNumber : open(row.accountNumber, context);
       const masked = sealedKeyId(row.accountNumber) === null ? maskAccountNumber(plain) : null;
-      await resources.storeAccountNumber(tx, row.id, vault.seal(plain, keyId, context), masked);
+      await bankAccountStore.storeAccountNumber(tx, row.id, vault.seal(plain, keyId, context), masked);
       resealed += 1;
     }
     return { previousKeyId, keyId, resealed };

@@ -1,55 +1,23 @@
 import type { Principal, Owner } from '../domain/owner.ts';
-import type { Check, NewCheck, Voucher, VoucherItem } from '../domain/records.ts';
+import type { Check, NewCheck } from '../domain/check.ts';
+import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import { newId } from '../domain/ids.ts';
 import { parseAmountToCents, type AmountProblem } from '../domain/money.ts';
 import { isCalendarDate, today } from '../domain/dates.ts';
 import { notFound } from '../errors.ts';
 import { UniqueViolation, type Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
-import * as resources from '../store/resources.repository.ts';
+import * as bankAccountStore from '../store/bank-accounts.repository.ts';
+import { existingIds } from '../store/owned-queries.ts';
+import * as payeeStore from '../store/payees.repository.ts';
+import * as voucherStore from '../store/vouchers.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { emptyToNull, rules } from './validation.ts';
 import { checkEventData, emit } from './events.ts';
+import type { CheckInput, VoucherInput } from '../schemas/checks.ts';
 
 /** A flag as clients send it: true/false, 0/1 or "0"/"1" (API decisions, "Create input rules"). */
 export type Flag = boolean | 0 | 1 | '0' | '1';
-
-export interface VoucherItemInput {
-  invoiceNumber?: string;
-  name?: string;
-  description?: string;
-  quantity?: number;
-  unitCost?: number | string;
-  total?: number | string;
-}
-
-export interface VoucherInput {
-  voucherNumber?: string;
-  date?: string;
-  memo?: string;
-  voucherItems?: VoucherItemInput[];
-}
-
-export interface CheckInput {
-  bankAccountId: string;
-  payeeId?: string | null;
-  categoryId?: string | null;
-  serialNumber?: string;
-  issueDate?: string;
-  amount?: number | string;
-  memo?: string;
-  note?: string;
-  accountNumber?: string;
-  invoiceNumber?: string;
-  referenceId?: string | null;
-  noSign?: Flag;
-  noAmount?: Flag;
-  noDate?: Flag;
-  noPayee?: Flag;
-  voucherId?: string | null;
-  voucher?: VoucherInput;
-  customElements?: Record<string, string | undefined>;
-}
 
 /** Check numbers are at most 15 digits (the MICR auxiliary on-us field and exact integer arithmetic). */
 const MAX_SERIAL = 999_999_999_999_999;
@@ -84,9 +52,9 @@ function voucherCents(path: string, value: number | string | undefined): number 
   return cents(path, value);
 }
 
-
 export function buildVoucher(path: string, input: VoucherInput, now: number): Voucher {
-  if (input.date !== undefined && !isCalendarDate(input.date)) throw rules.custom(`${path}.date`, 'must be a valid date (YYYY-MM-DD)');
+  if (input.date !== undefined && !isCalendarDate(input.date))
+    throw rules.custom(`${path}.date`, 'must be a valid date (YYYY-MM-DD)');
   const items: VoucherItem[] = (input.voucherItems ?? []).map((item, j) => ({
     invoiceNumber: item.invoiceNumber ?? '',
     name: item.name ?? '',
@@ -95,7 +63,14 @@ export function buildVoucher(path: string, input: VoucherInput, now: number): Vo
     unitCostCents: voucherCents(`${path}.voucherItems.${j}.unitCost`, item.unitCost),
     totalCents: voucherCents(`${path}.voucherItems.${j}.total`, item.total),
   }));
-  return { id: newId('vch', now), voucherNumber: input.voucherNumber ?? '', date: input.date ?? null, memo: input.memo ?? '', items, createdAt: now };
+  return {
+    id: newId('vch', now),
+    voucherNumber: input.voucherNumber ?? '',
+    date: input.date ?? null,
+    memo: input.memo ?? '',
+    items,
+    createdAt: now,
+  };
 }
 
 interface Prepared {
@@ -117,8 +92,10 @@ function prepare(items: readonly CheckInput[], principal: Principal, now: number
     if (payeeId === null && !noPayee) throw rules.required(`${path}.payeeId`);
     if (item.amount === undefined && !noAmount) throw rules.required(`${path}.amount`);
     const amountCents = item.amount === undefined ? null : cents(`${path}.amount`, item.amount);
-    if (item.issueDate !== undefined && !isCalendarDate(item.issueDate)) throw rules.custom(`${path}.issueDate`, 'must be a valid date (YYYY-MM-DD)');
-    if (item.voucher !== undefined && emptyToNull(item.voucherId) !== null) throw rules.custom(`${path}.voucher`, 'cannot be given together with voucherId');
+    if (item.issueDate !== undefined && !isCalendarDate(item.issueDate))
+      throw rules.custom(`${path}.issueDate`, 'must be a valid date (YYYY-MM-DD)');
+    if (item.voucher !== undefined && emptyToNull(item.voucherId) !== null)
+      throw rules.custom(`${path}.voucher`, 'cannot be given together with voucherId');
     const referenceId = emptyToNull(item.referenceId);
     if (referenceId !== null) {
       if (references.has(referenceId)) throw rules.distinct(`${path}.referenceId`);
@@ -150,7 +127,9 @@ function prepare(items: readonly CheckInput[], principal: Principal, now: number
       noAmount,
       noDate: flag(item.noDate),
       noPayee,
-      customElements: Object.fromEntries(Object.entries(item.customElements ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+      customElements: Object.fromEntries(
+        Object.entries(item.customElements ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+      ),
       createdAt: now,
     };
     return { check, serialGiven, voucher };
@@ -165,29 +144,45 @@ function firstIndex(prepared: readonly Prepared[], test: (p: Prepared) => boolea
 async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[], now: number): Promise<CreatedCheck[]> {
   const unique = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
   const bankIds = unique(prepared.map((p) => p.check.bankAccountId));
-  const banks = await resources.bankAccountNames(tx, owner, bankIds);
+  const banks = await bankAccountStore.bankAccountNames(tx, owner, bankIds);
   const badBank = firstIndex(prepared, (p) => !banks.has(p.check.bankAccountId));
   if (badBank >= 0) throw rules.invalid(`checks.${badBank}.bankAccountId`);
 
-  const payees = await resources.findPayees(tx, owner, unique(prepared.map((p) => p.check.payeeId)));
+  const payees = await payeeStore.findPayees(tx, owner, unique(prepared.map((p) => p.check.payeeId)));
   const badPayee = firstIndex(prepared, (p) => p.check.payeeId !== null && !payees.has(p.check.payeeId));
   if (badPayee >= 0) throw rules.invalid(`checks.${badPayee}.payeeId`);
 
-  const categories = await resources.existingIds(tx, owner, 'categories', unique(prepared.map((p) => p.check.categoryId)));
+  const categories = await existingIds(tx, owner, 'categories', unique(prepared.map((p) => p.check.categoryId)));
   const badCategory = firstIndex(prepared, (p) => p.check.categoryId !== null && !categories.has(p.check.categoryId));
   if (badCategory >= 0) throw rules.invalid(`checks.${badCategory}.categoryId`);
 
-  const vouchers = await resources.existingIds(tx, owner, 'vouchers', unique(prepared.map((p) => (p.voucher === null ? p.check.voucherId : null))));
-  const badVoucher = firstIndex(prepared, (p) => p.voucher === null && p.check.voucherId !== null && !vouchers.has(p.check.voucherId));
+  const vouchers = await existingIds(
+    tx,
+    owner,
+    'vouchers',
+    unique(prepared.map((p) => (p.voucher === null ? p.check.voucherId : null))),
+  );
+  const badVoucher = firstIndex(
+    prepared,
+    (p) => p.voucher === null && p.check.voucherId !== null && !vouchers.has(p.check.voucherId),
+  );
   if (badVoucher >= 0) throw rules.invalid(`checks.${badVoucher}.voucherId`);
 
   const references = await checks.takenReferenceIds(tx, owner, unique(prepared.map((p) => p.check.referenceId)));
-  const takenReference = firstIndex(prepared, (p) => p.check.referenceId !== null && references.has(p.check.referenceId));
+  const takenReference = firstIndex(
+    prepared,
+    (p) => p.check.referenceId !== null && references.has(p.check.referenceId),
+  );
   if (takenReference >= 0) throw rules.taken(`checks.${takenReference}.referenceId`);
 
-  const given = prepared.filter((p) => p.serialGiven).map((p) => ({ bankAccountId: p.check.bankAccountId, serialNumber: p.check.serialNumber }));
+  const given = prepared
+    .filter((p) => p.serialGiven)
+    .map((p) => ({ bankAccountId: p.check.bankAccountId, serialNumber: p.check.serialNumber }));
   const taken = await checks.takenSerials(tx, given);
-  const takenSerial = firstIndex(prepared, (p) => p.serialGiven && taken.has(`${p.check.bankAccountId}/${p.check.serialNumber}`));
+  const takenSerial = firstIndex(
+    prepared,
+    (p) => p.serialGiven && taken.has(`${p.check.bankAccountId}/${p.check.serialNumber}`),
+  );
   if (takenSerial >= 0) throw rules.taken(`checks.${takenSerial}.serialNumber`);
 
   // Automatic serials: per bank account, a block above the account's counter and above every
@@ -198,15 +193,30 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
     const automatic = mine.filter((p) => !p.serialGiven);
     let next = await checks.reserveSerials(tx, bankId, floor, automatic.length);
     if (automatic.length > 0 && next + automatic.length - 1 > MAX_SERIAL) {
-      throw rules.custom(`checks.${prepared.indexOf(automatic[0] as Prepared)}.serialNumber`, `cannot be assigned: the bank account has run out of check numbers (the largest is ${MAX_SERIAL}); set its nextSerial lower`);
+      throw rules.custom(
+        `checks.${prepared.indexOf(automatic[0] as Prepared)}.serialNumber`,
+        `cannot be assigned: the bank account has run out of check numbers (the largest is ${MAX_SERIAL}); set its nextSerial lower`,
+      );
     }
     for (const p of automatic) p.check.serialNumber = String(next++);
   }
 
-  for (const p of prepared) if (p.voucher !== null) await resources.insertVoucher(tx, owner, p.voucher);
-  await checks.insertChecks(tx, owner, prepared.map((p) => p.check));
-  await checks.insertStatements(tx, prepared.map((p) => ({ checkId: p.check.id, status: 'created', at: now })));
-  await emit(tx, owner, prepared.map((p) => ({ type: 'check.created' as const, data: checkEventData({ ...p.check, status: 0 }) })), now);
+  for (const p of prepared) if (p.voucher !== null) await voucherStore.insertVoucher(tx, owner, p.voucher);
+  await checks.insertChecks(
+    tx,
+    owner,
+    prepared.map((p) => p.check),
+  );
+  await checks.insertStatements(
+    tx,
+    prepared.map((p) => ({ checkId: p.check.id, status: 'created', at: now })),
+  );
+  await emit(
+    tx,
+    owner,
+    prepared.map((p) => ({ type: 'check.created' as const, data: checkEventData({ ...p.check, status: 0 }) })),
+    now,
+  );
   return prepared.map(({ check }) => ({
     checkId: check.id,
     serialNumber: check.serialNumber,
@@ -226,7 +236,11 @@ export interface CreatedCheck {
   payee: { payeeId: string | null; name: string | null };
 }
 
-export async function createChecks(ctx: ServiceContext, principal: Principal, items: readonly CheckInput[]): Promise<CreatedCheck[]> {
+export async function createChecks(
+  ctx: ServiceContext,
+  principal: Principal,
+  items: readonly CheckInput[],
+): Promise<CreatedCheck[]> {
   const now = ctx.now();
   const prepared = prepare(items, principal, now);
   try {
@@ -255,7 +269,11 @@ export interface ListQuery {
   referenceId: string | null;
 }
 
-export async function listChecks(ctx: ServiceContext, owner: Owner, query: ListQuery): Promise<{ total: number; checks: Check[] }> {
+export async function listChecks(
+  ctx: ServiceContext,
+  owner: Owner,
+  query: ListQuery,
+): Promise<{ total: number; checks: Check[] }> {
   const parsed = query.term === null ? null : parseAmountToCents(query.term);
   const termCents = parsed !== null && 'cents' in parsed ? parsed.cents : null;
   const result = await checks.listChecks(ctx.db, owner, {

@@ -1,14 +1,15 @@
 // What the API shows of deliveries: a check's delivery rows, the sandbox inbox of test keys, and
 // the payee page behind an emailed link.
 import type { Owner, Principal } from '../domain/owner.ts';
-import type { Check, Delivery } from '../domain/records.ts';
+import type { Check } from '../domain/check.ts';
+import type { Delivery } from '../domain/delivery.ts';
 import { statusCode, statusName } from '../domain/check-status.ts';
 import { tokenHash } from '../domain/secret-tokens.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
-import type { SandboxMessage } from '../store/deliveries.repository.ts';
+import type { SandboxMessage } from '../domain/delivery.ts';
 import type { ServiceContext } from './context.ts';
 import { checkPdf } from './print.service.ts';
 import { checkEventData, emit } from './events.ts';
@@ -24,8 +25,14 @@ export function deliveriesOf(ctx: ServiceContext, owner: Owner, check: Check): P
   return deliveries.deliveriesForCheck(ctx.db, owner, check.id);
 }
 
-export async function sandboxMessages(ctx: ServiceContext, principal: Principal, limit: number, offset: number): Promise<{ total: number; items: SandboxMessage[] }> {
-  if (principal.env !== 'test') throw new AppError('forbidden', 'The sandbox inbox holds what test keys send; use a test key.');
+export async function sandboxMessages(
+  ctx: ServiceContext,
+  principal: Principal,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; items: SandboxMessage[] }> {
+  if (principal.env !== 'test')
+    throw new AppError('forbidden', 'The sandbox inbox holds what test keys send; use a test key.');
   return deliveries.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
 }
 
@@ -62,15 +69,29 @@ export async function payeeView(ctx: ServiceContext, token: string): Promise<Pay
  * The payee downloads the check to print it: the PDF, and the check moves from `emailed` to
  * `eprinted` with its statement (once; later downloads change nothing).
  */
-export async function payeeDownload(ctx: ServiceContext, view: PayeeView): Promise<{ pdf: Buffer; serialNumber: string }> {
+export async function payeeDownload(
+  ctx: ServiceContext,
+  view: PayeeView,
+): Promise<{ pdf: Buffer; serialNumber: string }> {
   const principal: Principal = { ...view.owner, keyId: '', timeZone: view.timeZone };
   const result = await checkPdf(ctx, principal, view.check.id);
   if (statusName(view.check.status) === 'emailed') {
     await ctx.db.transaction(async (tx) => {
-      const moved = await checks.moveStatus(tx, view.owner, view.check.id, statusCode('emailed'), statusCode('eprinted'));
+      const moved = await checks.moveStatus(
+        tx,
+        view.owner,
+        view.check.id,
+        statusCode('emailed'),
+        statusCode('eprinted'),
+      );
       if (moved === 1) {
         await checks.insertStatements(tx, [{ checkId: view.check.id, status: 'eprinted', at: ctx.now() }]);
-        await emit(tx, view.owner, [{ type: 'check.eprinted', data: checkEventData({ ...view.check, status: statusCode('eprinted') }) }], ctx.now());
+        await emit(
+          tx,
+          view.owner,
+          [{ type: 'check.eprinted', data: checkEventData({ ...view.check, status: statusCode('eprinted') }) }],
+          ctx.now(),
+        );
       }
     });
   }

@@ -2,30 +2,18 @@
 // in the same transaction as the change itself (so an event is never lost, nor sent for a change
 // that rolled back).
 import type { Owner } from '../domain/owner.ts';
-import type { Check } from '../domain/records.ts';
+import type { Check } from '../domain/check.ts';
 import { newId } from '../domain/ids.ts';
 import { centsToNumber } from '../domain/money.ts';
 import { statusDescription } from '../domain/check-status.ts';
 import type { Queryable } from '../store/db.ts';
 import * as events from '../store/events.repository.ts';
-
-export const EVENT_TYPES = [
-  'check.created',
-  'check.printed',
-  'check.emailed',
-  'check.eprinted',
-  'check.mailed',
-  'check.voided',
-  'check.refunded',
-  'delivery.email.sent',
-  'delivery.email.failed',
-  'delivery.sms.sent',
-  'delivery.sms.failed',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from '../domain/event-types.ts';
 
 /** The check as events describe it. */
-export function checkEventData(check: Pick<Check, 'id' | 'serialNumber' | 'amountCents' | 'status' | 'referenceId' | 'bankAccountId' | 'payeeId'>): Record<string, unknown> {
+export function checkEventData(
+  check: Pick<Check, 'id' | 'serialNumber' | 'amountCents' | 'status' | 'referenceId' | 'bankAccountId' | 'payeeId'>,
+): Record<string, unknown> {
   return {
     checkId: check.id,
     serialNumber: check.serialNumber,
@@ -42,16 +30,31 @@ export function checkEventData(check: Pick<Check, 'id' | 'serialNumber' | 'amoun
  * Records events and queues one webhook delivery per listening endpoint. Without endpoints it
  * writes nothing, so an account that uses no webhooks pays nothing for them.
  */
-export async function emit(q: Queryable, owner: Owner, items: readonly { type: EventType; data: Record<string, unknown> }[], now: number): Promise<void> {
+export async function emit(
+  q: Queryable,
+  owner: Owner,
+  items: readonly { type: EventType; data: Record<string, unknown> }[],
+  now: number,
+): Promise<void> {
   if (items.length === 0) return;
   const endpoints = await events.listEndpoints(q, owner);
   if (endpoints.length === 0) return;
   const stored = items.map((item) => ({ id: newId('evt', now), type: item.type, data: item.data, createdAt: now }));
   const wanted = stored.filter((e) => endpoints.some((ep) => ep.events.includes(e.type)));
   await events.insertEvents(q, owner, wanted);
-  for (const event of wanted) {
-    for (const endpoint of endpoints) {
-      if (endpoint.events.includes(event.type)) await events.queueWebhook(q, owner, { id: newId('dlv', now), endpointId: endpoint.id, eventId: event.id, url: endpoint.url, now });
-    }
-  }
+  await events.queueWebhooks(
+    q,
+    owner,
+    wanted.flatMap((event) =>
+      endpoints
+        .filter((endpoint) => endpoint.events.includes(event.type))
+        .map((endpoint) => ({
+          id: newId('dlv', now),
+          endpointId: endpoint.id,
+          eventId: event.id,
+          url: endpoint.url,
+          now,
+        })),
+    ),
+  );
 }

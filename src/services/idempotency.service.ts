@@ -16,10 +16,10 @@ import { AppError } from '../errors.ts';
 import { LockTimeout, transactionJoinedByCalls } from '../store/db.ts';
 import { waitForLocksAtMost } from '../store/dialect.ts';
 import * as store from '../store/idempotency.repository.ts';
-import type { StoredResponse } from '../store/idempotency.repository.ts';
+import type { StoredResponse } from '../domain/stored-response.ts';
 import type { ServiceContext } from './context.ts';
 
-export type { StoredResponse } from '../store/idempotency.repository.ts';
+export type { StoredResponse } from '../domain/stored-response.ts';
 
 export const KEEP_MS = 24 * 60 * 60 * 1000;
 /** How long a duplicate waits for the first request before answering 409. */
@@ -29,16 +29,20 @@ const WAIT_MS = 10_000;
 function canonical(value: unknown): unknown {
   if (Buffer.isBuffer(value)) return { sha256: createHash('sha256').update(value).digest('hex') };
   if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonical(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonical(v)]));
   return value;
 }
 
 export function requestHash(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(canonical(body ?? null))}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${JSON.stringify(canonical(body ?? null))}`)
+    .digest('hex');
 }
 
 export function checkKey(key: string): void {
-  if (key.length === 0 || key.length > 255) throw new AppError('validation', 'The Idempotency-Key header must be 1 to 255 characters.');
+  if (key.length === 0 || key.length > 255)
+    throw new AppError('validation', 'The Idempotency-Key header must be 1 to 255 characters.');
 }
 
 export interface Outcome {
@@ -51,21 +55,42 @@ export interface Outcome {
  * transaction that `work`'s queries join; or answers the response kept for the key. A `work`
  * that throws rolls everything back (the key stays free) and the error goes on to the caller.
  */
-export async function runOnce(ctx: ServiceContext, owner: Owner, key: string, hash: string, work: () => Promise<StoredResponse>): Promise<Outcome> {
+export async function runOnce(
+  ctx: ServiceContext,
+  owner: Owner,
+  key: string,
+  hash: string,
+  work: () => Promise<StoredResponse>,
+): Promise<Outcome> {
   checkKey(key);
   return transactionJoinedByCalls(ctx.db, async (tx) => {
     const now = ctx.now();
     await waitForLocksAtMost(tx, WAIT_MS);
     if (!(await claimWaiting(tx, owner, key, hash, now))) {
       const record = await store.find(tx, owner, key);
-      if (record === undefined) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
-      if (record.createdAt >= now - KEEP_MS && record.state === 'done' && record.responseStatus !== null && record.responseBody !== null) {
-        if (record.requestHash !== hash) throw new AppError('validation', 'This Idempotency-Key was already used with a different request.');
-        return { replayed: true, response: { status: record.responseStatus, type: record.responseType ?? 'application/json; charset=utf-8', body: record.responseBody } };
+      if (record === undefined)
+        throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+      if (
+        record.createdAt >= now - KEEP_MS &&
+        record.state === 'done' &&
+        record.responseStatus !== null &&
+        record.responseBody !== null
+      ) {
+        if (record.requestHash !== hash)
+          throw new AppError('validation', 'This Idempotency-Key was already used with a different request.');
+        return {
+          replayed: true,
+          response: {
+            status: record.responseStatus,
+            type: record.responseType ?? 'application/json; charset=utf-8',
+            body: record.responseBody,
+          },
+        };
       }
       // Past its 24 hours, or left 'pending' by an older version of the service: the key is free.
       await store.remove(tx, owner, key);
-      if (!(await claimWaiting(tx, owner, key, hash, now))) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+      if (!(await claimWaiting(tx, owner, key, hash, now)))
+        throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     }
     await waitForLocksAtMost(tx, null);
     const response = await work();
@@ -74,17 +99,30 @@ export async function runOnce(ctx: ServiceContext, owner: Owner, key: string, ha
   });
 }
 
-async function claimWaiting(tx: Parameters<typeof store.claim>[0], owner: Owner, key: string, hash: string, now: number): Promise<boolean> {
+async function claimWaiting(
+  tx: Parameters<typeof store.claim>[0],
+  owner: Owner,
+  key: string,
+  hash: string,
+  now: number,
+): Promise<boolean> {
   try {
     return await store.claim(tx, owner, key, hash, now);
   } catch (error) {
-    if (error instanceof LockTimeout) throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
+    if (error instanceof LockTimeout)
+      throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     throw error;
   }
 }
 
 /** Keeps a refusal (a 4xx that wrote nothing) so that a retry answers it again. */
-export async function keepRefusal(ctx: ServiceContext, owner: Owner, key: string, hash: string, response: StoredResponse): Promise<void> {
+export async function keepRefusal(
+  ctx: ServiceContext,
+  owner: Owner,
+  key: string,
+  hash: string,
+  response: StoredResponse,
+): Promise<void> {
   await store.keepRefusal(ctx.db, owner, key, hash, ctx.now(), response);
 }
 

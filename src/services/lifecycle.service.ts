@@ -2,18 +2,29 @@
 // Every status change is a compare-and-set on the status read, with its statement and event in
 // the same transaction, so two concurrent requests cannot both win.
 import type { Principal, Owner } from '../domain/owner.ts';
-import type { Check } from '../domain/records.ts';
-import { canHappen, isEditable, statusAfter, statusCode, statusName, EVENT_STATEMENT, type CheckEvent } from '../domain/check-status.ts';
+import type { Check } from '../domain/check.ts';
+import {
+  canHappen,
+  isEditable,
+  statusAfter,
+  statusCode,
+  statusName,
+  EVENT_STATEMENT,
+  type CheckEvent,
+} from '../domain/check-status.ts';
 import { isCalendarDate } from '../domain/dates.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
 import { UniqueViolation } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
-import * as resources from '../store/resources.repository.ts';
-import { cents, flag, type CheckInput } from './check.service.ts';
+import { existingIds } from '../store/owned-queries.ts';
+import * as payeeStore from '../store/payees.repository.ts';
+import { cents, flag } from './check.service.ts';
+import type { CheckEdit } from '../schemas/checks.ts';
 import type { ServiceContext } from './context.ts';
-import { checkEventData, emit, type EventType } from './events.ts';
+import { checkEventData, emit } from './events.ts';
+import type { EventType } from '../domain/event-types.ts';
 import { emptyToNull, rules } from './validation.ts';
 
 const EVENT_TYPE: Readonly<Record<CheckEvent, EventType>> = {
@@ -34,7 +45,14 @@ export function refused(what: string, status: number): Error {
  * Applies `event` to a check inside `tx`: compare-and-set on the status, statement, event.
  * Throws the 422 when the event cannot happen from the status found (or found changed).
  */
-export async function applyEvent(tx: Queryable, owner: Owner, check: Check, event: CheckEvent, what: string, now: number): Promise<Check> {
+export async function applyEvent(
+  tx: Queryable,
+  owner: Owner,
+  check: Check,
+  event: CheckEvent,
+  what: string,
+  now: number,
+): Promise<Check> {
   if (!canHappen(event, check.status)) throw refused(what, check.status);
   const to = statusAfter(event);
   if ((await checks.moveStatus(tx, owner, check.id, check.status, to)) !== 1) {
@@ -80,10 +98,13 @@ export async function assertNotQueuedForMail(tx: Queryable, owner: Owner, check:
   }
 }
 
-export type CheckEdit = Omit<CheckInput, 'bankAccountId' | 'serialNumber' | 'voucher' | 'voucherId'>;
-
 /** PUT /checks/{id}: the fields given change while the check is still new. */
-export async function editCheck(ctx: ServiceContext, principal: Principal, id: string, edit: CheckEdit): Promise<Check> {
+export async function editCheck(
+  ctx: ServiceContext,
+  principal: Principal,
+  id: string,
+  edit: CheckEdit,
+): Promise<Check> {
   if (Object.keys(edit).length === 0) throw validationError('The body must contain at least 1 field.');
   try {
     await ctx.db.transaction(async (tx) => {
@@ -96,10 +117,21 @@ export async function editCheck(ctx: ServiceContext, principal: Principal, id: s
       const amountCents = edit.amount === undefined ? check.amountCents : cents('amount', edit.amount);
       if (payeeId === null && !noPayee) throw rules.required('payeeId');
       if (amountCents === null && !noAmount) throw rules.required('amount');
-      if (edit.issueDate !== undefined && !isCalendarDate(edit.issueDate)) throw rules.custom('issueDate', 'must be a valid date (YYYY-MM-DD)');
-      if (payeeId !== null && payeeId !== check.payeeId && (await resources.findPayee(tx, principal, payeeId)) === undefined) throw rules.invalid('payeeId');
+      if (edit.issueDate !== undefined && !isCalendarDate(edit.issueDate))
+        throw rules.custom('issueDate', 'must be a valid date (YYYY-MM-DD)');
+      if (
+        payeeId !== null &&
+        payeeId !== check.payeeId &&
+        (await payeeStore.findPayee(tx, principal, payeeId)) === undefined
+      )
+        throw rules.invalid('payeeId');
       const categoryId = edit.categoryId === undefined ? check.categoryId : emptyToNull(edit.categoryId);
-      if (categoryId !== null && categoryId !== check.categoryId && (await resources.existingIds(tx, principal, 'categories', [categoryId])).size === 0) throw rules.invalid('categoryId');
+      if (
+        categoryId !== null &&
+        categoryId !== check.categoryId &&
+        (await existingIds(tx, principal, 'categories', [categoryId])).size === 0
+      )
+        throw rules.invalid('categoryId');
       const referenceId = edit.referenceId === undefined ? check.referenceId : emptyToNull(edit.referenceId);
       const changed = await checks.updateCheck(tx, principal, id, statusCode('new'), check.serialNumber, {
         payeeId,
@@ -118,7 +150,9 @@ export async function editCheck(ctx: ServiceContext, principal: Principal, id: s
         customElements:
           edit.customElements === undefined
             ? check.customElements
-            : Object.fromEntries(Object.entries(edit.customElements).filter((e): e is [string, string] => e[1] !== undefined)),
+            : Object.fromEntries(
+                Object.entries(edit.customElements).filter((e): e is [string, string] => e[1] !== undefined),
+              ),
       });
       if (changed !== 1) throw refused('edited', (await load(tx, principal, id)).status);
     });
@@ -135,6 +169,7 @@ export async function deleteCheck(ctx: ServiceContext, principal: Principal, id:
     const check = await load(tx, principal, id);
     if (!isEditable(check.status)) throw refused('deleted', check.status);
     await assertNotQueuedForMail(tx, principal, check, 'deleted');
-    if ((await checks.deleteCheck(tx, principal, id, check.status)) !== 1) throw refused('deleted', (await load(tx, principal, id)).status);
+    if ((await checks.deleteCheck(tx, principal, id, check.status)) !== 1)
+      throw refused('deleted', (await load(tx, principal, id)).status);
   });
 }

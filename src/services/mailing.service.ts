@@ -7,14 +7,16 @@ import { newId } from '../domain/ids.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
-import type { Mailing } from '../store/mailings.repository.ts';
-import * as resources from '../store/resources.repository.ts';
+import type { Mailing } from '../domain/mailing.ts';
+import * as addressStore from '../store/addresses.repository.ts';
+import * as payeeStore from '../store/payees.repository.ts';
 import type { Db } from '../store/db.ts';
 import { canHappen, statusName } from '../domain/check-status.ts';
 import type { ServiceContext } from './context.ts';
 import { applyEvent } from './lifecycle.service.ts';
 import { rules } from './validation.ts';
 import { normalisePhone } from './payee.service.ts';
+import type { MailingStatus } from '../domain/mailing.ts';
 
 /**
  * Shipping, paper and notification choices, numbered and named as the hosted service numbers them
@@ -61,40 +63,76 @@ export interface MailChecksOptions {
   customShippingTypeId: number | null;
 }
 
-export const NO_OPTIONS: MailChecksOptions = { isShippingToCustomAddress: false, customToAddressId: null, customFromAddressId: null, customShippingTypeId: null };
+export const NO_OPTIONS: MailChecksOptions = {
+  isShippingToCustomAddress: false,
+  customToAddressId: null,
+  customFromAddressId: null,
+  customShippingTypeId: null,
+};
 
-const known = (list: readonly { [key: string]: unknown }[], key: string, value: number): boolean => list.some((t) => t[key] === value);
+const known = (list: readonly { [key: string]: unknown }[], key: string, value: number): boolean =>
+  list.some((t) => t[key] === value);
 
-export async function mailChecks(ctx: ServiceContext, principal: Principal, items: readonly MailCheckInput[], options: MailChecksOptions = NO_OPTIONS): Promise<Mailing[]> {
+export async function mailChecks(
+  ctx: ServiceContext,
+  principal: Principal,
+  items: readonly MailCheckInput[],
+  options: MailChecksOptions = NO_OPTIONS,
+): Promise<Mailing[]> {
   const now = ctx.now();
-  if (options.customShippingTypeId !== null && !known(SHIPPING_TYPES, 'shippingTypeId', options.customShippingTypeId)) throw rules.invalid('customShippingTypeId');
-  if (options.isShippingToCustomAddress && options.customToAddressId === null) throw rules.custom('customToAddressId', 'is required when isShippingToCustomAddress is true');
+  if (options.customShippingTypeId !== null && !known(SHIPPING_TYPES, 'shippingTypeId', options.customShippingTypeId))
+    throw rules.invalid('customShippingTypeId');
+  if (options.isShippingToCustomAddress && options.customToAddressId === null)
+    throw rules.custom('customToAddressId', 'is required when isShippingToCustomAddress is true');
   const seen = new Set<string>();
   items.forEach((item, i) => {
     if (seen.has(item.checkId)) throw rules.distinct(`mailChecks.${i}.checkId`);
     seen.add(item.checkId);
-    if (!known(SHIPPING_TYPES, 'shippingTypeId', item.shippingTypeId)) throw rules.invalid(`mailChecks.${i}.shippingTypeId`);
-    if (item.paperTypeId !== undefined && !known(PAPER_TYPES, 'paperTypeId', item.paperTypeId)) throw rules.invalid(`mailChecks.${i}.paperTypeId`);
-    if (item.informTypeId !== undefined && !known(INFORM_TYPES, 'informTypeId', item.informTypeId)) throw rules.invalid(`mailChecks.${i}.informTypeId`);
+    if (!known(SHIPPING_TYPES, 'shippingTypeId', item.shippingTypeId))
+      throw rules.invalid(`mailChecks.${i}.shippingTypeId`);
+    if (item.paperTypeId !== undefined && !known(PAPER_TYPES, 'paperTypeId', item.paperTypeId))
+      throw rules.invalid(`mailChecks.${i}.paperTypeId`);
+    if (item.informTypeId !== undefined && !known(INFORM_TYPES, 'informTypeId', item.informTypeId))
+      throw rules.invalid(`mailChecks.${i}.informTypeId`);
   });
   return ctx.db.transaction(async (tx) => {
-    if (options.customToAddressId !== null && (await resources.findAddress(tx, principal, 'to', options.customToAddressId)) === undefined) throw rules.invalid('customToAddressId');
-    if (options.customFromAddressId !== null && (await resources.findAddress(tx, principal, 'from', options.customFromAddressId)) === undefined) throw rules.invalid('customFromAddressId');
-    const found = await checks.findChecks(tx, principal, items.map((i) => i.checkId));
+    if (
+      options.customToAddressId !== null &&
+      (await addressStore.findAddress(tx, principal, 'to', options.customToAddressId)) === undefined
+    )
+      throw rules.invalid('customToAddressId');
+    if (
+      options.customFromAddressId !== null &&
+      (await addressStore.findAddress(tx, principal, 'from', options.customFromAddressId)) === undefined
+    )
+      throw rules.invalid('customFromAddressId');
+    const found = await checks.findChecks(
+      tx,
+      principal,
+      items.map((i) => i.checkId),
+    );
     const created: Mailing[] = [];
     for (const [i, item] of items.entries()) {
       const path = `mailChecks.${i}`;
       const check = found.get(item.checkId);
       if (check === undefined) throw rules.invalid(`${path}.checkId`);
-      if (!canHappen('mail', check.status)) throw rules.custom(`${path}.checkId`, `names a check that cannot be mailed: its status is ${statusName(check.status)}`);
+      if (!canHappen('mail', check.status))
+        throw rules.custom(
+          `${path}.checkId`,
+          `names a check that cannot be mailed: its status is ${statusName(check.status)}`,
+        );
       // Lock the row before looking for a pending mailing: two requests cannot queue the check
       // twice, nor queue it while another prints, emails, edits or deletes it.
-      if (!(await checks.lockCheck(tx, principal, check.id, check.status))) throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
-      if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined) throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
-      const payee = check.payeeId === null ? undefined : await resources.findPayeeForPrinting(tx, principal, check.payeeId);
+      if (!(await checks.lockCheck(tx, principal, check.id, check.status)))
+        throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
+      if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined)
+        throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
+      const payee =
+        check.payeeId === null ? undefined : await payeeStore.findPayeeForPrinting(tx, principal, check.payeeId);
       const toAddressId = item.customToAddressId ?? options.customToAddressId;
       if (toAddressId !== null) {
-        if ((await resources.findAddress(tx, principal, 'to', toAddressId)) === undefined) throw rules.invalid(`${path}.customToAddressId`);
+        if ((await addressStore.findAddress(tx, principal, 'to', toAddressId)) === undefined)
+          throw rules.invalid(`${path}.customToAddressId`);
       } else if (payee === undefined || payee.address1 === '' || payee.city === '' || payee.zip === '') {
         throw rules.custom(`${path}.customToAddressId`, 'is required when the payee has no mailing address on record');
       }
@@ -104,12 +142,20 @@ export async function mailChecks(ctx: ServiceContext, principal: Principal, item
       let payeePhone: string | null = null;
       if (item.payeePhone !== undefined || enableSmsInform) {
         const raw = item.payeePhone ?? payee?.phone ?? '';
-        if (raw === '') throw rules.custom(`${path}.payeePhone`, 'is required when enableSmsInform is true and the payee has no phone on record');
+        if (raw === '')
+          throw rules.custom(
+            `${path}.payeePhone`,
+            'is required when enableSmsInform is true and the payee has no phone on record',
+          );
         payeePhone = normalisePhone(raw);
         if (payeePhone === null) throw rules.custom(`${path}.payeePhone`, 'must be a valid phone number');
       }
-      const payeeEmail = item.payeeEmail ?? (enableEmailInform ? payee?.email ?? '' : null);
-      if (payeeEmail === '') throw rules.custom(`${path}.payeeEmail`, 'is required when enableEmailInform is true and the payee has no email on record');
+      const payeeEmail = item.payeeEmail ?? (enableEmailInform ? (payee?.email ?? '') : null);
+      if (payeeEmail === '')
+        throw rules.custom(
+          `${path}.payeeEmail`,
+          'is required when enableEmailInform is true and the payee has no email on record',
+        );
       const mailing: Mailing = {
         id: newId('mail', now),
         checkId: check.id,
@@ -136,16 +182,32 @@ export async function mailChecks(ctx: ServiceContext, principal: Principal, item
 }
 
 /** Ends a queued mailing: dispatched (check mailed) or cancelled (check refunded). */
-async function settle(db: Db, owner: Owner, mailingId: string, outcome: 'dispatched' | 'cancelled', now: number): Promise<Mailing> {
+async function settle(
+  db: Db,
+  owner: Owner,
+  mailingId: string,
+  outcome: 'dispatched' | 'cancelled',
+  now: number,
+): Promise<Mailing> {
   return db.transaction(async (tx) => {
     const mailing = await mailings.findMailing(tx, owner, mailingId);
     if (mailing === undefined) throw new AppError('not_found', 'Mailing not found.');
     if ((await mailings.settleMailing(tx, mailingId, outcome, now)) !== 1) {
-      throw new AppError('validation', `The mailing cannot be ${outcome === 'dispatched' ? 'dispatched' : 'cancelled'}: it is already ${mailing.status}.`);
+      throw new AppError(
+        'validation',
+        `The mailing cannot be ${outcome === 'dispatched' ? 'dispatched' : 'cancelled'}: it is already ${mailing.status}.`,
+      );
     }
     const check = await checks.findCheck(tx, owner, mailing.checkId);
     if (check === undefined) throw notFound('Check');
-    await applyEvent(tx, owner, check, outcome === 'dispatched' ? 'mail' : 'refund', outcome === 'dispatched' ? 'mailed' : 'refunded', now);
+    await applyEvent(
+      tx,
+      owner,
+      check,
+      outcome === 'dispatched' ? 'mail' : 'refund',
+      outcome === 'dispatched' ? 'mailed' : 'refunded',
+      now,
+    );
     return { ...mailing, status: outcome, updatedAt: now };
   });
 }
@@ -156,12 +218,17 @@ export function cancelMailing(ctx: ServiceContext, principal: Principal, mailing
 }
 
 /** The operator's side of the queue (the CLI). */
-export async function operatorSettle(db: Db, mailingId: string, outcome: 'dispatched' | 'cancelled', now: number = Date.now()): Promise<Mailing> {
+export async function operatorSettle(
+  db: Db,
+  mailingId: string,
+  outcome: 'dispatched' | 'cancelled',
+  now: number = Date.now(),
+): Promise<Mailing> {
   const found = await mailings.findMailingAnywhere(db, mailingId);
   if (found === undefined) throw new AppError('not_found', 'Mailing not found.');
   return settle(db, found.owner, mailingId, outcome, now);
 }
 
-export function operatorQueue(db: Db, status: mailings.MailingStatus | null): ReturnType<typeof mailings.listMailings> {
+export function operatorQueue(db: Db, status: MailingStatus | null): ReturnType<typeof mailings.listMailings> {
   return mailings.listMailings(db, status);
 }

@@ -9,7 +9,9 @@ const KEY_BYTES = 32;
 function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
   const settings: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, settings, (error, key) => (error === null ? resolve(key) : reject(error)));
+    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, settings, (error, key) =>
+      error === null ? resolve(key) : reject(error),
+    );
   });
 }
 

@@ -1,16 +1,18 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Owner } from '../domain/owner.ts';
-import { PAYEE_FIELDS, type Payee, type PayeeFields } from '../domain/records.ts';
+import { PAYEE_FIELDS, type Payee, type PayeeFields } from '../domain/payee.ts';
 import { newId } from '../domain/ids.ts';
 import { notFound, validationError } from '../errors.ts';
-import * as resources from '../store/resources.repository.ts';
+import type { Page } from '../store/owned-queries.ts';
+import type { Paged } from '../domain/paging.ts';
+import * as payeeStore from '../store/payees.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
 
 /** A phone number in E.164 form, or null when it cannot be a real number (US assumed without +). */
 export function normalisePhone(raw: string): string | null {
   const parsed = parsePhoneNumberFromString(raw, 'US');
-  return parsed !== undefined && parsed.isValid() ? parsed.number : null;
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 function checkPhone(path: string, phone: string | undefined): string | undefined {
@@ -20,7 +22,11 @@ function checkPhone(path: string, phone: string | undefined): string | undefined
   return normalised;
 }
 
-export async function createPayees(ctx: ServiceContext, owner: Owner, items: readonly (Partial<PayeeFields> & { name: string })[]): Promise<Payee[]> {
+export async function createPayees(
+  ctx: ServiceContext,
+  owner: Owner,
+  items: readonly (Partial<PayeeFields> & { name: string })[],
+): Promise<Payee[]> {
   const now = ctx.now();
   const payees: Payee[] = items.map((item, i) => {
     const fields = Object.fromEntries(PAYEE_FIELDS.map((f) => [f, item[f] ?? ''])) as PayeeFields;
@@ -28,36 +34,45 @@ export async function createPayees(ctx: ServiceContext, owner: Owner, items: rea
     return { id: newId('pay', now), ...fields, createdAt: now };
   });
   await ctx.db.transaction(async (tx) => {
-    for (const payee of payees) await resources.insertPayee(tx, owner, payee);
+    await payeeStore.insertPayees(tx, owner, payees);
   });
   return payees;
 }
 
 export async function getPayee(ctx: ServiceContext, owner: Owner, id: string): Promise<Payee> {
-  const payee = await resources.findPayee(ctx.db, owner, id);
+  const payee = await payeeStore.findPayee(ctx.db, owner, id);
   if (payee === undefined) throw notFound('Payee');
   return payee;
 }
 
 /** PUT /payees/{id}: a partial update; the fields given change, the others stay (API decisions). */
-export async function updatePayee(ctx: ServiceContext, owner: Owner, id: string, changes: Partial<PayeeFields>): Promise<void> {
+export async function updatePayee(
+  ctx: ServiceContext,
+  owner: Owner,
+  id: string,
+  changes: Partial<PayeeFields>,
+): Promise<void> {
   const given = Object.entries(changes).filter(([, v]) => v !== undefined);
   if (given.length === 0) throw validationError('Validation error: at least one payee field is required.');
-  if (changes.name !== undefined && changes.name.trim() === '') throw validationError('Validation error: The name field is required.');
+  if (changes.name !== undefined && changes.name.trim() === '')
+    throw validationError('Validation error: The name field is required.');
   let phone: string | undefined;
   try {
     phone = checkPhone('phone', changes.phone);
   } catch {
     throw validationError('Validation error: The phone field must be a valid phone number.');
   }
-  const changed = await resources.updatePayee(ctx.db, owner, id, { ...changes, ...(phone === undefined ? {} : { phone }) });
+  const changed = await payeeStore.updatePayee(ctx.db, owner, id, {
+    ...changes,
+    ...(phone === undefined ? {} : { phone }),
+  });
   if (changed === 0) throw notFound('Payee');
 }
 
 export async function deletePayee(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await resources.deletePayee(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Payee');
+  if ((await payeeStore.deletePayee(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Payee');
 }
 
-export function listPayees(ctx: ServiceContext, owner: Owner, page: resources.Page): Promise<resources.Paged<Payee>> {
-  return resources.listPayees(ctx.db, owner, page);
+export function listPayees(ctx: ServiceContext, owner: Owner, page: Page): Promise<Paged<Payee>> {
+  return payeeStore.listPayees(ctx.db, owner, page);
 }

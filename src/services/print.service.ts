@@ -2,16 +2,24 @@
 // printed checks to `printed` with their statement. Rendering validates everything first (routing
 // checksum, field widths), so a bad check is a 422, never a broken PDF.
 import type { Principal } from '../domain/owner.ts';
-import type { Account, Check, Payee } from '../domain/records.ts';
+import type { Account } from '../domain/account.ts';
+import type { Check } from '../domain/check.ts';
+import type { Payee } from '../domain/payee.ts';
 import { canPrint, statusCode, statusName } from '../domain/check-status.ts';
 import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
-import { renderChecksPdf } from '../render/check-pdf.ts';
-import { renderMicrTestPagePdf } from '../render/micr-test-page.ts';
 import { RenderInputError } from '../render/render-error.ts';
+
+// The PDF renderers (pdfkit and its fonts) load on the first print, not at start-up: they were a
+// sixth of the server's start time (issue 13) and most servers print far less than they answer.
+const renderers = () => import('../render/check-pdf.ts');
+const testPage = () => import('../render/micr-test-page.ts');
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
-import * as resources from '../store/resources.repository.ts';
+import * as addressStore from '../store/addresses.repository.ts';
+import * as bankAccountStore from '../store/bank-accounts.repository.ts';
+import * as payeeStore from '../store/payees.repository.ts';
+import * as voucherStore from '../store/vouchers.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
 import type { Queryable } from '../store/db.ts';
 import type { ServiceContext } from './context.ts';
@@ -20,9 +28,14 @@ import { accountNumberOf } from './bank-account.service.ts';
 import { checkEventData, emit } from './events.ts';
 
 function payeeParty(payee: Payee): CheckParty {
-  const cityLine = [[payee.city, payee.state].filter((s) => s !== '').join(', '), payee.zip].filter((s) => s !== '').join(' ');
+  const cityLine = [[payee.city, payee.state].filter((s) => s !== '').join(', '), payee.zip]
+    .filter((s) => s !== '')
+    .join(' ');
   const country = /^(us|usa|united states)$/i.test(payee.country) ? '' : payee.country;
-  return { name: payee.name, addressLines: [payee.address1, payee.address2, cityLine, country].filter((s) => s.trim() !== '') };
+  return {
+    name: payee.name,
+    addressLines: [payee.address1, payee.address2, cityLine, country].filter((s) => s.trim() !== ''),
+  };
 }
 
 /**
@@ -32,8 +45,8 @@ function payeeParty(payee: Payee): CheckParty {
  */
 interface SharedReads {
   account(): Promise<Account | undefined>;
-  bank(id: string): ReturnType<typeof resources.findBankAccountForPrinting>;
-  fromAddress(id: string): ReturnType<typeof resources.findAddress>;
+  bank(id: string): ReturnType<typeof bankAccountStore.findBankAccountForPrinting>;
+  fromAddress(id: string): ReturnType<typeof addressStore.findAddress>;
 }
 
 function sharedReads(q: Queryable, principal: Principal): SharedReads {
@@ -45,26 +58,36 @@ function sharedReads(q: Queryable, principal: Principal): SharedReads {
     }
     return found;
   };
-  const banks = new Map<string, ReturnType<typeof resources.findBankAccountForPrinting>>();
-  const addresses = new Map<string, ReturnType<typeof resources.findAddress>>();
+  const banks = new Map<string, ReturnType<typeof bankAccountStore.findBankAccountForPrinting>>();
+  const addresses = new Map<string, ReturnType<typeof addressStore.findAddress>>();
   const account = new Map<string, Promise<Account | undefined>>();
   return {
     account: () => once(account, principal.accountId, () => accounts.findAccountById(q, principal.accountId)),
-    bank: (id) => once(banks, id, () => resources.findBankAccountForPrinting(q, principal, id)),
-    fromAddress: (id) => once(addresses, id, () => resources.findAddress(q, principal, 'from', id)),
+    bank: (id) => once(banks, id, () => bankAccountStore.findBankAccountForPrinting(q, principal, id)),
+    fromAddress: (id) => once(addresses, id, () => addressStore.findAddress(q, principal, 'from', id)),
   };
 }
 
-async function documentFor(ctx: Pick<ServiceContext, 'vault'>, q: Queryable, principal: Principal, check: Check, shared: SharedReads = sharedReads(q, principal)): Promise<CheckDocument> {
+async function documentFor(
+  ctx: Pick<ServiceContext, 'vault'>,
+  q: Queryable,
+  principal: Principal,
+  check: Check,
+  shared: SharedReads = sharedReads(q, principal),
+): Promise<CheckDocument> {
   const bank = await shared.bank(check.bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   const account = await shared.account();
-  const fromAddress = bank.account.customFromAddressId === null ? undefined : await shared.fromAddress(bank.account.customFromAddressId);
-  const payee = check.payeeId === null ? undefined : await resources.findPayeeForPrinting(q, principal, check.payeeId);
-  const voucher = check.voucherId === null ? undefined : await resources.findVoucher(q, principal, check.voucherId);
+  const fromAddress =
+    bank.account.customFromAddressId === null ? undefined : await shared.fromAddress(bank.account.customFromAddressId);
+  const payee = check.payeeId === null ? undefined : await payeeStore.findPayeeForPrinting(q, principal, check.payeeId);
+  const voucher = check.voucherId === null ? undefined : await voucherStore.findVoucher(q, principal, check.voucherId);
   return {
     environment: principal.env,
-    from: fromAddress === undefined ? { name: account?.company ?? '', addressLines: [] } : partyFromCustomAddress(fromAddress),
+    from:
+      fromAddress === undefined
+        ? { name: account?.company ?? '', addressLines: [] }
+        : partyFromCustomAddress(fromAddress),
     bankName: bank.account.bankName === '' ? bank.account.name : bank.account.bankName,
     routingNumber: bank.account.routingNumber,
     accountNumber: accountNumberOf(ctx, bank.account),
@@ -83,7 +106,12 @@ async function documentFor(ctx: Pick<ServiceContext, 'vault'>, q: Queryable, pri
     voucher:
       voucher === undefined
         ? null
-        : { voucherNumber: voucher.voucherNumber === '' ? null : voucher.voucherNumber, date: voucher.date, memo: voucher.memo === '' ? null : voucher.memo, items: voucher.items },
+        : {
+            voucherNumber: voucher.voucherNumber === '' ? null : voucher.voucherNumber,
+            date: voucher.date,
+            memo: voucher.memo === '' ? null : voucher.memo,
+            items: voucher.items,
+          },
     printOffset: { x: bank.account.printOffsetX, y: bank.account.printOffsetY },
   };
 }
@@ -95,6 +123,7 @@ function refusal(error: RenderInputError, path: string): Error {
 
 async function render(documents: CheckDocument[], paths: string[]): Promise<Buffer> {
   try {
+    const { renderChecksPdf } = await renderers();
     return await renderChecksPdf(documents);
   } catch (error) {
     if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
@@ -103,18 +132,29 @@ async function render(documents: CheckDocument[], paths: string[]): Promise<Buff
 }
 
 /** GET /checks/{id}/pdf: the check as it would print; its status does not change. */
-export async function checkPdf(ctx: ServiceContext, principal: Principal, checkId: string): Promise<{ pdf: Buffer; serialNumber: string }> {
+export async function checkPdf(
+  ctx: ServiceContext,
+  principal: Principal,
+  checkId: string,
+): Promise<{ pdf: Buffer; serialNumber: string }> {
   const check = await checks.findCheck(ctx.db, principal, checkId);
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
-  return { pdf: await render([await documentFor(ctx, ctx.db, principal, check)], ['']), serialNumber: check.serialNumber };
+  return {
+    pdf: await render([await documentFor(ctx, ctx.db, principal, check)], ['']),
+    serialNumber: check.serialNumber,
+  };
 }
 
 /**
  * POST /checks/print: several checks, one PDF, one check a page; each moves to `printed` with a
  * statement. All or nothing: any unknown or unprintable check refuses the whole request.
  */
-export async function printChecks(ctx: ServiceContext, principal: Principal, checkIds: readonly string[]): Promise<Buffer> {
+export async function printChecks(
+  ctx: ServiceContext,
+  principal: Principal,
+  checkIds: readonly string[],
+): Promise<Buffer> {
   const seen = new Set<string>();
   checkIds.forEach((id, i) => {
     if (seen.has(id)) throw rules.distinct(`checkIds.${i}`);
@@ -124,12 +164,17 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
   const ordered = checkIds.map((id, i) => {
     const check = found.get(id);
     if (check === undefined) throw rules.invalid(`checkIds.${i}`);
-    if (!canPrint(check.status)) throw rules.custom(`checkIds.${i}`, `names a check that cannot be printed: its status is ${statusName(check.status)}`);
+    if (!canPrint(check.status))
+      throw rules.custom(
+        `checkIds.${i}`,
+        `names a check that cannot be printed: its status is ${statusName(check.status)}`,
+      );
     return check;
   });
   const queuedForMail = async (q: Queryable): Promise<void> => {
     for (const [i, check] of ordered.entries()) {
-      if ((await mailings.pendingMailingFor(q, principal, check.id)) !== undefined) throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
+      if ((await mailings.pendingMailingFor(q, principal, check.id)) !== undefined)
+        throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
     }
   };
   // Refused before rendering when it is already so, and again under the row locks below, where
@@ -138,17 +183,32 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
   const shared = sharedReads(ctx.db, principal);
   const documents = await Promise.all(ordered.map((check) => documentFor(ctx, ctx.db, principal, check, shared)));
   // Render before writing: a refusal leaves every check as it was.
-  const pdf = await render(documents, checkIds.map((_, i) => `in checkIds.${i} `));
+  const pdf = await render(
+    documents,
+    checkIds.map((_, i) => `in checkIds.${i} `),
+  );
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
     // A concurrent void between our read and this write must not be overwritten.
     for (const [i, check] of ordered.entries()) {
       const moved = await checks.moveStatus(tx, principal, check.id, check.status, statusCode('printed'));
-      if (moved !== 1) throw rules.custom(`checkIds.${i}`, 'names a check whose status changed while printing; try again');
+      if (moved !== 1)
+        throw rules.custom(`checkIds.${i}`, 'names a check whose status changed while printing; try again');
     }
     await queuedForMail(tx);
-    await checks.insertStatements(tx, ordered.map((check) => ({ checkId: check.id, status: 'printed', at: now })));
-    await emit(tx, principal, ordered.map((check) => ({ type: 'check.printed' as const, data: checkEventData({ ...check, status: statusCode('printed') }) })), now);
+    await checks.insertStatements(
+      tx,
+      ordered.map((check) => ({ checkId: check.id, status: 'printed', at: now })),
+    );
+    await emit(
+      tx,
+      principal,
+      ordered.map((check) => ({
+        type: 'check.printed' as const,
+        data: checkEventData({ ...check, status: statusCode('printed') }),
+      })),
+      now,
+    );
   });
   return pdf;
 }
@@ -158,9 +218,10 @@ export async function printChecks(ctx: ServiceContext, principal: Principal, che
  * next check would carry, shifted by its printer offsets. Reads only: the serial is not taken.
  */
 export async function micrTestPage(ctx: ServiceContext, principal: Principal, bankAccountId: string): Promise<Buffer> {
-  const bank = await resources.findBankAccount(ctx.db, principal, bankAccountId);
+  const bank = await bankAccountStore.findBankAccount(ctx.db, principal, bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   try {
+    const { renderMicrTestPagePdf } = await testPage();
     return await renderMicrTestPagePdf({
       environment: principal.env,
       bankAccountName: bank.name,
@@ -172,7 +233,8 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
       createdAt: new Date(ctx.now()),
     });
   } catch (error) {
-    if (error instanceof RenderInputError) throw validationError(`The MICR test page cannot be printed: ${error.message}.`);
+    if (error instanceof RenderInputError)
+      throw validationError(`The MICR test page cannot be printed: ${error.message}.`);
     throw error;
   }
 }

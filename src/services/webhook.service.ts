@@ -6,14 +6,18 @@ import { newId } from '../domain/ids.ts';
 import { refusedUrl } from '../domain/public-address.ts';
 import { AppError } from '../errors.ts';
 import * as events from '../store/events.repository.ts';
-import type { WebhookDelivery, WebhookEndpoint } from '../store/events.repository.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhook.ts';
 import type { ServiceContext } from './context.ts';
-import { EVENT_TYPES } from './events.ts';
+import { EVENT_TYPES } from '../domain/event-types.ts';
 import { rules } from './validation.ts';
 
 const notFound = (): AppError => new AppError('not_found', 'Webhook not found.');
 
-export async function createEndpoint(ctx: ServiceContext, principal: Principal, input: { url: string; events?: string[] }): Promise<WebhookEndpoint> {
+export async function createEndpoint(
+  ctx: ServiceContext,
+  principal: Principal,
+  input: { url: string; events?: string[] },
+): Promise<WebhookEndpoint> {
   let url: URL;
   try {
     url = new URL(input.url);
@@ -25,11 +29,19 @@ export async function createEndpoint(ctx: ServiceContext, principal: Principal, 
   // the operator allows private ones. What a name resolves to is checked again at every delivery.
   if (!ctx.config.webhooksAllowPrivate) {
     const why = refusedUrl(url);
-    if (why !== null) throw rules.custom('url', `must point at a public address on port 80, 443 or 1024-65535 (${why})`);
+    if (why !== null)
+      throw rules.custom('url', `must point at a public address on port 80, 443 or 1024-65535 (${why})`);
   }
   const wanted = input.events ?? [...EVENT_TYPES];
-  for (const [i, type] of wanted.entries()) if (!(EVENT_TYPES as readonly string[]).includes(type)) throw rules.invalid(`events.${i}`);
-  const endpoint: WebhookEndpoint = { id: newId('whk', ctx.now()), url: url.toString(), secret: `whsec_${randomBytes(24).toString('base64url')}`, events: [...new Set(wanted)], createdAt: ctx.now() };
+  for (const [i, type] of wanted.entries())
+    if (!(EVENT_TYPES as readonly string[]).includes(type)) throw rules.invalid(`events.${i}`);
+  const endpoint: WebhookEndpoint = {
+    id: newId('whk', ctx.now()),
+    url: url.toString(),
+    secret: `whsec_${randomBytes(24).toString('base64url')}`,
+    events: [...new Set(wanted)],
+    createdAt: ctx.now(),
+  };
   await events.insertEndpoint(ctx.db, principal, endpoint);
   return endpoint;
 }
@@ -42,14 +54,23 @@ export async function deleteEndpoint(ctx: ServiceContext, principal: Principal, 
   if ((await events.deleteEndpoint(ctx.db, principal, id, ctx.now())) === 0) throw notFound();
 }
 
-export async function endpointDeliveries(ctx: ServiceContext, principal: Principal, id: string): Promise<{ endpoint: WebhookEndpoint; deliveries: WebhookDelivery[] }> {
+export async function endpointDeliveries(
+  ctx: ServiceContext,
+  principal: Principal,
+  id: string,
+): Promise<{ endpoint: WebhookEndpoint; deliveries: WebhookDelivery[] }> {
   const endpoint = await events.findEndpoint(ctx.db, principal, id);
   if (endpoint === undefined) throw notFound();
   return { endpoint, deliveries: await events.webhookDeliveries(ctx.db, principal, id, 100) };
 }
 
 /** Sends a delivered or failed event again, now. */
-export async function redeliver(ctx: ServiceContext, principal: Principal, endpointId: string, deliveryId: string): Promise<void> {
+export async function redeliver(
+  ctx: ServiceContext,
+  principal: Principal,
+  endpointId: string,
+  deliveryId: string,
+): Promise<void> {
   if ((await events.findEndpoint(ctx.db, principal, endpointId)) === undefined) throw notFound();
   if ((await events.requeueWebhook(ctx.db, principal, endpointId, deliveryId, ctx.now())) === 0) {
     throw new AppError('not_found', 'Webhook delivery not found, or still queued.');

@@ -1,5 +1,5 @@
 import type { Environment } from '../domain/owner.ts';
-import type { Account, ApiKeyRecord } from '../domain/records.ts';
+import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { Queryable } from './db.ts';
 
 interface AccountRow {
@@ -67,11 +67,25 @@ export async function insertAccount(q: Queryable, account: Account): Promise<voi
   await q.run(
     `INSERT INTO accounts (id, company, email, email_verified_at, phone, phone_verified_at, time_zone, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [account.id, account.company, account.email.toLowerCase(), account.emailVerified ? now : null, account.phone, account.phoneVerified ? now : null, account.timeZone, now],
+    [
+      account.id,
+      account.company,
+      account.email.toLowerCase(),
+      account.emailVerified ? now : null,
+      account.phone,
+      account.phoneVerified ? now : null,
+      account.timeZone,
+      now,
+    ],
   );
 }
 
-export async function markVerified(q: Queryable, accountId: string, what: { email: boolean; phone: boolean }, now: number): Promise<number> {
+export async function markVerified(
+  q: Queryable,
+  accountId: string,
+  what: { email: boolean; phone: boolean },
+  now: number,
+): Promise<number> {
   return q.run(
     `UPDATE accounts SET
        email_verified_at = CASE WHEN ? = 1 THEN COALESCE(email_verified_at, ?) ELSE email_verified_at END,
@@ -129,13 +143,22 @@ export async function initSetting(q: Queryable, name: string, value: string): Pr
 // ---- panel sign-in ----
 
 /** The account a live panel session belongs to: one query per page view. */
-export async function findAccountBySession(q: Queryable, sessionHash: string, now: number): Promise<Account | undefined> {
-  const row = await q.get<AccountRow>('SELECT a.* FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?', [sessionHash, now]);
+export async function findAccountBySession(
+  q: Queryable,
+  sessionHash: string,
+  now: number,
+): Promise<Account | undefined> {
+  const row = await q.get<AccountRow>(
+    'SELECT a.* FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?',
+    [sessionHash, now],
+  );
   return row === undefined ? undefined : toAccount(row);
 }
 
 export async function findPasswordHash(q: Queryable, accountId: string): Promise<string | null> {
-  const row = await q.get<{ password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?', [accountId]);
+  const row = await q.get<{ password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?', [
+    accountId,
+  ]);
   return row?.password_hash ?? null;
 }
 

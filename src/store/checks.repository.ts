@@ -1,16 +1,18 @@
 import type { Owner } from '../domain/owner.ts';
-import type { Check, CheckStatement, NewCheck } from '../domain/records.ts';
+import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import { containsIgnoreCase } from './dialect.ts';
-import type { Paged } from './resources.repository.ts';
-import { likePattern } from './resources.repository.ts';
+import type { Paged } from '../domain/paging.ts';
+import { likePattern } from './owned-queries.ts';
+import { defineTable, insertRows } from './table.ts';
 
-interface CheckRow {
+/** The checks table as stored (migrations 001, 002, 004). */
+interface ChecksRow {
   id: string;
+  account_id: string;
+  env: string;
   bank_account_id: string;
-  bank_account_name: string;
   payee_id: string | null;
-  payee_name: string | null;
   category_id: string | null;
   voucher_id: string | null;
   serial_number: string;
@@ -27,8 +29,49 @@ interface CheckRow {
   no_payee: number;
   custom_elements: string;
   status: number;
+  search_text: string;
   created_at: number;
 }
+
+const CHECKS = defineTable<ChecksRow>()('checks', [
+  'id',
+  'account_id',
+  'env',
+  'bank_account_id',
+  'payee_id',
+  'category_id',
+  'voucher_id',
+  'serial_number',
+  'issue_date',
+  'amount_cents',
+  'memo',
+  'note',
+  'account_number',
+  'invoice_number',
+  'reference_id',
+  'no_sign',
+  'no_amount',
+  'no_date',
+  'no_payee',
+  'custom_elements',
+  'status',
+  'search_text',
+  'created_at',
+]);
+
+interface CheckStatementsRow {
+  check_id: string;
+  status: string;
+  created_at: number;
+}
+
+const CHECK_STATEMENTS = defineTable<CheckStatementsRow>()('check_statements', ['check_id', 'status', 'created_at']);
+
+/** A check as read: its own columns (without the owner and search text) and the names joined in. */
+type CheckRow = Omit<ChecksRow, 'account_id' | 'env' | 'search_text'> & {
+  bank_account_name: string;
+  payee_name: string | null;
+};
 
 function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
   return {
@@ -58,44 +101,53 @@ function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
   };
 }
 
-const CHECK_COLUMNS = `c.id, c.bank_account_id, b.name AS bank_account_name, c.payee_id, p.name AS payee_name,
-  c.category_id, c.voucher_id, c.serial_number, c.issue_date, c.amount_cents, c.memo, c.note, c.account_number,
-  c.invoice_number, c.reference_id, c.no_sign, c.no_amount, c.no_date, c.no_payee, c.custom_elements, c.status, c.created_at`;
-const CHECK_FROM = 'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id';
+// What a read selects: the row's own columns (from the one table definition) and the joined names.
+const NOT_READ = new Set(['account_id', 'env', 'search_text']);
+const CHECK_COLUMNS = [
+  ...CHECKS.columns.filter((column) => !NOT_READ.has(column)).map((column) => `c.${column}`),
+  'b.name AS bank_account_name',
+  'p.name AS payee_name',
+].join(', ');
+const CHECK_FROM =
+  'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id';
 const SELECT_CHECK = `SELECT ${CHECK_COLUMNS} ${CHECK_FROM}`;
 
 /** Text the term filter searches besides the payee's current name (joined, so renames count). */
-export function searchText(check: Pick<NewCheck, 'serialNumber' | 'memo' | 'note' | 'invoiceNumber' | 'accountNumber' | 'referenceId'>): string {
+export function searchText(
+  check: Pick<NewCheck, 'serialNumber' | 'memo' | 'note' | 'invoiceNumber' | 'accountNumber' | 'referenceId'>,
+): string {
   return [check.serialNumber, check.memo, check.note, check.invoiceNumber, check.accountNumber, check.referenceId]
     .filter((v): v is string => v !== null && v !== '')
     .join('\n')
     .toLowerCase();
 }
 
-const INSERT_COLUMNS = [
-  'id', 'account_id', 'env', 'bank_account_id', 'payee_id', 'category_id', 'voucher_id', 'serial_number', 'issue_date',
-  'amount_cents', 'memo', 'note', 'account_number', 'invoice_number', 'reference_id', 'no_sign', 'no_amount', 'no_date',
-  'no_payee', 'custom_elements', 'status', 'search_text', 'created_at',
-] as const;
-
-// Rows go in as multi-row INSERTs of a fixed chunk size, so a 500-check batch is a handful of
-// round trips on PostgreSQL and only two distinct statements are ever prepared.
-const CHUNK = 50;
-
-function checkValues(owner: Owner, c: NewCheck): SqlValue[] {
-  return [
-    c.id, owner.accountId, owner.env, c.bankAccountId, c.payeeId, c.categoryId, c.voucherId, c.serialNumber, c.issueDate,
-    c.amountCents, c.memo, c.note, c.accountNumber, c.invoiceNumber, c.referenceId, c.noSign ? 1 : 0, c.noAmount ? 1 : 0,
-    c.noDate ? 1 : 0, c.noPayee ? 1 : 0, JSON.stringify(c.customElements), 0, searchText(c), c.createdAt,
-  ];
-}
-
-async function insertChunked<T>(q: Queryable, head: string, width: number, items: readonly T[], values: (item: T) => SqlValue[]): Promise<void> {
-  const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-  for (let start = 0; start < items.length; start += CHUNK) {
-    const chunk = items.slice(start, start + CHUNK);
-    await q.run(`${head} VALUES ${chunk.map(() => row).join(', ')}`, chunk.flatMap(values));
-  }
+function checkRow(owner: Owner, c: NewCheck): ChecksRow {
+  return {
+    id: c.id,
+    account_id: owner.accountId,
+    env: owner.env,
+    bank_account_id: c.bankAccountId,
+    payee_id: c.payeeId,
+    category_id: c.categoryId,
+    voucher_id: c.voucherId,
+    serial_number: c.serialNumber,
+    issue_date: c.issueDate,
+    amount_cents: c.amountCents,
+    memo: c.memo,
+    note: c.note,
+    account_number: c.accountNumber,
+    invoice_number: c.invoiceNumber,
+    reference_id: c.referenceId,
+    no_sign: c.noSign ? 1 : 0,
+    no_amount: c.noAmount ? 1 : 0,
+    no_date: c.noDate ? 1 : 0,
+    no_payee: c.noPayee ? 1 : 0,
+    custom_elements: JSON.stringify(c.customElements),
+    status: 0,
+    search_text: searchText(c),
+    created_at: c.createdAt,
+  };
 }
 
 /** Adds `delta` to the number of the owner's checks in `status` (check_counts, migration 005). */
@@ -108,12 +160,23 @@ async function count(q: Queryable, owner: Owner, status: number, delta: number):
 }
 
 export async function insertChecks(q: Queryable, owner: Owner, checks: readonly NewCheck[]): Promise<void> {
-  await insertChunked(q, `INSERT INTO checks (${INSERT_COLUMNS.join(', ')})`, INSERT_COLUMNS.length, checks, (c) => checkValues(owner, c));
+  await insertRows(
+    q,
+    CHECKS,
+    checks.map((c) => checkRow(owner, c)),
+  );
   if (checks.length > 0) await count(q, owner, 0, checks.length);
 }
 
-export async function insertStatements(q: Queryable, statements: readonly { checkId: string; status: string; at: number }[]): Promise<void> {
-  await insertChunked(q, 'INSERT INTO check_statements (check_id, status, created_at)', 3, statements, (s) => [s.checkId, s.status, s.at]);
+export async function insertStatements(
+  q: Queryable,
+  statements: readonly { checkId: string; status: string; at: number }[],
+): Promise<void> {
+  await insertRows(
+    q,
+    CHECK_STATEMENTS,
+    statements.map((s) => ({ check_id: s.checkId, status: s.status, created_at: s.at })),
+  );
 }
 
 async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<string, CheckStatement[]>> {
@@ -125,7 +188,10 @@ async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<
   );
   for (const row of rows) {
     let list = byCheck.get(row.check_id);
-    if (list === undefined) byCheck.set(row.check_id, (list = []));
+    if (list === undefined) {
+      list = [];
+      byCheck.set(row.check_id, list);
+    }
     list.push({ status: row.status, at: Number(row.created_at) });
   }
   return byCheck;
@@ -145,15 +211,23 @@ export async function findCheck(q: Queryable, owner: Owner, id: string): Promise
   );
   const [first] = rows;
   if (first === undefined) return undefined;
-  const statements = rows.filter((r) => r.st_status !== null).map((r) => ({ status: r.st_status ?? '', at: Number(r.st_at) }));
+  const statements = rows
+    .filter((r) => r.st_status !== null)
+    .map((r) => ({ status: r.st_status ?? '', at: Number(r.st_at) }));
   return toCheck(first, statements);
 }
 
 export async function findChecks(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Check>> {
   const found = new Map<string, Check>();
   if (ids.length === 0) return found;
-  const rows = await q.all<CheckRow>(`${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) AND c.account_id = ? AND c.env = ?`, [...ids, owner.accountId, owner.env]);
-  const statements = await statementsFor(q, rows.map((r) => r.id));
+  const rows = await q.all<CheckRow>(
+    `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) AND c.account_id = ? AND c.env = ?`,
+    [...ids, owner.accountId, owner.env],
+  );
+  const statements = await statementsFor(
+    q,
+    rows.map((r) => r.id),
+  );
   for (const row of rows) found.set(row.id, toCheck(row, statements.get(row.id) ?? []));
   return found;
 }
@@ -171,8 +245,14 @@ export interface CheckFilter {
 async function totalFromCounts(q: Queryable, owner: Owner, status: number | null): Promise<number> {
   const row =
     status === null
-      ? await q.get<{ n: number | null }>('SELECT SUM(n) AS n FROM check_counts WHERE account_id = ? AND env = ?', [owner.accountId, owner.env])
-      : await q.get<{ n: number | null }>('SELECT n FROM check_counts WHERE account_id = ? AND env = ? AND status = ?', [owner.accountId, owner.env, status]);
+      ? await q.get<{ n: number | null }>('SELECT SUM(n) AS n FROM check_counts WHERE account_id = ? AND env = ?', [
+          owner.accountId,
+          owner.env,
+        ])
+      : await q.get<{ n: number | null }>(
+          'SELECT n FROM check_counts WHERE account_id = ? AND env = ? AND status = ?',
+          [owner.accountId, owner.env, status],
+        );
   return Number(row?.n ?? 0);
 }
 
@@ -202,7 +282,9 @@ export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter
     where += ` AND (${alternatives.join(' OR ')})`;
   }
   // Totals of unfiltered and status-filtered lists come from check_counts: one row, not a count.
-  const total = simple ? await totalFromCounts(q, owner, filter.status) : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
+  const total = simple
+    ? await totalFromCounts(q, owner, filter.status)
+    : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
   if (filter.offset >= total) return { total, items: [] };
   // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
   // page's rows are then read in full; a page in the far half is counted from the oldest end, so
@@ -211,16 +293,26 @@ export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter
   const limit = fromEnd ? Math.min(filter.limit, total - filter.offset) : filter.limit;
   const offset = fromEnd ? total - filter.offset - limit : filter.offset;
   const order = fromEnd ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC';
-  const page = await q.all<{ id: string }>(`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...args, limit, offset]);
+  const page = await q.all<{ id: string }>(`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+    ...args,
+    limit,
+    offset,
+  ]);
   if (page.length === 0) return { total, items: [] };
   const ids = page.map((r) => r.id);
-  const rows = await q.all<CheckRow>(`${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) ORDER BY c.created_at DESC, c.id DESC`, ids);
+  const rows = await q.all<CheckRow>(
+    `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) ORDER BY c.created_at DESC, c.id DESC`,
+    ids,
+  );
   const statements = await statementsFor(q, ids);
   return { total, items: rows.map((row) => toCheck(row, statements.get(row.id) ?? [])) };
 }
 
 /** Serial numbers already used on these bank accounts, among `serials`. */
-export async function takenSerials(q: Queryable, pairs: readonly { bankAccountId: string; serialNumber: string }[]): Promise<Set<string>> {
+export async function takenSerials(
+  q: Queryable,
+  pairs: readonly { bankAccountId: string; serialNumber: string }[],
+): Promise<Set<string>> {
   const taken = new Set<string>();
   if (pairs.length === 0) return taken;
   const rows = await q.all<{ bank_account_id: string; serial_number: string }>(
@@ -231,7 +323,11 @@ export async function takenSerials(q: Queryable, pairs: readonly { bankAccountId
   return taken;
 }
 
-export async function takenReferenceIds(q: Queryable, owner: Owner, referenceIds: readonly string[]): Promise<Set<string>> {
+export async function takenReferenceIds(
+  q: Queryable,
+  owner: Owner,
+  referenceIds: readonly string[],
+): Promise<Set<string>> {
   if (referenceIds.length === 0) return new Set();
   const rows = await q.all<{ reference_id: string }>(
     `SELECT reference_id FROM checks WHERE account_id = ? AND env = ? AND reference_id IN (${referenceIds.map(() => '?').join(', ')})`,
@@ -245,7 +341,12 @@ export async function takenReferenceIds(q: Queryable, owner: Owner, referenceIds
  * `floor` of the same batch. The UPDATE takes the bank account's row lock (PostgreSQL) or runs
  * under the write lock (SQLite), so two concurrent batches never get the same numbers.
  */
-export async function reserveSerials(q: Queryable, bankAccountId: string, floor: number, count: number): Promise<number> {
+export async function reserveSerials(
+  q: Queryable,
+  bankAccountId: string,
+  floor: number,
+  count: number,
+): Promise<number> {
   const row = await q.get<{ next_serial: number }>(
     `UPDATE bank_accounts SET next_serial = (CASE WHEN next_serial > ? THEN next_serial ELSE ? END) + ?
      WHERE id = ? RETURNING next_serial`,
@@ -255,14 +356,24 @@ export async function reserveSerials(q: Queryable, bankAccountId: string, floor:
   return Number(row.next_serial) - count;
 }
 
-
 export async function setVoucher(q: Queryable, owner: Owner, id: string, voucherId: string): Promise<number> {
-  return q.run('UPDATE checks SET voucher_id = ? WHERE id = ? AND account_id = ? AND env = ?', [voucherId, id, owner.accountId, owner.env]);
+  return q.run('UPDATE checks SET voucher_id = ? WHERE id = ? AND account_id = ? AND env = ?', [
+    voucherId,
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
 }
 
 /** Moves a check from one status to another; 0 when it was no longer in `from` (a concurrent change). */
 export async function moveStatus(q: Queryable, owner: Owner, id: string, from: number, to: number): Promise<number> {
-  const moved = await q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [to, id, owner.accountId, owner.env, from]);
+  const moved = await q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [
+    to,
+    id,
+    owner.accountId,
+    owner.env,
+    from,
+  ]);
   if (moved === 1 && from !== to) {
     await count(q, owner, from, -1);
     await count(q, owner, to, 1);
@@ -299,15 +410,38 @@ export type CheckChanges = Pick<
 >;
 
 /** Rewrites the editable fields of a check still in `status` (0 rows when it moved meanwhile). */
-export async function updateCheck(q: Queryable, owner: Owner, id: string, status: number, serialNumber: string, c: CheckChanges): Promise<number> {
+export async function updateCheck(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+  status: number,
+  serialNumber: string,
+  c: CheckChanges,
+): Promise<number> {
   return q.run(
     `UPDATE checks SET payee_id = ?, category_id = ?, issue_date = ?, amount_cents = ?, memo = ?, note = ?, account_number = ?,
        invoice_number = ?, reference_id = ?, no_sign = ?, no_amount = ?, no_date = ?, no_payee = ?, custom_elements = ?, search_text = ?
      WHERE id = ? AND account_id = ? AND env = ? AND status = ?`,
     [
-      c.payeeId, c.categoryId, c.issueDate, c.amountCents, c.memo, c.note, c.accountNumber, c.invoiceNumber, c.referenceId,
-      c.noSign ? 1 : 0, c.noAmount ? 1 : 0, c.noDate ? 1 : 0, c.noPayee ? 1 : 0, JSON.stringify(c.customElements),
-      searchText({ ...c, serialNumber }), id, owner.accountId, owner.env, status,
+      c.payeeId,
+      c.categoryId,
+      c.issueDate,
+      c.amountCents,
+      c.memo,
+      c.note,
+      c.accountNumber,
+      c.invoiceNumber,
+      c.referenceId,
+      c.noSign ? 1 : 0,
+      c.noAmount ? 1 : 0,
+      c.noDate ? 1 : 0,
+      c.noPayee ? 1 : 0,
+      JSON.stringify(c.customElements),
+      searchText({ ...c, serialNumber }),
+      id,
+      owner.accountId,
+      owner.env,
+      status,
     ],
   );
 }
@@ -318,9 +452,22 @@ export async function updateCheck(q: Queryable, owner: Owner, id: string, status
  */
 export async function deleteCheck(q: Queryable, owner: Owner, id: string, status: number): Promise<number> {
   await q.run('DELETE FROM check_statements WHERE check_id = ?', [id]);
-  await q.run('DELETE FROM attachments WHERE check_id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
-  await q.run('DELETE FROM mailings WHERE check_id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
-  const removed = await q.run('DELETE FROM checks WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [id, owner.accountId, owner.env, status]);
+  await q.run('DELETE FROM attachments WHERE check_id = ? AND account_id = ? AND env = ?', [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+  await q.run('DELETE FROM mailings WHERE check_id = ? AND account_id = ? AND env = ?', [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+  const removed = await q.run('DELETE FROM checks WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [
+    id,
+    owner.accountId,
+    owner.env,
+    status,
+  ]);
   if (removed === 1) await count(q, owner, status, -1);
   return removed;
 }

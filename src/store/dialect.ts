@@ -44,5 +44,7 @@ export function skipLocked(dialect: Dialect): string {
  */
 export async function waitForLocksAtMost(q: Queryable, ms: number | null): Promise<void> {
   if (q.dialect !== 'postgres') return;
-  await q.run(ms === null ? 'SET LOCAL lock_timeout TO DEFAULT' : `SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}`);
+  await q.run(
+    ms === null ? 'SET LOCAL lock_timeout TO DEFAULT' : `SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}`,
+  );
 }

@@ -1,6 +1,7 @@
 // Idempotency keys: the first request's response, kept per account, environment and key.
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
+import type { StoredResponse } from '../domain/stored-response.ts';
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -12,17 +13,17 @@ export interface IdempotencyRecord {
   createdAt: number;
 }
 
-export interface StoredResponse {
-  status: number;
-  type: string;
-  body: Buffer;
-}
-
 /**
  * Claims the key for this request; false when a record exists already. On PostgreSQL, while
  * another open transaction holds the same key, this waits for it to end (the unique index).
  */
-export async function claim(q: Queryable, owner: Owner, key: string, requestHash: string, now: number): Promise<boolean> {
+export async function claim(
+  q: Queryable,
+  owner: Owner,
+  key: string,
+  requestHash: string,
+  now: number,
+): Promise<boolean> {
   const inserted = await q.run(
     "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
     [owner.accountId, owner.env, key, requestHash, now],
@@ -31,7 +32,14 @@ export async function claim(q: Queryable, owner: Owner, key: string, requestHash
 }
 
 /** Keeps a response that changed nothing (a refusal), unless the key has a record already. */
-export async function keepRefusal(q: Queryable, owner: Owner, key: string, requestHash: string, now: number, response: StoredResponse): Promise<void> {
+export async function keepRefusal(
+  q: Queryable,
+  owner: Owner,
+  key: string,
+  requestHash: string,
+  now: number,
+  response: StoredResponse,
+): Promise<void> {
   await q.run(
     "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, response_status, response_type, response_body, created_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
     [owner.accountId, owner.env, key, requestHash, response.status, response.type, response.body, now],
@@ -39,7 +47,14 @@ export async function keepRefusal(q: Queryable, owner: Owner, key: string, reque
 }
 
 export async function find(q: Queryable, owner: Owner, key: string): Promise<IdempotencyRecord | undefined> {
-  const row = await q.get<{ request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_type: string | null; response_body: Buffer | null; created_at: number }>(
+  const row = await q.get<{
+    request_hash: string;
+    state: 'pending' | 'done';
+    response_status: number | null;
+    response_type: string | null;
+    response_body: Buffer | null;
+    created_at: number;
+  }>(
     'SELECT request_hash, state, response_status, response_type, response_body, created_at FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?',
     [owner.accountId, owner.env, key],
   );
@@ -55,19 +70,19 @@ export async function find(q: Queryable, owner: Owner, key: string): Promise<Ide
 }
 
 export async function complete(q: Queryable, owner: Owner, key: string, response: StoredResponse): Promise<void> {
-  await q.run("UPDATE idempotency_keys SET state = 'done', response_status = ?, response_type = ?, response_body = ? WHERE account_id = ? AND env = ? AND idem_key = ?", [
-    response.status,
-    response.type,
-    response.body,
-    owner.accountId,
-    owner.env,
-    key,
-  ]);
+  await q.run(
+    "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_type = ?, response_body = ? WHERE account_id = ? AND env = ? AND idem_key = ?",
+    [response.status, response.type, response.body, owner.accountId, owner.env, key],
+  );
 }
 
 /** Forgets a key whose record is too old or was left pending by an older version. */
 export async function remove(q: Queryable, owner: Owner, key: string): Promise<void> {
-  await q.run('DELETE FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?', [owner.accountId, owner.env, key]);
+  await q.run('DELETE FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?', [
+    owner.accountId,
+    owner.env,
+    key,
+  ]);
 }
 
 export async function purgeOlderThan(q: Queryable, before: number): Promise<number> {

@@ -1,28 +1,7 @@
 // The print-and-mail queue: mailings an operator prints, envelopes and dispatches.
 import type { Environment, Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
-
-export type MailingStatus = 'queued' | 'dispatched' | 'cancelled';
-
-export interface Mailing {
-  id: string;
-  checkId: string;
-  shippingTypeId: number;
-  paperTypeId: number;
-  toAddressId: string | null;
-  status: MailingStatus;
-  createdAt: number;
-  updatedAt: number;
-  /** What the hosted service's POST /mailchecks also takes (issue 11): kept and returned. */
-  informTypeId: number | null;
-  enableSmsInform: boolean;
-  enableEmailInform: boolean;
-  payeeEmail: string | null;
-  payeePhone: string | null;
-  shippingToCustomAddress: boolean;
-  fromAddressId: string | null;
-  customShippingTypeId: number | null;
-}
+import type { Mailing, MailingStatus } from '../domain/mailing.ts';
 
 interface MailingRow {
   id: string;
@@ -70,29 +49,60 @@ export async function insertMailing(q: Queryable, owner: Owner, m: Mailing): Pro
        inform_type_id, enable_sms_inform, enable_email_inform, payee_email, payee_phone, shipping_to_custom_address, from_address_id, custom_shipping_type_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      m.id, owner.accountId, owner.env, m.checkId, m.shippingTypeId, m.paperTypeId, m.toAddressId, m.status, m.createdAt, m.updatedAt,
-      m.informTypeId, m.enableSmsInform ? 1 : 0, m.enableEmailInform ? 1 : 0, m.payeeEmail, m.payeePhone, m.shippingToCustomAddress ? 1 : 0, m.fromAddressId, m.customShippingTypeId,
+      m.id,
+      owner.accountId,
+      owner.env,
+      m.checkId,
+      m.shippingTypeId,
+      m.paperTypeId,
+      m.toAddressId,
+      m.status,
+      m.createdAt,
+      m.updatedAt,
+      m.informTypeId,
+      m.enableSmsInform ? 1 : 0,
+      m.enableEmailInform ? 1 : 0,
+      m.payeeEmail,
+      m.payeePhone,
+      m.shippingToCustomAddress ? 1 : 0,
+      m.fromAddressId,
+      m.customShippingTypeId,
     ],
   );
 }
 
 export async function pendingMailingFor(q: Queryable, owner: Owner, checkId: string): Promise<Mailing | undefined> {
-  const row = await q.get<MailingRow>("SELECT * FROM mailings WHERE check_id = ? AND account_id = ? AND env = ? AND status = 'queued'", [checkId, owner.accountId, owner.env]);
+  const row = await q.get<MailingRow>(
+    "SELECT * FROM mailings WHERE check_id = ? AND account_id = ? AND env = ? AND status = 'queued'",
+    [checkId, owner.accountId, owner.env],
+  );
   return row === undefined ? undefined : toMailing(row);
 }
 
 export async function findMailing(q: Queryable, owner: Owner, id: string): Promise<Mailing | undefined> {
-  const row = await q.get<MailingRow>('SELECT * FROM mailings WHERE id = ? AND account_id = ? AND env = ?', [id, owner.accountId, owner.env]);
+  const row = await q.get<MailingRow>('SELECT * FROM mailings WHERE id = ? AND account_id = ? AND env = ?', [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
   return row === undefined ? undefined : toMailing(row);
 }
 
 /** Operator view: any account's mailing, with its owner. */
-export async function findMailingAnywhere(q: Queryable, id: string): Promise<{ mailing: Mailing; owner: Owner } | undefined> {
+export async function findMailingAnywhere(
+  q: Queryable,
+  id: string,
+): Promise<{ mailing: Mailing; owner: Owner } | undefined> {
   const row = await q.get<MailingRow>('SELECT * FROM mailings WHERE id = ?', [id]);
-  return row === undefined ? undefined : { mailing: toMailing(row), owner: { accountId: row.account_id, env: row.env } };
+  return row === undefined
+    ? undefined
+    : { mailing: toMailing(row), owner: { accountId: row.account_id, env: row.env } };
 }
 
-export async function listMailings(q: Queryable, status: MailingStatus | null): Promise<(Mailing & { owner: Owner })[]> {
+export async function listMailings(
+  q: Queryable,
+  status: MailingStatus | null,
+): Promise<(Mailing & { owner: Owner })[]> {
   const rows =
     status === null
       ? await q.all<MailingRow>('SELECT * FROM mailings ORDER BY created_at, id')
@@ -101,6 +111,11 @@ export async function listMailings(q: Queryable, status: MailingStatus | null): 
 }
 
 /** Moves a mailing on only from `queued`; 0 when another request got there first. */
-export async function settleMailing(q: Queryable, id: string, status: 'dispatched' | 'cancelled', now: number): Promise<number> {
+export async function settleMailing(
+  q: Queryable,
+  id: string,
+  status: 'dispatched' | 'cancelled',
+  now: number,
+): Promise<number> {
   return q.run("UPDATE mailings SET status = ?, updated_at = ? WHERE id = ? AND status = 'queued'", [status, now, id]);
 }

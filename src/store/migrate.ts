@@ -20,7 +20,17 @@ interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end; never change a shipped one. */
-const MIGRATIONS: readonly Migration[] = [initial, printing, delivery, lifecycle, listCounts, panel, printOffsets, secretsOut, hostedFields];
+const MIGRATIONS: readonly Migration[] = [
+  initial,
+  printing,
+  delivery,
+  lifecycle,
+  listCounts,
+  panel,
+  printOffsets,
+  secretsOut,
+  hostedFields,
+];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
 const WIPE_AFTER = new Set([secretsOut.id]);
@@ -40,13 +50,19 @@ export async function migrate(db: Db, source: SecretSource | null = null): Promi
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const applied = new Set((await tx.all<{ id: number }>('SELECT id FROM schema_migrations')).map((row) => Number(row.id)));
+    const applied = new Set(
+      (await tx.all<{ id: number }>('SELECT id FROM schema_migrations')).map((row) => Number(row.id)),
+    );
     const done: number[] = [];
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.id)) continue;
       for (const statement of migration.up(columnTypes(tx.dialect))) await tx.run(statement);
       if (migration.data !== undefined) await migration.data(tx, source);
-      await tx.run('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)', [migration.id, migration.name, Date.now()]);
+      await tx.run('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)', [
+        migration.id,
+        migration.name,
+        Date.now(),
+      ]);
       done.push(migration.id);
     }
     return done;
@@ -59,8 +75,7 @@ export async function migrate(db: Db, source: SecretSource | null = null): Promi
       // In WAL mode the rewritten pages sit in the -wal file until a checkpoint copies them over
       // the old ones: do it now and empty the WAL, so neither file keeps the plain text.
       await db.get('PRAGMA wal_checkpoint(TRUNCATE)');
-    }
-    else for (const table of ['bank_accounts', 'settings']) await db.run(`VACUUM FULL ${table}`);
+    } else for (const table of ['bank_accounts', 'settings']) await db.run(`VACUUM FULL ${table}`);
   }
   return applied;
 }

@@ -8,7 +8,9 @@ import { KEYS_CHANNEL } from './dialect.ts';
 // milliseconds, far inside Number's exact range.
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 interface PgError {
@@ -38,7 +40,10 @@ function compile(sql: string): Compiled {
   let compiled = compiledCache.get(sql);
   if (compiled === undefined) {
     let index = 0;
-    const text = sql.replace(/\?/g, () => `$${(index += 1)}`);
+    const text = sql.replace(/\?/g, () => {
+      index += 1;
+      return `$${index}`;
+    });
     compiled = { name: `cw_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
     compiledCache.set(sql, compiled);
   }
@@ -58,7 +63,8 @@ function queryable(client: pg.Pool | pg.PoolClient): Queryable {
     dialect: 'postgres',
     all: async <T>(sql: string, params: readonly SqlValue[] = []) => (await query<T>(sql, params)).rows,
     get: async <T>(sql: string, params: readonly SqlValue[] = []) => (await query<T>(sql, params)).rows[0],
-    run: async (sql: string, params: readonly SqlValue[] = []) => (await query<Record<string, unknown>>(sql, params)).rowCount ?? 0,
+    run: async (sql: string, params: readonly SqlValue[] = []) =>
+      (await query<Record<string, unknown>>(sql, params)).rowCount ?? 0,
   };
 }
 
@@ -76,6 +82,11 @@ export class PostgresDb implements Db {
   private keysChanged = false;
   private listening = false;
   private closed = false;
+
+  /** Pool connections (for /metrics). */
+  poolUse(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
 
   constructor(private readonly options: PostgresOptions) {
     this.pool = new pg.Pool({

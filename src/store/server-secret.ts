@@ -29,7 +29,8 @@ function readSecretFile(path: string): string | null {
     throw new SecretFileError(`cannot read the secret file ${path}: ${(error as Error).message}`);
   }
   const value = text.trim();
-  if (Buffer.byteLength(value) < 32) throw new SecretFileError(`the secret file ${path} holds fewer than 32 characters`);
+  if (Buffer.byteLength(value) < 32)
+    throw new SecretFileError(`the secret file ${path} holds fewer than 32 characters`);
   if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
     throw new SecretFileError(`the secret file ${path} may be read by other users: chmod 600 it`);
   }
@@ -67,7 +68,9 @@ export async function serverSecret(q: Queryable, source: SecretSource): Promise<
   if (source.keySigningSecret !== '') {
     value = source.keySigningSecret;
   } else if (source.secretFile !== '') {
-    value = readSecretFile(source.secretFile) ?? createSecretFile(source.secretFile, legacy ?? randomBytes(32).toString('base64url'));
+    value =
+      readSecretFile(source.secretFile) ??
+      createSecretFile(source.secretFile, legacy ?? randomBytes(32).toString('base64url'));
   } else {
     throw new SecretFileError('no server secret: set KEY_SIGNING_SECRET or SECRET_FILE (docs/secrets.md)');
   }
@@ -87,12 +90,20 @@ export async function currentDataKeyId(q: Queryable): Promise<string> {
   const current = await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]);
   if (current !== undefined) return current.value;
   const candidate = newKeyId();
-  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [KEY_ID_SETTING, candidate]);
-  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]))?.value ?? candidate;
+  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
+    KEY_ID_SETTING,
+    candidate,
+  ]);
+  return (
+    (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]))?.value ?? candidate
+  );
 }
 
 export async function setDataKeyId(q: Queryable, keyId: string): Promise<void> {
-  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [KEY_ID_SETTING, keyId]);
+  await q.run(
+    'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    [KEY_ID_SETTING, keyId],
+  );
 }
 
 export interface ServerSecrets {

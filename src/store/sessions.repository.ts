@@ -2,7 +2,10 @@
 import type { AccountTokenPurpose } from '../domain/account-tokens.ts';
 import type { Queryable } from './db.ts';
 
-export async function insertSession(q: Queryable, session: { idHash: string; accountId: string; createdAt: number; expiresAt: number }): Promise<void> {
+export async function insertSession(
+  q: Queryable,
+  session: { idHash: string; accountId: string; createdAt: number; expiresAt: number },
+): Promise<void> {
   await q.run('INSERT INTO panel_sessions (id_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
     session.idHash,
     session.accountId,
@@ -55,15 +58,14 @@ function toToken(row: TokenRow): AccountTokenRecord {
   };
 }
 
-export async function insertToken(q: Queryable, token: Omit<AccountTokenRecord, 'attempts' | 'usedAt'> & { tokenHash: string }): Promise<void> {
-  await q.run('INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)', [
-    token.id,
-    token.accountId,
-    token.purpose,
-    token.tokenHash,
-    token.createdAt,
-    token.expiresAt,
-  ]);
+export async function insertToken(
+  q: Queryable,
+  token: Omit<AccountTokenRecord, 'attempts' | 'usedAt'> & { tokenHash: string },
+): Promise<void> {
+  await q.run(
+    'INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)',
+    [token.id, token.accountId, token.purpose, token.tokenHash, token.createdAt, token.expiresAt],
+  );
 }
 
 export async function findTokenByHash(q: Queryable, tokenHash: string): Promise<AccountTokenRecord | undefined> {
@@ -71,8 +73,15 @@ export async function findTokenByHash(q: Queryable, tokenHash: string): Promise<
   return row === undefined ? undefined : toToken(row);
 }
 
-export async function latestToken(q: Queryable, accountId: string, purpose: AccountTokenPurpose): Promise<AccountTokenRecord | undefined> {
-  const row = await q.get<TokenRow>('SELECT * FROM account_tokens WHERE account_id = ? AND purpose = ? ORDER BY created_at DESC, id DESC LIMIT 1', [accountId, purpose]);
+export async function latestToken(
+  q: Queryable,
+  accountId: string,
+  purpose: AccountTokenPurpose,
+): Promise<AccountTokenRecord | undefined> {
+  const row = await q.get<TokenRow>(
+    'SELECT * FROM account_tokens WHERE account_id = ? AND purpose = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    [accountId, purpose],
+  );
   return row === undefined ? undefined : toToken(row);
 }
 
@@ -86,6 +95,15 @@ export async function useToken(q: Queryable, id: string, now: number): Promise<n
 }
 
 /** Retires every unused token of one purpose (after a password reset, say). */
-export async function retireTokens(q: Queryable, accountId: string, purpose: AccountTokenPurpose, now: number): Promise<void> {
-  await q.run('UPDATE account_tokens SET used_at = ? WHERE account_id = ? AND purpose = ? AND used_at IS NULL', [now, accountId, purpose]);
+export async function retireTokens(
+  q: Queryable,
+  accountId: string,
+  purpose: AccountTokenPurpose,
+  now: number,
+): Promise<void> {
+  await q.run('UPDATE account_tokens SET used_at = ? WHERE account_id = ? AND purpose = ? AND used_at IS NULL', [
+    now,
+    accountId,
+    purpose,
+  ]);
 }

@@ -1,15 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Db, Queryable, SqlValue } from './db.ts';
 import { inSavepoint, joinedTo, UniqueViolation } from './db.ts';
+import { Database } from './sqlite-driver.ts';
 
-type Statement = Database.Statement<unknown[], unknown>;
+type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
 const DATA_VERSION_INTERVAL_MS = 25;
 
 function translateError(error: unknown): unknown {
-  if (error instanceof Database.SqliteError && (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+  if (
+    error instanceof Database.SqliteError &&
+    (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+  ) {
     return new UniqueViolation(error.message.replace(/^UNIQUE constraint failed: /, ''));
   }
   return error;
@@ -23,7 +27,7 @@ function translateError(error: unknown): unknown {
  */
 export class SqliteDb implements Db {
   readonly dialect = 'sqlite' as const;
-  private readonly db: Database.Database;
+  private readonly db: BetterSqlite3.Database;
   private readonly statements = new Map<string, Statement>();
   private txTail: Promise<void> = Promise.resolve();
   private openTx: Promise<void> | null = null;
@@ -39,9 +43,12 @@ export class SqliteDb implements Db {
     this.dataVersion = this.readDataVersion();
     this.direct = {
       dialect: 'sqlite',
-      all: async <T>(sql: string, params: readonly SqlValue[] = []) => this.exec(() => this.prepare(sql).all(...params) as T[]),
-      get: async <T>(sql: string, params: readonly SqlValue[] = []) => this.exec(() => this.prepare(sql).get(...params) as T | undefined),
-      run: async (sql: string, params: readonly SqlValue[] = []) => this.exec(() => this.prepare(sql).run(...params).changes),
+      all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+        this.exec(() => this.prepare(sql).all(...params) as T[]),
+      get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
+        this.exec(() => this.prepare(sql).get(...params) as T | undefined),
+      run: async (sql: string, params: readonly SqlValue[] = []) =>
+        this.exec(() => this.prepare(sql).run(...params).changes),
     };
   }
 

@@ -27,7 +27,9 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
     const banner = server.output();
     expect(banner).toContain(`panel:    ${server.url}/panel`);
     expect(banner).toContain('email not configured: live emails stay queued until SMTP_URL is set');
-    expect(banner).toContain(`No API keys yet. Sign up in the panel and create one there:\n  ${server.url}/panel/sign-up`);
+    expect(banner).toContain(
+      `No API keys yet. Sign up in the panel and create one there:\n  ${server.url}/panel/sign-up`,
+    );
   });
 
   it('keys create prints the key alone on the last line, and the running server accepts it', async () => {
@@ -63,46 +65,106 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
   });
 
   it('keys rotate-encryption re-encrypts bank account numbers while the server keeps printing them', async () => {
-    const key = (await runCli(['keys', 'create', '--email', 'rotate@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
-    const bank = await http(`${server.url}/api/v3/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [{ name: 'Rotate', routingNumber: '011000015', accountNumber: '123456789' }] } });
+    const key =
+      (await runCli(['keys', 'create', '--email', 'rotate@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const bank = await http(`${server.url}/api/v3/bankAccounts`, {
+      method: 'POST',
+      key,
+      body: { bankAccounts: [{ name: 'Rotate', routingNumber: '011000015', accountNumber: '123456789' }] },
+    });
     expect(bank.status).toBe(201);
     const rotated = await runCli(['keys', 'rotate-encryption'], env);
     expect(rotated.code).toBe(0);
-    expect(rotated.stdout).toMatch(/^data key k[0-9a-f]{12} is current \(was k[0-9a-f]{12}\); [1-9][0-9]* bank account numbers re-encrypted\n$/);
+    expect(rotated.stdout).toMatch(
+      /^data key k[0-9a-f]{12} is current \(was k[0-9a-f]{12}\); [1-9][0-9]* bank account numbers re-encrypted\n$/,
+    );
     const id = bank.body.data.bankAccounts[0].bankAccountId;
     expect((await http(`${server.url}/api/v3/bankAccounts/${id}`, { key })).body.data.accountNumber).toBe('****6789');
-    expect((await fetch(`${server.url}/api/v3/bankAccounts/${id}/micr-test.pdf`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${server.url}/api/v3/bankAccounts/${id}/micr-test.pdf`, {
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('--env live keys see live data only; --unverified accounts get the 403; accounts verify lifts it', async () => {
-    const live = (await runCli(['keys', 'create', '--email', 'envs@example.com', '--env', 'live', '--unverified'], env)).stdout.trim().split('\n').at(-1) ?? '';
-    const test = (await runCli(['keys', 'create', '--email', 'envs@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
-    const bank = await http(`${server.url}/api/v3/bankAccounts`, { method: 'POST', key: live, body: { bankAccounts: [{ name: 'Live', routingNumber: '011000015', accountNumber: '4444' }] } });
+    const live =
+      (await runCli(['keys', 'create', '--email', 'envs@example.com', '--env', 'live', '--unverified'], env)).stdout
+        .trim()
+        .split('\n')
+        .at(-1) ?? '';
+    const test =
+      (await runCli(['keys', 'create', '--email', 'envs@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const bank = await http(`${server.url}/api/v3/bankAccounts`, {
+      method: 'POST',
+      key: live,
+      body: { bankAccounts: [{ name: 'Live', routingNumber: '011000015', accountNumber: '4444' }] },
+    });
     expect(bank.status).toBe(201);
     expect((await http(`${server.url}/api/v3/bankAccounts`, { key: test })).body.data.meta.total).toBe(0);
-    const denied = await http(`${server.url}/api/v3/emailchecks`, { method: 'POST', key: live, body: { emailChecks: [{ checkId: 'chk_x' }] } });
+    const denied = await http(`${server.url}/api/v3/emailchecks`, {
+      method: 'POST',
+      key: live,
+      body: { emailChecks: [{ checkId: 'chk_x' }] },
+    });
     expect(denied.status).toBe(403);
     const verified = await runCli(['accounts', 'verify', '--email', 'envs@example.com'], env);
     expect(verified.stdout).toContain('email verified, phone verified');
-    const allowed = await http(`${server.url}/api/v3/emailchecks`, { method: 'POST', key: live, body: { emailChecks: [{ checkId: 'chk_x' }] } });
+    const allowed = await http(`${server.url}/api/v3/emailchecks`, {
+      method: 'POST',
+      key: live,
+      body: { emailChecks: [{ checkId: 'chk_x' }] },
+    });
     expect(allowed.status).toBe(422);
   });
 
   it('mailings: the operator lists the print-and-mail queue and dispatches a mailing', async () => {
-    const key = (await runCli(['keys', 'create', '--email', 'mailer@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const key =
+      (await runCli(['keys', 'create', '--email', 'mailer@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
     const api = `${server.url}/api/v3`;
-    const bank = await http(`${api}/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [{ name: 'Mail', routingNumber: '011000015', accountNumber: '4321' }] } });
-    const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [{ name: 'Post Office Fan', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }] } });
-    const check = await http(`${api}/checks`, { method: 'POST', key, body: { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId: payee.body.data.payees[0].payeeId, amount: 40 }] } });
+    const bank = await http(`${api}/bankAccounts`, {
+      method: 'POST',
+      key,
+      body: { bankAccounts: [{ name: 'Mail', routingNumber: '011000015', accountNumber: '4321' }] },
+    });
+    const payee = await http(`${api}/payees`, {
+      method: 'POST',
+      key,
+      body: {
+        payees: [{ name: 'Post Office Fan', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
+      },
+    });
+    const check = await http(`${api}/checks`, {
+      method: 'POST',
+      key,
+      body: {
+        checks: [
+          {
+            bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
+            payeeId: payee.body.data.payees[0].payeeId,
+            amount: 40,
+          },
+        ],
+      },
+    });
     const checkId = check.body.data.checks[0].checkId;
-    const mailing = await http(`${api}/mailchecks`, { method: 'POST', key, body: { mailChecks: [{ checkId, shippingTypeId: 3 }] } });
+    const mailing = await http(`${api}/mailchecks`, {
+      method: 'POST',
+      key,
+      body: { mailChecks: [{ checkId, shippingTypeId: 3 }] },
+    });
     const mailingId = mailing.body.data.mailings[0].mailingId;
     const queue = await runCli(['mailings', 'list', '--status', 'queued'], env);
     expect(queue.stdout).toContain(`${mailingId}\tqueued\t${checkId}\tshipping 3`);
     const dispatched = await runCli(['mailings', 'dispatch', mailingId], env);
     expect(dispatched.code).toBe(0);
     expect(dispatched.stdout).toContain(`check ${checkId} is now mailed`);
-    expect((await http(`${api}/checks/${checkId}`, { key })).body.data.checkStatus).toEqual({ status: 2, description: 'Mailed' });
+    expect((await http(`${api}/checks/${checkId}`, { key })).body.data.checkStatus).toEqual({
+      status: 2,
+      description: 'Mailed',
+    });
     const again = await runCli(['mailings', 'cancel', mailingId], env);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already dispatched');

@@ -9,7 +9,10 @@ import { seedBasics, startTestApp, type Client, type TestApp } from '../support/
 import { send, shape, type Method } from './support.ts';
 
 /** Python's json.dumps default separators: ", " and ": ". */
-const dumps = (value: unknown): string => JSON.stringify(value).replace(/,(?=["{[\]0-9nft-])/g, ', ').replace(/":(?=[^\s])/g, '": ');
+const dumps = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/,(?=["{[\]0-9nft-])/g, ', ')
+    .replace(/":(?=[^\s])/g, '": ');
 
 describe.each(dialects())('python requests script (%s)', (dialect) => {
   let t: TestApp;
@@ -33,7 +36,12 @@ describe.each(dialects())('python requests script (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const py = (method: Method, url: string, body?: unknown) =>
-    send(t.app, { method, url, headers: { ...headers, ...(body === undefined && method !== 'GET' ? { 'content-length': '0' } : {}) }, body: body === undefined ? (method === 'GET' ? undefined : '') : dumps(body) });
+    send(t.app, {
+      method,
+      url,
+      headers: { ...headers, ...(body === undefined && method !== 'GET' ? { 'content-length': '0' } : {}) },
+      body: body === undefined ? (method === 'GET' ? undefined : '') : dumps(body),
+    });
 
   it('creates its 100 checks with None for the fields it leaves unset', async () => {
     const rows = Array.from({ length: 100 }, (_, i) => ({
@@ -56,20 +64,40 @@ describe.each(dialects())('python requests script (%s)', (dialect) => {
     expect(tolerated.status, tolerated.raw).toBe(201);
     expect(tolerated.body.data.checks).toHaveLength(100);
     expect(tolerated.body.data.checks[1].amount).toBe('100.25');
-    const strictRows = rows.map(({ categoryId: _c, serialNumber: _s, issueDate: _d, note: _n, accountNumber: _a, invoiceNumber: _i, voucherId: _v, referenceId, customElements: _e, ...rest }) => ({
-      ...rest,
-      referenceId: `${referenceId}-strict`,
-      categoryId: null,
-      voucherId: null,
-      customElements: { element2: 'x' },
-    }));
+    const strictRows = rows.map(
+      ({
+        categoryId: _c,
+        serialNumber: _s,
+        issueDate: _d,
+        note: _n,
+        accountNumber: _a,
+        invoiceNumber: _i,
+        voucherId: _v,
+        referenceId,
+        customElements: _e,
+        ...rest
+      }) => ({
+        ...rest,
+        referenceId: `${referenceId}-strict`,
+        categoryId: null,
+        voucherId: null,
+        customElements: { element2: 'x' },
+      }),
+    );
     const strict = await api.post('/checks', { checks: strictRows });
     expect(strict.status).toBe(201);
     expect(shape(tolerated.body)).toEqual(shape(strict.body));
     const read = await py('GET', `/checks?referenceId=py-7`);
     const strictRead = await api.get('/checks?referenceId=py-7-strict');
-    expect(read.body.data.checks[0]).toMatchObject({ memo: 'Invoice 7', accountNumber: null, invoiceNumber: null, amount: 101.75 });
-    expect(shape({ ...read.body.data.checks[0], referenceId: '' })).toEqual(shape({ ...strictRead.body.data.checks[0], referenceId: '' }));
+    expect(read.body.data.checks[0]).toMatchObject({
+      memo: 'Invoice 7',
+      accountNumber: null,
+      invoiceNumber: null,
+      amount: 101.75,
+    });
+    expect(shape({ ...read.body.data.checks[0], referenceId: '' })).toEqual(
+      shape({ ...strictRead.body.data.checks[0], referenceId: '' }),
+    );
   });
 
   it('a null required field is "required", a null unknown field is still not allowed', async () => {
@@ -82,49 +110,87 @@ describe.each(dialects())('python requests script (%s)', (dialect) => {
   });
 
   it('creates a payee with None for the fields it has not got, and null on update leaves a field alone', async () => {
-    const tolerated = await py('POST', '/payees', { payees: [{ name: 'Initech', nickName: null, company: null, email: 'ap@initech.test', phone: null, address1: null, address2: null, city: null, state: null, zip: null, country: null }] });
+    const tolerated = await py('POST', '/payees', {
+      payees: [
+        {
+          name: 'Initech',
+          nickName: null,
+          company: null,
+          email: 'ap@initech.test',
+          phone: null,
+          address1: null,
+          address2: null,
+          city: null,
+          state: null,
+          zip: null,
+          country: null,
+        },
+      ],
+    });
     const strict = await api.post('/payees', { payees: [{ name: 'Initech', email: 'ap@initech.test' }] });
     expect(tolerated.status, tolerated.raw).toBe(201);
     expect(shape(tolerated.body)).toEqual(shape(strict.body));
     const payeeId = tolerated.body.data.payees[0].payeeId as string;
     const update = await py('PUT', `/payees/${payeeId}`, { name: 'Initech LLC', email: null, phone: null });
     expect(update.status, update.raw).toBe(200);
-    expect((await api.get(`/payees/${payeeId}`)).body.data).toMatchObject({ name: 'Initech LLC', email: 'ap@initech.test', phone: '' });
+    expect((await api.get(`/payees/${payeeId}`)).body.data).toMatchObject({
+      name: 'Initech LLC',
+      email: 'ap@initech.test',
+      phone: '',
+    });
     // Nothing but nulls is an empty update, refused as the empty body is.
     const empty = await py('PUT', `/payees/${payeeId}`, { name: null });
     expect(empty.status).toBe(422);
     expect(empty.body).toEqual((await api.put(`/payees/${payeeId}`, {})).body);
   });
 
-  it('a field whose null is a value keeps its meaning: null clears a check\'s category', async () => {
+  it("a field whose null is a value keeps its meaning: null clears a check's category", async () => {
     const category = await api.post('/categories', { categories: [{ name: 'Rent' }] });
     const categoryId = category.body.data.categories[0].categoryId as string;
-    const made = await py('POST', '/checks', { checks: [{ ...basics, amount: '10.00', categoryId, serialNumber: null }] });
+    const made = await py('POST', '/checks', {
+      checks: [{ ...basics, amount: '10.00', categoryId, serialNumber: null }],
+    });
     const checkId = made.body.data.checks[0].checkId as string;
     const cleared = await py('PUT', `/checks/${checkId}`, { categoryId: null, memo: null });
     expect(cleared.status, cleared.raw).toBe(200);
-    const row = await t.database.db.get<{ category_id: string | null }>('SELECT category_id FROM checks WHERE id = ?', [checkId]);
+    const row = await t.database.db.get<{ category_id: string | null }>('SELECT category_id FROM checks WHERE id = ?', [
+      checkId,
+    ]);
     expect(row?.category_id ?? null).toBeNull();
   });
 
   it('nothing gets looser where money or ownership is at stake', async () => {
     // Amounts still parse exactly: a float the script computed is refused, not rounded.
     for (const amount of ['12.345', '1.0000000000000000001', 'abc', '1e400']) {
-      const res = await send(t.app, { method: 'POST', url: '/checks', headers, body: `{"checks": [{"bankAccountId": "${basics.bankAccountId}", "payeeId": "${basics.payeeId}", "amount": ${amount}}]}` });
+      const res = await send(t.app, {
+        method: 'POST',
+        url: '/checks',
+        headers,
+        body: `{"checks": [{"bankAccountId": "${basics.bankAccountId}", "payeeId": "${basics.payeeId}", "amount": ${amount}}]}`,
+      });
       expect(res.status, amount).toBe(amount === 'abc' ? 400 : 422);
     }
     // Another account's ids: 404 in the path, 422 in a body, whatever the headers.
     const other = await t.client('other-python@example.com');
     const theirs = await seedBasics(other);
     expect((await py('DELETE', `/payees/${theirs.payeeId}`)).status).toBe(404);
-    const foreign = await py('POST', '/checks', { checks: [{ ...basics, bankAccountId: theirs.bankAccountId, amount: 1, serialNumber: null }] });
+    const foreign = await py('POST', '/checks', {
+      checks: [{ ...basics, bankAccountId: theirs.bankAccountId, amount: 1, serialNumber: null }],
+    });
     expect(foreign.status).toBe(422);
     expect(foreign.body).toEqual({ success: false, errorMsg: 'The selected checks.0.bankAccountId is invalid.' });
     expect((await other.get('/payees')).body.data.meta.total).toBe(1);
   });
 
   it('voids and deletes with Content-Type: application/json and an empty body', async () => {
-    const made = await api.post('/checks', { checks: [{ ...basics, amount: 3 }, { ...basics, amount: 3 }, { ...basics, amount: 3 }, { ...basics, amount: 3 }] });
+    const made = await api.post('/checks', {
+      checks: [
+        { ...basics, amount: 3 },
+        { ...basics, amount: 3 },
+        { ...basics, amount: 3 },
+        { ...basics, amount: 3 },
+      ],
+    });
     const [a, b, c, d] = made.body.data.checks.map((x: { checkId: string }) => x.checkId);
     const voided = await py('POST', `/checks/${a}/void`);
     expect(voided.status, voided.raw).toBe(200);
@@ -144,14 +210,25 @@ describe.each(dialects())('python requests script (%s)', (dialect) => {
 
   it('answers JSON to Accept: */*, a missing or misspelled Accept, and a key with a trailing space', async () => {
     const strict = await api.get('/payees');
-    for (const variant of [{ accept: '*/*' }, { accept: 'application/jsn' }, { accpet: 'application/json' }, { accept: 'text/html' }, {}] as Record<string, string>[]) {
+    for (const variant of [
+      { accept: '*/*' },
+      { accept: 'application/jsn' },
+      { accpet: 'application/json' },
+      { accept: 'text/html' },
+      {},
+    ] as Record<string, string>[]) {
       const { accept: _drop, ...rest } = headers;
       const res = await send(t.app, { method: 'GET', url: '/payees', headers: { ...rest, ...variant } });
       expect(res.status, JSON.stringify(variant)).toBe(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.body).toEqual(strict.body);
     }
-    for (const authorization of [`Bearer ${api.key} `, `Bearer  ${api.key}`, `bearer ${api.key}`, `BEARER ${api.key}\t`]) {
+    for (const authorization of [
+      `Bearer ${api.key} `,
+      `Bearer  ${api.key}`,
+      `bearer ${api.key}`,
+      `BEARER ${api.key}\t`,
+    ]) {
       const res = await send(t.app, { method: 'GET', url: '/payees', headers: { authorization } });
       expect(res.status, JSON.stringify(authorization)).toBe(200);
       expect(res.body).toEqual(strict.body);

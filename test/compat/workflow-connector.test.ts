@@ -17,7 +17,12 @@ describe.each(dialects())('workflow connector (%s)', (dialect) => {
     api = await t.client('connector@example.com');
     basics = await seedBasics(api, { address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' });
     // The connector's own header set: JSON both ways, on every request, GETs included.
-    headers = { authorization: `Bearer ${api.key}`, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'axios/1.6.7' };
+    headers = {
+      authorization: `Bearer ${api.key}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': 'axios/1.6.7',
+    };
     const more = await api.post('/payees', { payees: Array.from({ length: 11 }, (_, i) => ({ name: `Payee ${i}` })) });
     expect(more.status).toBe(201);
   });
@@ -26,7 +31,15 @@ describe.each(dialects())('workflow connector (%s)', (dialect) => {
   const get = (url: string) => send(t.app, { method: 'GET', url, headers });
 
   it('pages counted from 0: page=0 is the first page, and meta says page 1 was served', async () => {
-    for (const list of ['/payees', '/bankAccounts', '/categories', '/customFromAddresses', '/customToAddresses', '/checks', '/sandbox/messages']) {
+    for (const list of [
+      '/payees',
+      '/bankAccounts',
+      '/categories',
+      '/customFromAddresses',
+      '/customToAddresses',
+      '/checks',
+      '/sandbox/messages',
+    ]) {
       const tolerated = await get(`${list}?page=0`);
       const strict = await get(`${list}?page=1`);
       expect(tolerated.status, list).toBe(200);
@@ -35,10 +48,19 @@ describe.each(dialects())('workflow connector (%s)', (dialect) => {
     }
   });
 
-  it('perPage=0, negative and empty paging values clamp as Laravel\'s paginator does', async () => {
+  it("perPage=0, negative and empty paging values clamp as Laravel's paginator does", async () => {
     const strict = await get('/payees?page=1&perPage=10');
     expect(strict.body.data.meta).toEqual({ total: 12, currentPage: 1, perPage: 10 });
-    for (const query of ['perPage=0', 'perPage=-3', 'perPage=', 'page=-1', 'page=', 'page=0&perPage=0', 'page=-0&perPage=%2B10', 'page=0001']) {
+    for (const query of [
+      'perPage=0',
+      'perPage=-3',
+      'perPage=',
+      'page=-1',
+      'page=',
+      'page=0&perPage=0',
+      'page=-0&perPage=%2B10',
+      'page=0001',
+    ]) {
       const tolerated = await get(`/payees?${query}`);
       expect(tolerated.status, query).toBe(200);
       expect(tolerated.body, query).toEqual(strict.body);
@@ -63,7 +85,15 @@ describe.each(dialects())('workflow connector (%s)', (dialect) => {
   });
 
   it('numbers too large for SQL clamp (page) or are refused (not decimal), never a 500', async () => {
-    for (const list of ['/payees', '/bankAccounts', '/categories', '/customFromAddresses', '/customToAddresses', '/checks', '/sandbox/messages']) {
+    for (const list of [
+      '/payees',
+      '/bankAccounts',
+      '/categories',
+      '/customFromAddresses',
+      '/customToAddresses',
+      '/checks',
+      '/sandbox/messages',
+    ]) {
       const huge = await get(`${list}?page=99999999999999999999&perPage=99999999999999999999`);
       expect(huge.status, list).toBe(200);
       expect(huge.body.data.meta, list).toMatchObject({ currentPage: 1_000_000_000, perPage: 500 });
@@ -77,24 +107,64 @@ describe.each(dialects())('workflow connector (%s)', (dialect) => {
   });
 
   it('creates a mail check as the connector does: string ids, 0/1 flags, unset inputs left out', async () => {
-    const made = await api.post('/checks', { checks: [{ ...basics, amount: '40.00' }, { ...basics, amount: '40.00' }] });
+    const made = await api.post('/checks', {
+      checks: [
+        { ...basics, amount: '40.00' },
+        { ...basics, amount: '40.00' },
+      ],
+    });
     const [a, b] = made.body.data.checks.map((c: { checkId: string }) => c.checkId);
     // The connector spreads `+enableSmsInform` (a number) and passes its string dropdown values as they are.
     const tolerated = await send(t.app, {
       method: 'POST',
       url: '/mailchecks',
       headers,
-      body: JSON.stringify({ isShippingToCustomAddress: false, mailChecks: [{ checkId: a, shippingTypeId: '1', paperTypeId: '7', informTypeId: '10', enableSmsInform: 1, enableEmailInform: 0 }] }),
+      body: JSON.stringify({
+        isShippingToCustomAddress: false,
+        mailChecks: [
+          {
+            checkId: a,
+            shippingTypeId: '1',
+            paperTypeId: '7',
+            informTypeId: '10',
+            enableSmsInform: 1,
+            enableEmailInform: 0,
+          },
+        ],
+      }),
     });
     expect(tolerated.status, tolerated.raw).toBe(200);
-    const strict = await api.post('/mailchecks', { mailChecks: [{ checkId: b, shippingTypeId: 1, paperTypeId: 7, informTypeId: 10, enableSmsInform: true, enableEmailInform: false }] });
+    const strict = await api.post('/mailchecks', {
+      mailChecks: [
+        {
+          checkId: b,
+          shippingTypeId: 1,
+          paperTypeId: 7,
+          informTypeId: 10,
+          enableSmsInform: true,
+          enableEmailInform: false,
+        },
+      ],
+    });
     expect(strict.status, strict.raw).toBe(200);
     expect(shape(tolerated.body)).toEqual(shape(strict.body));
-    expect(tolerated.body.data.mailings[0]).toMatchObject({ shippingTypeId: 1, paperTypeId: 7, enableSmsInform: true, enableEmailInform: false, payeePhone: '+14155552671', isShippingToCustomAddress: false });
+    expect(tolerated.body.data.mailings[0]).toMatchObject({
+      shippingTypeId: 1,
+      paperTypeId: 7,
+      enableSmsInform: true,
+      enableEmailInform: false,
+      payeePhone: '+14155552671',
+      isShippingToCustomAddress: false,
+    });
   });
 
   it('sends JSON headers on a body-less POST and DELETE: an empty body is no body', async () => {
-    const made = await api.post('/checks', { checks: [{ ...basics, amount: '12.00' }, { ...basics, amount: '12.00' }] });
+    const made = await api.post('/checks', {
+      checks: [
+        { ...basics, amount: '12.00' },
+        { ...basics, amount: '12.00' },
+      ],
+    });
     const [a, b] = made.body.data.checks.map((c: { checkId: string }) => c.checkId);
     const tolerated = await send(t.app, { method: 'POST', url: `/checks/${a}/void`, headers, body: '' });
     const strict = await api.post(`/checks/${b}/void`);

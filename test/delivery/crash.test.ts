@@ -18,9 +18,13 @@ async function waitFor(what: string, done: () => boolean, timeoutMs = 90_000): P
 async function queueEmails(client: Client): Promise<void> {
   const ids = await seedBasics(client);
   for (let batch = 0; batch < EMAILS / 500; batch += 1) {
-    const created = await client.post('/checks', { checks: Array.from({ length: 500 }, () => ({ ...ids, amount: 10 })) });
+    const created = await client.post('/checks', {
+      checks: Array.from({ length: 500 }, () => ({ ...ids, amount: 10 })),
+    });
     expect(created.status).toBe(201);
-    const emailed = await client.post('/emailchecks', { emailChecks: created.body.data.checks.map((c: { checkId: string }) => ({ checkId: c.checkId })) });
+    const emailed = await client.post('/emailchecks', {
+      emailChecks: created.body.data.checks.map((c: { checkId: string }) => ({ checkId: c.checkId })),
+    });
     expect(emailed.status).toBe(200);
   }
 }
@@ -35,7 +39,13 @@ describe.each(dialects())('the outbox loses nothing (%s)', (dialect) => {
   beforeAll(async () => {
     smtp = await startSmtpPeer({ delayMs: 2 });
     t = await startTestApp(dialect);
-    env = { ...t.database.env, SMTP_URL: smtp.url, DELIVERY_LEASE_MS: '1500', DELIVERY_POLL_MS: '50', DELIVERY_RETRY_BASE_MS: '50' };
+    env = {
+      ...t.database.env,
+      SMTP_URL: smtp.url,
+      DELIVERY_LEASE_MS: '1500',
+      DELIVERY_POLL_MS: '50',
+      DELIVERY_RETRY_BASE_MS: '50',
+    };
   });
   afterAll(async () => {
     await t.close();
@@ -56,7 +66,9 @@ describe.each(dialects())('the outbox loses nothing (%s)', (dialect) => {
       await second.stop();
     }
     expect(unique(smtp)).toBe(EMAILS);
-    const rows = await t.database.db.all<{ status: string; n: number }>("SELECT status, COUNT(*) AS n FROM deliveries WHERE channel = 'email' GROUP BY status");
+    const rows = await t.database.db.all<{ status: string; n: number }>(
+      "SELECT status, COUNT(*) AS n FROM deliveries WHERE channel = 'email' GROUP BY status",
+    );
     expect(rows.map((r) => [r.status, Number(r.n)])).toEqual([['sent', EMAILS]]);
     // Messages in flight at the kill may be sent twice; the receiver recognises them by Message-ID.
     expect(smtp.received.length - EMAILS).toBeLessThanOrEqual(50);

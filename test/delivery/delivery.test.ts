@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { DeliveryWorker } from '../../src/delivery/worker.ts';
+import { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { SmtpMailer } from '../../src/delivery/mailer.ts';
 import { TwilioSms } from '../../src/delivery/sms.ts';
 import { dialects } from '../support/databases.ts';
 import { seedBasics, startTestApp, BASE, type Client, type TestApp } from '../support/app.ts';
 import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { parsePdf } from '../render/support/pdf.ts';
+import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
 
 describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
   let t: TestApp;
@@ -28,8 +29,13 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     }
     throw new Error('deliveries did not settle');
   };
-  const newCheck = async (client: Client, ids: { bankAccountId: string; payeeId: string }, extra: Record<string, unknown> = {}) =>
-    (await client.post('/checks', { checks: [{ ...ids, amount: '1234.56', memo: 'Invoice 42', ...extra }] })).body.data.checks[0].checkId as string;
+  const newCheck = async (
+    client: Client,
+    ids: { bankAccountId: string; payeeId: string },
+    extra: Record<string, unknown> = {},
+  ) =>
+    (await client.post('/checks', { checks: [{ ...ids, amount: '1234.56', memo: 'Invoice 42', ...extra }] })).body.data
+      .checks[0].checkId as string;
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
@@ -42,7 +48,15 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
       DELIVERY_MAX_ATTEMPTS: '3',
     });
     mailer = new SmtpMailer(smtp.url);
-    worker = new DeliveryWorker({ db: t.database.db, config: t.config, secret: t.keys.secret, mailer, sms: new TwilioSms(t.config.delivery.sms), log: pino({ level: 'silent' }) });
+    worker = new DeliveryWorker({
+      db: t.database.db,
+      config: t.config,
+      webhooks: new HttpWebhookSender({ allowPrivate: t.config.webhooksAllowPrivate }),
+      secret: t.keys.secret,
+      mailer,
+      sms: new TwilioSms(t.config.delivery.sms),
+      log: pino({ level: 'silent' }),
+    });
     live = await t.client('sender@example.com', { env: 'live' });
     test = await t.client('sender@example.com', { env: 'test' });
     liveIds = await seedBasics(live);
@@ -71,7 +85,15 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     const link = /https:\/\/checks\.example\/c\/([A-Za-z0-9_-]+)/.exec(parsed.text ?? '');
     expect(link).not.toBeNull();
     const deliveries = (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries;
-    expect(deliveries).toEqual([expect.objectContaining({ channel: 'email', recipient: 'ap@acme.test', status: 'sent', attempts: 1, lastError: null })]);
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        channel: 'email',
+        recipient: 'ap@acme.test',
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+      }),
+    ]);
 
     // The payee page behind the link, and the download that makes it an e-printed check.
     const token = link?.[1] ?? '';
@@ -98,18 +120,27 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
       url: `${BASE}/checks/${checkId}/attachments`,
       headers: { authorization: `Bearer ${live.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload: Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice-42.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice-42.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+        ),
         pdfBytes,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]),
     });
     expect(upload.statusCode).toBe(201);
-    expect(JSON.parse(upload.body).data).toMatchObject({ filename: 'invoice-42.pdf', contentType: 'application/pdf', size: pdfBytes.length });
+    expect(JSON.parse(upload.body).data).toMatchObject({
+      filename: 'invoice-42.pdf',
+      contentType: 'application/pdf',
+      size: pdfBytes.length,
+    });
     expect((await live.get(`/checks/${checkId}/attachments`)).body.data.attachments).toHaveLength(1);
 
     const mails = smtp.received.length;
     const texts = smsPeer.received.length;
-    expect((await live.post('/emailchecks', { emailChecks: [{ checkId, sendAttachment: 1, enableSmsInform: true }] })).status).toBe(200);
+    expect(
+      (await live.post('/emailchecks', { emailChecks: [{ checkId, sendAttachment: 1, enableSmsInform: true }] }))
+        .status,
+    ).toBe(200);
     await drainUntil(() => smtp.received.length === mails + 1 && smsPeer.received.length === texts + 1);
     const parsed = await parseMail(smtp.received.at(-1)?.raw ?? '');
     expect(parsed.attachments.map((a) => [a.filename, a.mimeType])).toEqual([['invoice-42.pdf', 'application/pdf']]);
@@ -118,14 +149,22 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     expect(sms?.authorization).toBe(`Basic ${Buffer.from('AC123:secret-token').toString('base64')}`);
     expect(sms?.form.get('To')).toBe('+14155552671');
     expect(sms?.form.get('From')).toBe('+15005550006');
-    expect(sms?.form.get('Body')).toMatch(/^example\.com sent you a check for \$1,234\.56\. View and print it: https:\/\/checks\.example\/c\/[A-Za-z0-9_-]+$/);
+    expect(sms?.form.get('Body')).toMatch(
+      /^example\.com sent you a check for \$1,234\.56\. View and print it: https:\/\/checks\.example\/c\/[A-Za-z0-9_-]+$/,
+    );
   });
 
   it('payee links stop working when they expire or the check is voided', async () => {
     const checkId = await newCheck(test, testIds);
     await test.post('/emailchecks', { emailChecks: [{ checkId }] });
-    await drainUntil(async () => (await test.get('/sandbox/messages?perPage=500')).body.data.messages.some((m: { checkId: string }) => m.checkId === checkId));
-    const message = (await test.get('/sandbox/messages?perPage=500')).body.data.messages.find((m: { checkId: string }) => m.checkId === checkId);
+    await drainUntil(async () =>
+      (await test.get('/sandbox/messages?perPage=500')).body.data.messages.some(
+        (m: { checkId: string }) => m.checkId === checkId,
+      ),
+    );
+    const message = (await test.get('/sandbox/messages?perPage=500')).body.data.messages.find(
+      (m: { checkId: string }) => m.checkId === checkId,
+    );
     const path = new URL(message.link).pathname;
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
     expect((await test.post(`/checks/${checkId}/void`)).status).toBe(200);
@@ -136,8 +175,14 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
 
     const other = await newCheck(test, testIds);
     await test.post('/emailchecks', { emailChecks: [{ checkId: other }] });
-    await drainUntil(async () => (await test.get('/sandbox/messages?perPage=500')).body.data.messages.some((m: { checkId: string }) => m.checkId === other));
-    const link = (await test.get('/sandbox/messages?perPage=500')).body.data.messages.find((m: { checkId: string }) => m.checkId === other).link;
+    await drainUntil(async () =>
+      (await test.get('/sandbox/messages?perPage=500')).body.data.messages.some(
+        (m: { checkId: string }) => m.checkId === other,
+      ),
+    );
+    const link = (await test.get('/sandbox/messages?perPage=500')).body.data.messages.find(
+      (m: { checkId: string }) => m.checkId === other,
+    ).link;
     await t.database.db.run('UPDATE check_links SET expires_at = ? WHERE check_id = ?', [Date.now() - 1, other]);
     const expired = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
     expect(expired.statusCode).toBe(410);
@@ -160,7 +205,9 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     smtp.failAlways(true);
     try {
       await live.post('/emailchecks', { emailChecks: [{ checkId }] });
-      await drainUntil(async () => (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries[0]?.status === 'failed');
+      await drainUntil(
+        async () => (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries[0]?.status === 'failed',
+      );
     } finally {
       smtp.failAlways(false);
     }
@@ -174,12 +221,19 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     smsPeer.answer(400);
     try {
       await live.post('/emailchecks', { emailChecks: [{ checkId, enableSmsInform: true }] });
-      await drainUntil(async () => (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries.every((d: { status: string }) => d.status !== 'queued' && d.status !== 'sending'));
+      await drainUntil(async () =>
+        (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries.every(
+          (d: { status: string }) => d.status !== 'queued' && d.status !== 'sending',
+        ),
+      );
     } finally {
       smsPeer.answer(201);
     }
     const deliveries = (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries;
-    expect(deliveries.find((d: { channel: string }) => d.channel === 'sms')).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(deliveries.find((d: { channel: string }) => d.channel === 'sms')).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+    });
     expect(deliveries.find((d: { channel: string }) => d.channel === 'email')).toMatchObject({ status: 'sent' });
   });
 
@@ -211,19 +265,43 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     const bare = await startTestApp(dialect, {});
     try {
       const health = await bare.app.inject({ method: 'GET', url: '/healthz' });
-      expect(JSON.parse(health.body).delivery.smtp).toBe('not configured: live emails stay queued until SMTP_URL is set');
+      expect(JSON.parse(health.body).delivery.smtp).toBe(
+        'not configured: live emails stay queued until SMTP_URL is set',
+      );
       const client = await bare.client('nosmtp@example.com', { env: 'live' });
       const ids = await seedBasics(client);
       const checkId = await newCheck(client, ids);
       await client.post('/emailchecks', { emailChecks: [{ checkId }] });
-      const idle = new DeliveryWorker({ db: bare.database.db, config: bare.config, secret: bare.keys.secret, mailer: null, sms: null, log: pino({ level: 'silent' }) });
+      const idle = new DeliveryWorker({
+        db: bare.database.db,
+        config: bare.config,
+        webhooks: new HttpWebhookSender({ allowPrivate: bare.config.webhooksAllowPrivate }),
+        secret: bare.keys.secret,
+        mailer: null,
+        sms: null,
+        log: pino({ level: 'silent' }),
+      });
       await idle.drain();
-      expect((await client.get(`/checks/${checkId}/deliveries`)).body.data.deliveries[0]).toMatchObject({ status: 'queued', attempts: 0 });
+      expect((await client.get(`/checks/${checkId}/deliveries`)).body.data.deliveries[0]).toMatchObject({
+        status: 'queued',
+        attempts: 0,
+      });
       const before = smtp.received.length;
-      const configured = new DeliveryWorker({ db: bare.database.db, config: bare.config, secret: bare.keys.secret, mailer, sms: null, log: pino({ level: 'silent' }) });
+      const configured = new DeliveryWorker({
+        db: bare.database.db,
+        config: bare.config,
+        webhooks: new HttpWebhookSender({ allowPrivate: bare.config.webhooksAllowPrivate }),
+        secret: bare.keys.secret,
+        mailer,
+        sms: null,
+        log: pino({ level: 'silent' }),
+      });
       await configured.drain();
       expect(smtp.received.length).toBe(before + 1);
-      expect((await client.get(`/checks/${checkId}/deliveries`)).body.data.deliveries[0]).toMatchObject({ status: 'sent', attempts: 1 });
+      expect((await client.get(`/checks/${checkId}/deliveries`)).body.data.deliveries[0]).toMatchObject({
+        status: 'sent',
+        attempts: 1,
+      });
     } finally {
       await bare.close();
     }
@@ -236,17 +314,26 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
         method: 'POST',
         url: `${BASE}/checks/${checkId}/attachments`,
         headers: { authorization: `Bearer ${live.key}`, 'content-type': 'multipart/form-data; boundary=b' },
-        payload: Buffer.concat([Buffer.from(`--b\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`), bytes, Buffer.from('\r\n--b--\r\n')]),
+        payload: Buffer.concat([
+          Buffer.from(`--b\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n\r\n`),
+          bytes,
+          Buffer.from('\r\n--b--\r\n'),
+        ]),
       });
     const text = await send('notes.txt', Buffer.from('just text'));
     expect(text.statusCode).toBe(422);
-    expect(JSON.parse(text.body)).toEqual({ success: false, errorMsg: 'The file field must be a PDF, PNG or JPEG file.' });
+    expect(JSON.parse(text.body)).toEqual({
+      success: false,
+      errorMsg: 'The file field must be a PDF, PNG or JPEG file.',
+    });
     const huge = await send('big.pdf', Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(5 * 1024 * 1024 + 10)]));
     expect(huge.statusCode).toBe(413);
     for (let i = 0; i < 10; i += 1) expect((await send(`p${i}.pdf`, Buffer.from('%PDF-1.4 x'))).statusCode).toBe(201);
     const eleventh = await send('p10.pdf', Buffer.from('%PDF-1.4 x'));
     expect(eleventh.statusCode).toBe(422);
-    expect(JSON.parse(eleventh.body).errorMsg).toBe('The file field cannot be added: a check holds at most 10 attachments.');
+    expect(JSON.parse(eleventh.body).errorMsg).toBe(
+      'The file field cannot be added: a check holds at most 10 attachments.',
+    );
     const list = (await live.get(`/checks/${checkId}/attachments`)).body.data.attachments;
     expect((await live.delete(`/checks/${checkId}/attachments/${list[0].attachmentId}`)).status).toBe(200);
     expect((await live.delete(`/checks/${checkId}/attachments/${list[0].attachmentId}`)).status).toBe(404);

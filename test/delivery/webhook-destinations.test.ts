@@ -8,12 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { DeliveryWorker } from '../../src/delivery/worker.ts';
+import { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { nonPublicReason } from '../../src/domain/public-address.ts';
 import { publicOnlyLookup, RefusedDestination } from '../../src/delivery/webhook-post.ts';
 import * as events from '../../src/store/events.repository.ts';
 import { dialects } from '../support/databases.ts';
 import { seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
 
 // Forms an attacker uses to name this machine or its network without writing 127.0.0.1.
 const REFUSED_URLS = [
@@ -47,11 +48,47 @@ const REFUSED_URLS = [
 
 describe('public address classification (IANA special-purpose registries)', () => {
   it('refuses every special-purpose range and embedded form, and allows public unicast', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '100.64.0.1', '169.254.0.1', '172.31.255.255', '192.168.0.1', '0.0.0.0', '224.0.0.251', '255.255.255.255', '198.18.0.1', '192.0.2.1',
-      '::', '::1', '::7f00:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::7f00:1', '64:ff9b::a00:1', '2002:7f00:1::', '2002:c0a8:101::1', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'ff02::1', '2001:db8::1', '2001::1', '100::1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '100.64.0.1',
+      '169.254.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '0.0.0.0',
+      '224.0.0.251',
+      '255.255.255.255',
+      '198.18.0.1',
+      '192.0.2.1',
+      '::',
+      '::1',
+      '::7f00:1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::',
+      '2002:c0a8:101::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'fe80::1',
+      'ff02::1',
+      '2001:db8::1',
+      '2001::1',
+      '100::1',
+    ]) {
       expect([address, nonPublicReason(address)]).not.toEqual([address, null]);
     }
-    for (const address of ['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.215.14',
+      '2606:4700:4700::1111',
+      '2001:4860:4860::8888',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ]) {
       expect([address, nonPublicReason(address)]).toEqual([address, null]);
     }
     expect(nonPublicReason('hooks.example.com')).toBe('not an address');
@@ -60,19 +97,30 @@ describe('public address classification (IANA special-purpose registries)', () =
 
 describe('the connect-time lookup', () => {
   const zone: Record<string, LookupAddress[]> = {
-    'public.example': [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 }],
+    'public.example': [
+      { address: '93.184.215.14', family: 4 },
+      { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+    ],
     'private.example': [{ address: '10.0.0.7', family: 4 }],
   };
   const lookup = publicOnlyLookup((hostname, _options, callback) => callback(null, zone[hostname] ?? []));
   const ask = (hostname: string, options: { all?: boolean }) =>
-    new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => lookup(hostname, options, (error, address, family) => resolve({ error, address, family })));
+    new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) =>
+      lookup(hostname, options, (error, address, family) => resolve({ error, address, family })),
+    );
 
   it('answers public addresses in both shapes net.connect asks for, and refuses private ones', async () => {
-    expect(await ask('public.example', { all: true })).toEqual({ error: null, address: zone['public.example'], family: undefined });
+    expect(await ask('public.example', { all: true })).toEqual({
+      error: null,
+      address: zone['public.example'],
+      family: undefined,
+    });
     expect(await ask('public.example', {})).toEqual({ error: null, address: '93.184.215.14', family: 4 });
     const refused = await ask('private.example', { all: true });
     expect(refused.error).toBeInstanceOf(RefusedDestination);
-    expect(refused.error?.message).toBe('private.example resolves to 10.0.0.7, a private address; set WEBHOOKS_ALLOW_PRIVATE=true to allow it');
+    expect(refused.error?.message).toBe(
+      'private.example resolves to 10.0.0.7, a private address; set WEBHOOKS_ALLOW_PRIVATE=true to allow it',
+    );
   });
 });
 
@@ -95,7 +143,11 @@ describe.each(dialects())('webhook destinations with WEBHOOKS_ALLOW_PRIVATE off 
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     port = (server.address() as AddressInfo).port;
-    t = await startTestApp(dialect, { WEBHOOKS_ALLOW_PRIVATE: 'false', DELIVERY_RETRY_BASE_MS: '2', DELIVERY_MAX_ATTEMPTS: '3' });
+    t = await startTestApp(dialect, {
+      WEBHOOKS_ALLOW_PRIVATE: 'false',
+      DELIVERY_RETRY_BASE_MS: '2',
+      DELIVERY_MAX_ATTEMPTS: '3',
+    });
     worker = new DeliveryWorker({
       db: t.database.db,
       config: t.config,
@@ -103,11 +155,15 @@ describe.each(dialects())('webhook destinations with WEBHOOKS_ALLOW_PRIVATE off 
       mailer: null,
       sms: null,
       log: pino({ level: 'silent' }),
-      resolve: (hostname, _options, callback) => {
-        const answer = zone.get(hostname);
-        if (answer === undefined) callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-        else callback(null, answer);
-      },
+      webhooks: new HttpWebhookSender({
+        allowPrivate: t.config.webhooksAllowPrivate,
+        resolve: (hostname, _options, callback) => {
+          const answer = zone.get(hostname);
+          if (answer === undefined)
+            callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+          else callback(null, answer);
+        },
+      }),
     });
     live = await t.client('dest@example.com', { env: 'live' });
     sandbox = await t.client('dest@example.com', { env: 'test' });
@@ -122,10 +178,14 @@ describe.each(dialects())('webhook destinations with WEBHOOKS_ALLOW_PRIVATE off 
       for (const url of REFUSED_URLS) {
         const reply = await client.post('/webhooks', { url });
         expect([url, reply.status]).toEqual([url, 422]);
-        expect(reply.body.errorMsg).toMatch(/^The url field must point at a public address on port 80, 443 or 1024-65535 \(.+\)\.$/);
+        expect(reply.body.errorMsg).toMatch(
+          /^The url field must point at a public address on port 80, 443 or 1024-65535 \(.+\)\.$/,
+        );
       }
     }
-    expect((await live.post('/webhooks', { url: 'http://[::ffff:127.0.0.1]/x' })).body.errorMsg).toContain('a loopback address (127.0.0.1) inside an IPv6 address');
+    expect((await live.post('/webhooks', { url: 'http://[::ffff:127.0.0.1]/x' })).body.errorMsg).toContain(
+      'a loopback address (127.0.0.1) inside an IPv6 address',
+    );
     expect((await live.post('/webhooks', { url: 'https://hooks.example.com:8443/x' })).status).toBe(201);
     expect((await sandbox.post('/webhooks', { url: 'https://hooks.example.com/x' })).status).toBe(201);
   });
@@ -147,7 +207,9 @@ describe.each(dialects())('webhook destinations with WEBHOOKS_ALLOW_PRIVATE off 
     const entry = await deliverTo(live, `http://hooks.rebind.example:${port}/hooks`);
     // Refused once, for good: retrying would not make the address public.
     expect(entry).toMatchObject({ status: 'failed', attempts: 1, responseStatus: null });
-    expect(entry.lastError).toBe('delivery refused: hooks.rebind.example resolves to 127.0.0.1, a loopback address; set WEBHOOKS_ALLOW_PRIVATE=true to allow it');
+    expect(entry.lastError).toBe(
+      'delivery refused: hooks.rebind.example resolves to 127.0.0.1, a loopback address; set WEBHOOKS_ALLOW_PRIVATE=true to allow it',
+    );
     expect(hits).toBe(0);
   });
 
@@ -155,8 +217,13 @@ describe.each(dialects())('webhook destinations with WEBHOOKS_ALLOW_PRIVATE off 
     zone.set('v6.rebind.example', [{ address: '::ffff:127.0.0.1', family: 6 }]);
     const v6 = await deliverTo(sandbox, `http://v6.rebind.example:${port}/hooks`);
     expect(v6).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(v6.lastError).toContain('v6.rebind.example resolves to ::ffff:127.0.0.1, a loopback address (127.0.0.1) inside an IPv6 address');
-    zone.set('mixed.rebind.example', [{ address: '93.184.215.14', family: 4 }, { address: '64:ff9b::7f00:1', family: 6 }]);
+    expect(v6.lastError).toContain(
+      'v6.rebind.example resolves to ::ffff:127.0.0.1, a loopback address (127.0.0.1) inside an IPv6 address',
+    );
+    zone.set('mixed.rebind.example', [
+      { address: '93.184.215.14', family: 4 },
+      { address: '64:ff9b::7f00:1', family: 6 },
+    ]);
     const other = await t.client('mixed@example.com', { env: 'live' });
     const mixed = await deliverTo(other, `http://mixed.rebind.example:${port}/hooks`);
     expect(mixed.lastError).toContain('resolves to 64:ff9b::7f00:1');
@@ -164,10 +231,20 @@ describe.each(dialects())('webhook destinations with WEBHOOKS_ALLOW_PRIVATE off 
   });
 
   it('refuses at delivery an endpoint stored before the switch was turned off (URL literal forms)', async () => {
-    for (const [i, url] of [`http://localhost.:${port}/hooks`, `http://[::ffff:127.0.0.1]:${port}/hooks`, `http://127.0.0.1:${port}/hooks`].entries()) {
+    for (const [i, url] of [
+      `http://localhost.:${port}/hooks`,
+      `http://[::ffff:127.0.0.1]:${port}/hooks`,
+      `http://127.0.0.1:${port}/hooks`,
+    ].entries()) {
       const client = await t.client(`stored-${i}@example.com`, { env: 'live' });
       const owner = { accountId: await accountOf(client), env: 'live' as const };
-      await events.insertEndpoint(t.database.db, owner, { id: `whk_stored_${i}_${dialect}`, url, secret: 'whsec_x', events: ['check.created'], createdAt: Date.now() });
+      await events.insertEndpoint(t.database.db, owner, {
+        id: `whk_stored_${i}_${dialect}`,
+        url,
+        secret: 'whsec_x',
+        events: ['check.created'],
+        createdAt: Date.now(),
+      });
       const ids = await seedBasics(client);
       expect((await client.post('/checks', { checks: [{ ...ids, amount: 1 }] })).status).toBe(201);
       await worker.drain();

@@ -5,9 +5,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryWorker } from '../../src/delivery/worker.ts';
+import type { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { testWorker } from '../support/worker.ts';
-import { EVENT_TYPES } from '../../src/services/events.ts';
+import { EVENT_TYPES } from '../../src/domain/event-types.ts';
 import { operatorSettle } from '../../src/services/mailing.service.ts';
 import { payeeLinkToken } from '../support/links.ts';
 import { dialects } from '../support/databases.ts';
@@ -80,7 +80,9 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     expect(created.status).toBe(201);
     return created.body.data.checks[0].checkId as string;
   };
-  const checkDeliveries = async (checkId: string): Promise<{ deliveryId: string; channel: string; status: string; lastError: string | null }[]> =>
+  const checkDeliveries = async (
+    checkId: string,
+  ): Promise<{ deliveryId: string; channel: string; status: string; lastError: string | null }[]> =>
     (await live.get(`/checks/${checkId}/deliveries`)).body.data.deliveries;
 
   beforeAll(async () => {
@@ -116,7 +118,10 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     const first = await live.post('/webhooks', { url: all.url });
     expect(first.status).toBe(201);
     expect(sorted(first.body.data.events)).toEqual(sorted(EVENT_TYPES));
-    const second = await live.post('/webhooks', { url: filtered.url, events: ['check.refunded', 'delivery.sms.failed'] });
+    const second = await live.post('/webhooks', {
+      url: filtered.url,
+      events: ['check.refunded', 'delivery.sms.failed'],
+    });
     expect(second.status).toBe(201);
     expect(sorted(second.body.data.events)).toEqual(['check.refunded', 'delivery.sms.failed']);
     const allSecret: string = first.body.data.secret;
@@ -138,13 +143,21 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
 
     // created, emailed, delivery.email.sent, delivery.sms.sent, then eprinted by the payee's download
     const emailed = await newCheck(live, ids);
-    expect((await live.post('/emailchecks', { emailChecks: [{ checkId: emailed, enableSmsInform: true }] })).status).toBe(200);
+    expect(
+      (await live.post('/emailchecks', { emailChecks: [{ checkId: emailed, enableSmsInform: true }] })).status,
+    ).toBe(200);
     await drainUntil(async () => (await checkDeliveries(emailed)).every((d) => d.status === 'sent'));
     const emailDelivery = (await checkDeliveries(emailed)).find((d) => d.channel === 'email');
     expect(emailDelivery).toBeDefined();
-    const download = await t.app.inject({ method: 'POST', url: `/c/${await payeeLinkToken(t, emailDelivery?.deliveryId ?? '', smtp.received)}/pdf` });
+    const download = await t.app.inject({
+      method: 'POST',
+      url: `/c/${await payeeLinkToken(t, emailDelivery?.deliveryId ?? '', smtp.received)}/pdf`,
+    });
     expect(download.statusCode).toBe(200);
-    expect((await live.get(`/checks/${emailed}`)).body.data.checkStatus).toEqual({ status: 4, description: 'E-Printed' });
+    expect((await live.get(`/checks/${emailed}`)).body.data.checkStatus).toEqual({
+      status: 4,
+      description: 'E-Printed',
+    });
 
     // created, mailed (the operator dispatches the mailing)
     const mailed = await newCheck(live, ids);
@@ -158,14 +171,19 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     const queued = await live.post('/mailchecks', { mailChecks: [{ checkId: refunded, shippingTypeId: 1 }] });
     expect(queued.status).toBe(200);
     expect((await live.post(`/mailchecks/${queued.body.data.mailings[0].mailingId}/cancel`)).status).toBe(200);
-    expect((await live.get(`/checks/${refunded}`)).body.data.checkStatus).toEqual({ status: 6, description: 'Refunded' });
+    expect((await live.get(`/checks/${refunded}`)).body.data.checkStatus).toEqual({
+      status: 6,
+      description: 'Refunded',
+    });
 
     // created, emailed, delivery.email.failed (SMTP refuses every attempt), delivery.sms.failed (provider refuses the number)
     const failing = await newCheck(live, ids);
     smtp.failAlways(true);
     smsPeer.answer(400);
     try {
-      expect((await live.post('/emailchecks', { emailChecks: [{ checkId: failing, enableSmsInform: true }] })).status).toBe(200);
+      expect(
+        (await live.post('/emailchecks', { emailChecks: [{ checkId: failing, enableSmsInform: true }] })).status,
+      ).toBe(200);
       await drainUntil(async () => (await checkDeliveries(failing)).every((d) => d.status === 'failed'));
     } finally {
       smtp.failAlways(false);
@@ -192,23 +210,63 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
       expect(post.headers['checkwriter-event-id']).toBe(post.event.id);
     }
     const byType = (type: string) => all.posts.filter((p) => p.event.type === type).map((p) => p.event.data);
-    expect(byType('check.voided')).toEqual([expect.objectContaining({ checkId: voided, status: 5, statusDescription: 'Void' })]);
-    expect(byType('check.printed')).toEqual([expect.objectContaining({ checkId: voided, status: 1, statusDescription: 'Printed' })]);
-    expect(byType('check.eprinted')).toEqual([expect.objectContaining({ checkId: emailed, status: 4, statusDescription: 'E-Printed' })]);
-    expect(byType('check.mailed')).toEqual([expect.objectContaining({ checkId: mailed, status: 2, statusDescription: 'Mailed' })]);
-    expect(byType('check.refunded')).toEqual([expect.objectContaining({ checkId: refunded, status: 6, statusDescription: 'Refunded' })]);
-    expect(byType('delivery.email.sent')).toEqual([expect.objectContaining({ checkId: emailed, channel: 'email', status: 'sent', recipient: 'ap@acme.test', error: null })]);
-    expect(byType('delivery.sms.sent')).toEqual([expect.objectContaining({ checkId: emailed, channel: 'sms', status: 'sent', recipient: '+14155552671', error: null })]);
-    expect(byType('delivery.email.failed')).toEqual([expect.objectContaining({ checkId: failing, channel: 'email', status: 'failed', attempts: 2, error: expect.stringMatching(/451/) })]);
-    expect(byType('delivery.sms.failed')).toEqual([expect.objectContaining({ checkId: failing, channel: 'sms', status: 'failed', attempts: 1 })]);
+    expect(byType('check.voided')).toEqual([
+      expect.objectContaining({ checkId: voided, status: 5, statusDescription: 'Void' }),
+    ]);
+    expect(byType('check.printed')).toEqual([
+      expect.objectContaining({ checkId: voided, status: 1, statusDescription: 'Printed' }),
+    ]);
+    expect(byType('check.eprinted')).toEqual([
+      expect.objectContaining({ checkId: emailed, status: 4, statusDescription: 'E-Printed' }),
+    ]);
+    expect(byType('check.mailed')).toEqual([
+      expect.objectContaining({ checkId: mailed, status: 2, statusDescription: 'Mailed' }),
+    ]);
+    expect(byType('check.refunded')).toEqual([
+      expect.objectContaining({ checkId: refunded, status: 6, statusDescription: 'Refunded' }),
+    ]);
+    expect(byType('delivery.email.sent')).toEqual([
+      expect.objectContaining({
+        checkId: emailed,
+        channel: 'email',
+        status: 'sent',
+        recipient: 'ap@acme.test',
+        error: null,
+      }),
+    ]);
+    expect(byType('delivery.sms.sent')).toEqual([
+      expect.objectContaining({
+        checkId: emailed,
+        channel: 'sms',
+        status: 'sent',
+        recipient: '+14155552671',
+        error: null,
+      }),
+    ]);
+    expect(byType('delivery.email.failed')).toEqual([
+      expect.objectContaining({
+        checkId: failing,
+        channel: 'email',
+        status: 'failed',
+        attempts: 2,
+        error: expect.stringMatching(/451/),
+      }),
+    ]);
+    expect(byType('delivery.sms.failed')).toEqual([
+      expect.objectContaining({ checkId: failing, channel: 'sms', status: 'failed', attempts: 1 }),
+    ]);
 
     // The filtered endpoint: only its two types, the same events (same ids), signed with its own secret only.
     expect(sorted(filtered.posts.map((p) => p.event.type))).toEqual(['check.refunded', 'delivery.sms.failed']);
     const allIds = new Set(all.posts.map((p) => p.event.id));
     for (const post of filtered.posts) {
       expect(allIds.has(post.event.id)).toBe(true);
-      expect(signedWith(post, filteredSecret), `${post.event.type} signed with the second endpoint's secret`).toBe(true);
-      expect(signedWith(post, allSecret), `${post.event.type} must not verify with the first endpoint's secret`).toBe(false);
+      expect(signedWith(post, filteredSecret), `${post.event.type} signed with the second endpoint's secret`).toBe(
+        true,
+      );
+      expect(signedWith(post, allSecret), `${post.event.type} must not verify with the first endpoint's secret`).toBe(
+        false,
+      );
     }
     for (const post of all.posts) expect(signedWith(post, filteredSecret)).toBe(false);
 
@@ -216,8 +274,12 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     const firstLog = (await live.get(`/webhooks/${first.body.data.webhookId}/deliveries`)).body.data.deliveries;
     const secondLog = (await live.get(`/webhooks/${second.body.data.webhookId}/deliveries`)).body.data.deliveries;
     expect(firstLog).toHaveLength(expectedAll.length);
-    expect(sorted(secondLog.map((d: { eventType: string }) => d.eventType))).toEqual(['check.refunded', 'delivery.sms.failed']);
-    for (const d of [...firstLog, ...secondLog]) expect(d).toMatchObject({ status: 'sent', attempts: 1, responseStatus: 204 });
+    expect(sorted(secondLog.map((d: { eventType: string }) => d.eventType))).toEqual([
+      'check.refunded',
+      'delivery.sms.failed',
+    ]);
+    for (const d of [...firstLog, ...secondLog])
+      expect(d).toMatchObject({ status: 'sent', attempts: 1, responseStatus: 204 });
   });
 
   it('an endpoint deleted while an event waits for it receives nothing; the delivery fails for good', async () => {
@@ -229,7 +291,10 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     const endpointId: string = created.body.data.webhookId;
 
     await newCheck(other, bank);
-    const pending = await t.database.db.all<{ id: string; status: string }>('SELECT id, status FROM deliveries WHERE endpoint_id = ?', [endpointId]);
+    const pending = await t.database.db.all<{ id: string; status: string }>(
+      'SELECT id, status FROM deliveries WHERE endpoint_id = ?',
+      [endpointId],
+    );
     expect(pending).toEqual([{ id: expect.any(String), status: 'queued' }]);
 
     expect((await other.delete(`/webhooks/${endpointId}`)).status).toBe(200);
@@ -237,7 +302,9 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await newCheck(other, bank);
 
     await drainUntil(async () => {
-      const row = await t.database.db.get<{ status: string }>('SELECT status FROM deliveries WHERE endpoint_id = ?', [endpointId]);
+      const row = await t.database.db.get<{ status: string }>('SELECT status FROM deliveries WHERE endpoint_id = ?', [
+        endpointId,
+      ]);
       return row?.status !== 'queued' && row?.status !== 'sending';
     });
     // Later passes change nothing: the row is not retried.
@@ -245,10 +312,12 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await worker.drain();
 
     expect(removed.posts).toEqual([]);
-    const rows = await t.database.db.all<{ status: string; attempts: number; last_error: string | null; sent_at: number | null }>(
-      'SELECT status, attempts, last_error, sent_at FROM deliveries WHERE endpoint_id = ?',
-      [endpointId],
-    );
+    const rows = await t.database.db.all<{
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      sent_at: number | null;
+    }>('SELECT status, attempts, last_error, sent_at FROM deliveries WHERE endpoint_id = ?', [endpointId]);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.status).toBe('failed');
     expect(Number(rows[0]?.attempts)).toBe(1);

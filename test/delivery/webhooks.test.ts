@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { DeliveryWorker } from '../../src/delivery/worker.ts';
+import { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
 
 interface Received {
   id: string;
@@ -25,7 +26,10 @@ async function startReceiver(secret: () => string, failFirst: number) {
       const body = Buffer.concat(chunks).toString('utf8');
       const expected = createHmac('sha256', secret()).update(body).digest('hex');
       const stamped = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(request.headers['checkwriter-signature']));
-      const stampedOk = stamped !== null && createHmac('sha256', secret()).update(`${stamped[1]}.${body}`).digest('hex') === stamped[2] && Math.abs(Date.now() / 1000 - Number(stamped[1])) < 300;
+      const stampedOk =
+        stamped !== null &&
+        createHmac('sha256', secret()).update(`${stamped[1]}.${body}`).digest('hex') === stamped[2] &&
+        Math.abs(Date.now() / 1000 - Number(stamped[1])) < 300;
       const { event } = JSON.parse(body) as { event: Received & { createdAt: string } };
       if (request.headers.signature !== expected || !stampedOk) {
         badSignatures.push(event.id);
@@ -71,8 +75,20 @@ describe.each(dialects())('signed webhooks (%s)', (dialect) => {
   beforeAll(async () => {
     // The receiver listens on loopback: only the operator's development switch lets a webhook go there
     // (webhook-destinations.test.ts covers the switch off).
-    t = await startTestApp(dialect, { DELIVERY_RETRY_BASE_MS: '2', DELIVERY_MAX_ATTEMPTS: '6', WEBHOOKS_ALLOW_PRIVATE: 'true' });
-    worker = new DeliveryWorker({ db: t.database.db, config: t.config, secret: t.keys.secret, mailer: null, sms: null, log: pino({ level: 'silent' }) });
+    t = await startTestApp(dialect, {
+      DELIVERY_RETRY_BASE_MS: '2',
+      DELIVERY_MAX_ATTEMPTS: '6',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+    });
+    worker = new DeliveryWorker({
+      db: t.database.db,
+      config: t.config,
+      webhooks: new HttpWebhookSender({ allowPrivate: t.config.webhooksAllowPrivate }),
+      secret: t.keys.secret,
+      mailer: null,
+      sms: null,
+      log: pino({ level: 'silent' }),
+    });
     api = await t.client('hooks@example.com');
     receiver = await startReceiver(() => secret, 3);
   });
@@ -89,20 +105,39 @@ describe.each(dialects())('signed webhooks (%s)', (dialect) => {
     expect(created.body.data.events).toContain('check.voided');
 
     const ids = await seedBasics(api);
-    const checkId = (await api.post('/checks', { checks: [{ ...ids, amount: 12.5, referenceId: 'hook-1' }] })).body.data.checks[0].checkId;
-    await t.app.inject({ method: 'POST', url: `${BASE}/checks/print`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ checkIds: [checkId] }) });
+    const checkId = (await api.post('/checks', { checks: [{ ...ids, amount: 12.5, referenceId: 'hook-1' }] })).body.data
+      .checks[0].checkId;
+    await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks/print`,
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ checkIds: [checkId] }),
+    });
     await api.post(`/checks/${checkId}/void`);
     const second = (await api.post('/checks', { checks: [{ ...ids, amount: 3 }] })).body.data.checks[0].checkId;
     await api.post('/emailchecks', { emailChecks: [{ checkId: second }] });
 
-    const expected = ['check.created', 'check.printed', 'check.voided', 'check.created', 'check.emailed', 'delivery.email.sent'];
+    const expected = [
+      'check.created',
+      'check.printed',
+      'check.voided',
+      'check.created',
+      'check.emailed',
+      'delivery.email.sent',
+    ];
     await drainUntil(() => receiver.accepted.size === expected.length);
     const types = [...receiver.accepted.values()].map((e) => e.type).sort();
     expect(types).toEqual([...expected].sort());
     expect(receiver.badSignatures).toEqual([]);
     for (const count of receiver.attempts.values()) expect(count).toBe(4);
     const voided = [...receiver.accepted.values()].find((e) => e.type === 'check.voided');
-    expect(voided?.data).toMatchObject({ checkId, status: 5, statusDescription: 'Void', amount: 12.5, referenceId: 'hook-1' });
+    expect(voided?.data).toMatchObject({
+      checkId,
+      status: 5,
+      statusDescription: 'Void',
+      amount: 12.5,
+      referenceId: 'hook-1',
+    });
 
     // The delivery log shows each event delivered on its fourth attempt, with the answer.
     const log = (await api.get(`/webhooks/${created.body.data.webhookId}/deliveries`)).body.data.deliveries;
@@ -111,7 +146,9 @@ describe.each(dialects())('signed webhooks (%s)', (dialect) => {
 
     // Redelivery sends the same event (same id) again.
     const before = receiver.attempts.get(log[0].eventId) ?? 0;
-    expect((await api.post(`/webhooks/${created.body.data.webhookId}/deliveries/${log[0].deliveryId}/redeliver`)).status).toBe(200);
+    expect(
+      (await api.post(`/webhooks/${created.body.data.webhookId}/deliveries/${log[0].deliveryId}/redeliver`)).status,
+    ).toBe(200);
     await drainUntil(() => (receiver.attempts.get(log[0].eventId) ?? 0) === before + 1);
     expect(receiver.accepted.size).toBe(expected.length);
   });
@@ -119,10 +156,16 @@ describe.each(dialects())('signed webhooks (%s)', (dialect) => {
   it('lists and deletes endpoints; refuses bad URLs and unknown events', async () => {
     const list = await api.get('/webhooks');
     expect(list.body.data.webhooks.length).toBeGreaterThanOrEqual(1);
-    expect((await api.post('/webhooks', { url: 'ftp://example.com/x' })).body.errorMsg).toBe('The url field must be an http or https URL.');
-    expect((await api.post('/webhooks', { url: 'https://example.com/x', events: ['check.exploded'] })).status).toBe(422);
+    expect((await api.post('/webhooks', { url: 'ftp://example.com/x' })).body.errorMsg).toBe(
+      'The url field must be an http or https URL.',
+    );
+    expect((await api.post('/webhooks', { url: 'https://example.com/x', events: ['check.exploded'] })).status).toBe(
+      422,
+    );
     const live = await t.client('hooks@example.com', { env: 'live' });
-    expect((await live.post('/webhooks', { url: 'https://hooks.example.com/x', events: ['check.voided'] })).status).toBe(201);
+    expect(
+      (await live.post('/webhooks', { url: 'https://hooks.example.com/x', events: ['check.voided'] })).status,
+    ).toBe(201);
     // Another environment's endpoint does not exist here.
     const id = list.body.data.webhooks[0].webhookId;
     expect((await live.delete(`/webhooks/${id}`)).status).toBe(404);

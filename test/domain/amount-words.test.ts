@@ -8,7 +8,12 @@ import { amountInWords, dollarsInWords } from '../../src/domain/amount-words.ts'
 function titleCase(words: string): string {
   return words
     .split(' ')
-    .map((w) => w.split('-').map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('-'))
+    .map((w) =>
+      w
+        .split('-')
+        .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+        .join('-'),
+    )
     .join(' ');
 }
 

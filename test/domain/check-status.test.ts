@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CHECK_STATUSES, TRANSITIONS, canHappen, statusCode, statusDescription, type CheckEvent } from '../../src/domain/check-status.ts';
-import { backoffMs } from '../../src/delivery/worker.ts';
+import {
+  CHECK_STATUSES,
+  TRANSITIONS,
+  canHappen,
+  statusCode,
+  statusDescription,
+  type CheckEvent,
+} from '../../src/domain/check-status.ts';
+import { backoffMs } from '../../src/services/delivery-worker.service.ts';
 
 describe('the transition table', () => {
   it('numbers the statuses as decided, New being 0', () => {

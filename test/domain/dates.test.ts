@@ -14,7 +14,10 @@ describe('dates', () => {
   it('formats statement times as hh:mm am|pm, with the UTC fast path equal to Intl', () => {
     expect(localMoment(Date.UTC(2026, 10, 21, 0, 5), 'UTC')).toEqual({ date: '2026-11-21', time: '12:05 am' });
     expect(localMoment(Date.UTC(2026, 10, 21, 12, 0), 'UTC')).toEqual({ date: '2026-11-21', time: '12:00 pm' });
-    expect(localMoment(Date.UTC(2026, 10, 21, 13, 7), 'America/New_York')).toEqual({ date: '2026-11-21', time: '08:07 am' });
+    expect(localMoment(Date.UTC(2026, 10, 21, 13, 7), 'America/New_York')).toEqual({
+      date: '2026-11-21',
+      time: '08:07 am',
+    });
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => {
         expect(localMoment(ms, 'UTC')).toEqual(localMoment(ms, 'Etc/UTC'));

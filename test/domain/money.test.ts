@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { centsToDecimalString, centsToNumber, formatCents, MAX_AMOUNT_CENTS, parseAmountToCents } from '../../src/domain/money.ts';
+import {
+  centsToDecimalString,
+  centsToNumber,
+  formatCents,
+  MAX_AMOUNT_CENTS,
+  parseAmountToCents,
+} from '../../src/domain/money.ts';
 
 describe('parseAmountToCents', () => {
   it('reads numbers and numeric strings exactly', () => {

@@ -20,10 +20,13 @@ describe.each(dialects())('failed requests per client address on %s', (dialect) 
       method: 'GET',
       url,
       remoteAddress: address,
-      headers: { ...(authorization === undefined ? {} : { authorization }), ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }) },
+      headers: {
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }),
+      },
     });
 
-  it('answers 401 for a minute\'s budget of bad keys, then 429 with Retry-After, whatever the key', async () => {
+  it("answers 401 for a minute's budget of bad keys, then 429 with Retry-After, whatever the key", async () => {
     const address = '203.0.113.5';
     for (let i = 0; i < 10; i++) {
       const res = await call(address, `${BASE}/checks`, i % 2 === 0 ? `Bearer guess-${i}` : undefined);
@@ -34,7 +37,10 @@ describe.each(dialects())('failed requests per client address on %s', (dialect) 
       const res = await call(address, `${BASE}/checks`, authorization);
       expect(res.statusCode).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(res.json()).toEqual({ success: false, errorMsg: 'Too many failed requests from this address; slow down.' });
+      expect(res.json()).toEqual({
+        success: false,
+        errorMsg: 'Too many failed requests from this address; slow down.',
+      });
     }
     // Unknown paths share the budget.
     expect((await call(address, '/wp-login.php')).statusCode).toBe(429);
@@ -56,7 +62,7 @@ describe.each(dialects())('failed requests per client address on %s', (dialect) 
     expect(res.json()).toEqual({ success: false, errorMsg: expect.any(String) });
   });
 
-  it('behind a trusted proxy, each forwarded client has its own budget; an untrusted peer\'s header is ignored', async () => {
+  it("behind a trusted proxy, each forwarded client has its own budget; an untrusted peer's header is ignored", async () => {
     // The trusted proxy (127.0.0.1) forwards for client A until A is limited; client B still gets 401.
     for (let i = 0; i < 10; i++) await call('127.0.0.1', `${BASE}/checks`, 'Bearer x', '198.51.100.1');
     expect((await call('127.0.0.1', `${BASE}/checks`, 'Bearer x', '198.51.100.1')).statusCode).toBe(429);
@@ -69,7 +75,10 @@ describe.each(dialects())('failed requests per client address on %s', (dialect) 
   it('is off with FAILED_REQUEST_LIMIT_PER_MINUTE=0', async () => {
     const off = await startTestApp(dialect, { FAILED_REQUEST_LIMIT_PER_MINUTE: '0' });
     try {
-      for (let i = 0; i < 30; i++) expect((await off.app.inject({ method: 'GET', url: `${BASE}/checks`, remoteAddress: '203.0.113.9' })).statusCode).toBe(401);
+      for (let i = 0; i < 30; i++)
+        expect(
+          (await off.app.inject({ method: 'GET', url: `${BASE}/checks`, remoteAddress: '203.0.113.9' })).statusCode,
+        ).toBe(401);
     } finally {
       await off.close();
     }

@@ -44,7 +44,11 @@ const TRICKY_CHARS = ['\u0000', '\u0001', '\u0008', '\u001b', '\u007f', '\u2028'
 const anyText = (constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> => {
   const { minLength = 0, maxLength = 20 } = constraints;
   const tricky = fc
-    .tuple(fc.string({ maxLength: Math.max(0, maxLength - 1) }), fc.constantFrom(...TRICKY_CHARS), fc.string({ maxLength: 4 }))
+    .tuple(
+      fc.string({ maxLength: Math.max(0, maxLength - 1) }),
+      fc.constantFrom(...TRICKY_CHARS),
+      fc.string({ maxLength: 4 }),
+    )
     .map(([a, c, b]) => `${a}${c}${b}`)
     .filter((text) => [...text].length >= minLength && [...text].length <= maxLength);
   return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ minLength, maxLength, unit: 'binary' }), tricky);
@@ -52,7 +56,10 @@ const anyText = (constraints: { minLength?: number; maxLength?: number } = {}): 
 
 /** A string strictly longer than `limit` code points. */
 const overLong = (limit: number): fc.Arbitrary<string> =>
-  fc.oneof(fc.string({ minLength: limit + 1, maxLength: limit + 40 }), fc.string({ minLength: limit + 1, maxLength: limit + 10, unit: 'binary' }));
+  fc.oneof(
+    fc.string({ minLength: limit + 1, maxLength: limit + 40 }),
+    fc.string({ minLength: limit + 1, maxLength: limit + 10, unit: 'binary' }),
+  );
 
 /** JSON values that are not strings (null included). */
 const notString: fc.Arbitrary<unknown> = fc.oneof(
@@ -66,16 +73,26 @@ const notString: fc.Arbitrary<unknown> = fc.oneof(
 /** JSON values that are neither strings nor null (an optional field sent as null is not given: issue 11). */
 const notStringOrNull: fc.Arbitrary<unknown> = notString.filter((v) => v !== null);
 /** JSON values that are not objects. */
-const notObject: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 8 }), fc.array(fc.integer(), { maxLength: 2 }));
+const notObject: fc.Arbitrary<unknown> = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 8 }),
+  fc.array(fc.integer(), { maxLength: 2 }),
+);
 /** ... and not null either, for optional fields (null there means not given). */
 const notObjectOrNull: fc.Arbitrary<unknown> = notObject.filter((v) => v !== null);
 
 /** An object key that is not in `known` (and not `__proto__`, which the JSON parser refuses with a 400 of its own). */
 const unknownKey = (known: readonly string[], typos: readonly string[]): fc.Arbitrary<string> =>
-  fc.oneof(fc.constantFrom(...typos), anyText({ maxLength: 20 })).filter((k) => !known.includes(k) && k !== '__proto__');
+  fc
+    .oneof(fc.constantFrom(...typos), anyText({ maxLength: 20 }))
+    .filter((k) => !known.includes(k) && k !== '__proto__');
 
 /** Any JSON value, without the `__proto__` / `constructor` keys the JSON parser refuses with a 400 of its own. */
-const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 }).filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v)));
+const anyJson: fc.Arbitrary<unknown> = fc
+  .jsonValue({ maxDepth: 2 })
+  .filter((v) => !/"(__proto__|constructor)"/.test(JSON.stringify(v)));
 
 /** Sets one key (a computed key, so even "constructor" becomes an own property of the body). */
 function withKey(item: Json, key: string, value: unknown): Json {
@@ -95,7 +112,11 @@ function daysIn(year: number, month: number): number {
 }
 
 const validDate: fc.Arbitrary<string> = fc
-  .record({ y: fc.integer({ min: 2000, max: 2099 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
+  .record({
+    y: fc.integer({ min: 2000, max: 2099 }),
+    m: fc.integer({ min: 1, max: 12 }),
+    d: fc.integer({ min: 1, max: 28 }),
+  })
   .map(({ y, m, d }) => `${y}-${pad2(m)}-${pad2(d)}`);
 
 /** Dates that are not real calendar dates, or not YYYY-MM-DD at all. */
@@ -124,15 +145,27 @@ const badDate: fc.Arbitrary<string> = fc.oneof(
   ),
   // Day past the end of its month (29..31 where the month is shorter).
   fc
-    .record({ y: fc.integer({ min: 2000, max: 2099 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 29, max: 31 }) })
+    .record({
+      y: fc.integer({ min: 2000, max: 2099 }),
+      m: fc.integer({ min: 1, max: 12 }),
+      d: fc.integer({ min: 29, max: 31 }),
+    })
     .filter(({ y, m, d }) => d > daysIn(y, m))
     .map(({ y, m, d }) => `${y}-${pad2(m)}-${pad2(d)}`),
   // Month out of range, or day 0 / past 31.
   fc
-    .record({ y: fc.integer({ min: 2000, max: 2099 }), m: fc.oneof(fc.constant(0), fc.integer({ min: 13, max: 99 })), d: fc.integer({ min: 1, max: 28 }) })
+    .record({
+      y: fc.integer({ min: 2000, max: 2099 }),
+      m: fc.oneof(fc.constant(0), fc.integer({ min: 13, max: 99 })),
+      d: fc.integer({ min: 1, max: 28 }),
+    })
     .map(({ y, m, d }) => `${y}-${pad2(m)}-${pad2(d)}`),
   fc
-    .record({ y: fc.integer({ min: 2000, max: 2099 }), m: fc.integer({ min: 1, max: 12 }), d: fc.oneof(fc.constant(0), fc.integer({ min: 32, max: 99 })) })
+    .record({
+      y: fc.integer({ min: 2000, max: 2099 }),
+      m: fc.integer({ min: 1, max: 12 }),
+      d: fc.oneof(fc.constant(0), fc.integer({ min: 32, max: 99 })),
+    })
     .map(({ y, m, d }) => `${y}-${pad2(m)}-${pad2(d)}`),
 );
 
@@ -204,7 +237,9 @@ const badAmount: fc.Arbitrary<unknown> = fc.oneof(
   // Numeric-looking text with letters or symbols after the digits.
   fc.tuple(fc.nat(), fc.stringMatching(/^[a-df-zA-DF-Z$#%,;!]{1,4}$/)).map(([n, junk]) => `${n}${junk}`),
   // Too many decimals.
-  fc.tuple(fc.nat({ max: 99_999_999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 9 })).map(([w, c, extra]) => `${w}.${pad2(c)}${extra}`),
+  fc
+    .tuple(fc.nat({ max: 99_999_999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 9 }))
+    .map(([w, c, extra]) => `${w}.${pad2(c)}${extra}`),
   // Above 99,999,999.99.
   fc.bigInt({ min: 100_000_000n, max: 999_999_999_999_999_999n }).map(String),
   // Negative.
@@ -220,7 +255,25 @@ const badFlag: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Serial numbers that are not digits only (at most 15). */
 const badSerial: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>('12a', 'abc', 'A1001', '1 2', '-5', '1.0', '1e3', '+7', ' 12', '12 ', '0x1F', '１２３', 12345, 0, true, [], {}),
+  fc.constantFrom<unknown>(
+    '12a',
+    'abc',
+    'A1001',
+    '1 2',
+    '-5',
+    '1.0',
+    '1e3',
+    '+7',
+    ' 12',
+    '12 ',
+    '0x1F',
+    '１２３',
+    12345,
+    0,
+    true,
+    [],
+    {},
+  ),
   anyText({ minLength: 1, maxLength: 20 }).filter((s) => /[^0-9]/.test(s)),
   fc.tuple(fc.nat({ max: 99_999 }), fc.stringMatching(/^[a-zA-Z]{1,3}$/)).map(([n, letters]) => `${n}${letters}`),
   fc.bigInt({ min: 10n ** 15n, max: 10n ** 20n }).map(String),
@@ -228,7 +281,19 @@ const badSerial: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Text that can never be an email address (no "@", or nothing on one side of it, or spaces). */
 const badEmail: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>('not-an-email', 'a@', '@example.com', 'a b@example.com', 'a@@example.com', 'a@exa mple.com', 'a@.com', 'a@example..com', ' ', 12, true),
+  fc.constantFrom<unknown>(
+    'not-an-email',
+    'a@',
+    '@example.com',
+    'a b@example.com',
+    'a@@example.com',
+    'a@exa mple.com',
+    'a@.com',
+    'a@example..com',
+    ' ',
+    12,
+    true,
+  ),
   anyText({ minLength: 1, maxLength: 30 }).filter((s) => !s.includes('@')),
   anyText({ maxLength: 20 }).map((s) => `${s}@`),
   anyText({ maxLength: 20 }).map((s) => `@${s}`),
@@ -334,7 +399,13 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     return res;
   }
 
-  function inject(method: 'POST' | 'PUT', url: string, payload: string, contentType: string | null, key = api.key): Promise<Reply> {
+  function inject(
+    method: 'POST' | 'PUT',
+    url: string,
+    payload: string,
+    contentType: string | null,
+    key = api.key,
+  ): Promise<Reply> {
     return t.app
       .inject({
         method,
@@ -364,14 +435,30 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     const more = await api.post('/payees', {
       payees: [
         { name: 'No Contact' },
-        { name: 'Target Payee', nickName: 'Tgt', company: 'Target Co', email: 'target@example.com', phone: '+1 415 555 2671', address1: '1 Main St', address2: 'Suite 2', city: 'Springfield', state: 'IL', zip: '62701', country: 'US' },
+        {
+          name: 'Target Payee',
+          nickName: 'Tgt',
+          company: 'Target Co',
+          email: 'target@example.com',
+          phone: '+1 415 555 2671',
+          address1: '1 Main St',
+          address2: 'Suite 2',
+          city: 'Springfield',
+          state: 'IL',
+          zip: '62701',
+          country: 'US',
+        },
         { name: 'Deleted Payee' },
       ],
     });
     expect(more.status).toBe(201);
-    [noContactPayeeId, targetPayeeId, deletedPayeeId] = more.body.data.payees.map((p: { payeeId: string }) => p.payeeId);
+    [noContactPayeeId, targetPayeeId, deletedPayeeId] = more.body.data.payees.map(
+      (p: { payeeId: string }) => p.payeeId,
+    );
     expect((await api.delete(`/payees/${deletedPayeeId}`)).status).toBe(200);
-    const closed = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Closed', routingNumber: '011000015', accountNumber: '99990000' }] });
+    const closed = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Closed', routingNumber: '011000015', accountNumber: '99990000' }],
+    });
     expect(closed.status).toBe(201);
     deletedBankAccountId = closed.body.data.bankAccounts[0].bankAccountId;
     expect((await api.delete(`/bankAccounts/${deletedBankAccountId}`)).status).toBe(200);
@@ -391,7 +478,10 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     emailable = checkIds.slice(0, 6);
     brokenPool = checkIds.slice(6, 10);
     noContactCheckId = checkIds[10] as string;
-    const attached = await api.post(`/checks/${checkIds[0]}/voucher`, { voucherNumber: 'V-1', voucherItems: [{ name: 'Rent', total: '10.00' }] });
+    const attached = await api.post(`/checks/${checkIds[0]}/voucher`, {
+      voucherNumber: 'V-1',
+      voucherItems: [{ name: 'Rent', total: '10.00' }],
+    });
     expect(attached.status).toBe(201);
     voucherId = attached.body.data.voucherId;
 
@@ -408,7 +498,12 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     };
 
     const unverifiedIds = await seedBasics(unverified);
-    const unverifiedChecks = await unverified.post('/checks', { checks: [{ ...unverifiedIds, amount: 1 }, { ...unverifiedIds, amount: 2 }] });
+    const unverifiedChecks = await unverified.post('/checks', {
+      checks: [
+        { ...unverifiedIds, amount: 1 },
+        { ...unverifiedIds, amount: 2 },
+      ],
+    });
     expect(unverifiedChecks.status, unverifiedChecks.raw).toBe(201);
     unverifiedCheckIds = unverifiedChecks.body.data.checks.map((c: { checkId: string }) => c.checkId);
 
@@ -486,9 +581,31 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       fc.record({ voucherNumber: overLong(50) }),
       fc.record({ memo: overLong(150) }),
       fc.record({ voucherItems: notObjectOrNull.filter((v) => !Array.isArray(v)) }),
-      fc.record({ voucherItems: fc.tuple(fc.record({ name: fc.string({ maxLength: 10 }), total: badAmount.filter((a) => a !== 0 && a !== '0' && a !== '0.00' && a !== '000') })) }),
-      fc.record({ voucherItems: fc.tuple(fc.record({ name: fc.string({ maxLength: 10 }), quantity: fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 1_000_001 }), fc.constant('2')) })) }),
-      fc.record({ voucherItems: fc.tuple(fc.dictionary(unknownKey(['invoiceNumber', 'name', 'description', 'quantity', 'unitCost', 'total'], ['qty', 'price']), anyJson, { minKeys: 1, maxKeys: 1 })) }),
+      fc.record({
+        voucherItems: fc.tuple(
+          fc.record({
+            name: fc.string({ maxLength: 10 }),
+            total: badAmount.filter((a) => a !== 0 && a !== '0' && a !== '0.00' && a !== '000'),
+          }),
+        ),
+      }),
+      fc.record({
+        voucherItems: fc.tuple(
+          fc.record({
+            name: fc.string({ maxLength: 10 }),
+            quantity: fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 1_000_001 }), fc.constant('2')),
+          }),
+        ),
+      }),
+      fc.record({
+        voucherItems: fc.tuple(
+          fc.dictionary(
+            unknownKey(['invoiceNumber', 'name', 'description', 'quantity', 'unitCost', 'total'], ['qty', 'price']),
+            anyJson,
+            { minKeys: 1, maxKeys: 1 },
+          ),
+        ),
+      }),
       unknownKey(['voucherNumber', 'date', 'memo', 'voucherItems'], ['items', 'number']).map((k) => ({ [k]: 1 })),
     );
     return fc.oneof(
@@ -523,19 +640,64 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       // customElements.
       set('customElements', notObjectOrNull),
       fc
-        .tuple(unknownKey(ELEMENT_KEYS, ['element0', 'element11', 'Element1', 'element01', 'element 1', 'elem1', '', 'element1 ']), fc.string({ maxLength: 10 }))
-        .map(([k, v]) => (item: Json) => withKey(item, 'customElements', { ...(item.customElements as Json | undefined), [k]: v })),
-      fc.tuple(fc.constantFrom(...ELEMENT_KEYS), fc.oneof(overLong(100), notStringOrNull)).map(([k, v]) => (item: Json) => withKey(item, 'customElements', { [k]: v })),
+        .tuple(
+          unknownKey(ELEMENT_KEYS, [
+            'element0',
+            'element11',
+            'Element1',
+            'element01',
+            'element 1',
+            'elem1',
+            '',
+            'element1 ',
+          ]),
+          fc.string({ maxLength: 10 }),
+        )
+        .map(
+          ([k, v]) =>
+            (item: Json) =>
+              withKey(item, 'customElements', { ...(item.customElements as Json | undefined), [k]: v }),
+        ),
+      fc.tuple(fc.constantFrom(...ELEMENT_KEYS), fc.oneof(overLong(100), notStringOrNull)).map(
+        ([k, v]) =>
+          (item: Json) =>
+            withKey(item, 'customElements', { [k]: v }),
+      ),
       // Ids that are not the caller's.
       set('bankAccountId', unknownId(foreign.bankAccountId, deletedBankAccountId)),
       set('payeeId', unknownId(foreign.payeeId, deletedPayeeId)),
-      set('categoryId', unknownId(foreign.categoryId).filter((s) => s !== '')),
-      set('voucherId', unknownId(foreign.voucherId).filter((s) => s !== '')),
+      set(
+        'categoryId',
+        unknownId(foreign.categoryId).filter((s) => s !== ''),
+      ),
+      set(
+        'voucherId',
+        unknownId(foreign.voucherId).filter((s) => s !== ''),
+      ),
       // An inline voucher that is broken, or given together with voucherId.
       set('voucher', badVoucher),
       fc.constant((item: Json) => ({ ...item, voucherId, voucher: { voucherNumber: 'V-2' } })),
       // Unknown fields (a typo in a money API must not pass silently).
-      fc.tuple(unknownKey(CHECK_FIELDS, ['amout', 'Amount', 'payee_id', 'bankAccount', 'checkId', 'status', 'memo ', 'date', 'id']), anyJson).map(([k, v]) => (item: Json) => withKey(item, k, v)),
+      fc
+        .tuple(
+          unknownKey(CHECK_FIELDS, [
+            'amout',
+            'Amount',
+            'payee_id',
+            'bankAccount',
+            'checkId',
+            'status',
+            'memo ',
+            'date',
+            'id',
+          ]),
+          anyJson,
+        )
+        .map(
+          ([k, v]) =>
+            (item: Json) =>
+              withKey(item, k, v),
+        ),
       // Not an object at all.
       notObject.map((v) => () => v),
     );
@@ -544,15 +706,25 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   const brokenCheckItem = (): fc.Arbitrary<unknown> =>
     fc
       .tuple(validCheckItem(), fc.array(checkMutation(), { minLength: 1, maxLength: 3 }))
-      .map(([item, mutations]) => mutations.reduce<unknown>((acc, mutate) => (acc !== null && typeof acc === 'object' && !Array.isArray(acc) ? mutate(acc as Json) : acc), item));
+      .map(([item, mutations]) =>
+        mutations.reduce<unknown>(
+          (acc, mutate) => (acc !== null && typeof acc === 'object' && !Array.isArray(acc) ? mutate(acc as Json) : acc),
+          item,
+        ),
+      );
 
   /** Valid items with 1..3 broken ones spliced in at random places; the broken indexes are kept. */
   const mixedCheckBatch = (): fc.Arbitrary<{ items: unknown[]; broken: number[] }> =>
-    fc.tuple(fc.array(validCheckItem(), { maxLength: 5 }), fc.array(fc.tuple(fc.nat(), brokenCheckItem()), { minLength: 1, maxLength: 3 })).map(([valid, broken]) => {
-      const slots: { item: unknown; broken: boolean }[] = valid.map((item) => ({ item, broken: false }));
-      for (const [position, item] of broken) slots.splice(position % (slots.length + 1), 0, { item, broken: true });
-      return { items: slots.map((s) => s.item), broken: slots.flatMap((s, i) => (s.broken ? [i] : [])) };
-    });
+    fc
+      .tuple(
+        fc.array(validCheckItem(), { maxLength: 5 }),
+        fc.array(fc.tuple(fc.nat(), brokenCheckItem()), { minLength: 1, maxLength: 3 }),
+      )
+      .map(([valid, broken]) => {
+        const slots: { item: unknown; broken: boolean }[] = valid.map((item) => ({ item, broken: false }));
+        for (const [position, item] of broken) slots.splice(position % (slots.length + 1), 0, { item, broken: true });
+        return { items: slots.map((s) => s.item), broken: slots.flatMap((s, i) => (s.broken ? [i] : [])) };
+      });
 
   it('the valid-item generator makes batches the service takes (so the rejections below come from the broken items)', async () => {
     await fc.assert(
@@ -586,25 +758,52 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     async () => {
       const batchShapes: fc.Arbitrary<unknown> = fc.oneof(
         fc.constant({ checks: [] }),
-        fc.integer({ min: 501, max: 520 }).map((n) => ({ checks: Array.from({ length: n }, () => ({ ...ids, amount: 1 })) })),
+        fc
+          .integer({ min: 501, max: 520 })
+          .map((n) => ({ checks: Array.from({ length: n }, () => ({ ...ids, amount: 1 })) })),
         notObject.filter((v) => !Array.isArray(v)).map((checks) => ({ checks })),
         fc.constant({}),
         validCheckItem().map((item) => [item]),
-        fc.tuple(fc.array(validCheckItem(), { minLength: 1, maxLength: 3 }), unknownKey(['checks'], ['check', 'Checks', 'data', 'items']), anyJson).map(([items, k, v]) => ({ checks: items, [k]: v })),
+        fc
+          .tuple(
+            fc.array(validCheckItem(), { minLength: 1, maxLength: 3 }),
+            unknownKey(['checks'], ['check', 'Checks', 'data', 'items']),
+            anyJson,
+          )
+          .map(([items, k, v]) => ({ checks: items, [k]: v })),
         fc.array(validCheckItem(), { minLength: 1, maxLength: 3 }).map((items) => ({ check: items })),
         // The same referenceId twice in one batch.
         fc
-          .tuple(fc.array(validCheckItem(), { minLength: 2, maxLength: 5 }), anyText({ minLength: 1, maxLength: 40 }), fc.nat(), fc.nat())
+          .tuple(
+            fc.array(validCheckItem(), { minLength: 2, maxLength: 5 }),
+            anyText({ minLength: 1, maxLength: 40 }),
+            fc.nat(),
+            fc.nat(),
+          )
           .map(([items, reference, a, b]) => {
             const first = a % items.length;
             const second = (first + 1 + (b % (items.length - 1))) % items.length;
-            return { checks: items.map((item, i) => (i === first || i === second ? { ...item, referenceId: reference } : item)) };
+            return {
+              checks: items.map((item, i) =>
+                i === first || i === second ? { ...item, referenceId: reference } : item,
+              ),
+            };
           }),
         // The same serial number twice on one bank account ("0123" and "123" are one check number).
         fc
-          .tuple(fc.array(validCheckItem(), { minLength: 2, maxLength: 5 }), fc.integer({ min: 20_000, max: 999_999_999 }), fc.boolean())
+          .tuple(
+            fc.array(validCheckItem(), { minLength: 2, maxLength: 5 }),
+            fc.integer({ min: 20_000, max: 999_999_999 }),
+            fc.boolean(),
+          )
           .map(([items, serial, leadingZero]) => ({
-            checks: items.map((item, i) => (i === 0 ? { ...item, serialNumber: String(serial) } : i === items.length - 1 ? { ...item, serialNumber: `${leadingZero ? '0' : ''}${serial}` } : item)),
+            checks: items.map((item, i) =>
+              i === 0
+                ? { ...item, serialNumber: String(serial) }
+                : i === items.length - 1
+                  ? { ...item, serialNumber: `${leadingZero ? '0' : ''}${serial}` }
+                  : item,
+            ),
           })),
       );
       await fc.assert(
@@ -634,7 +833,22 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   it(
     'POST /checks with amounts written as JSON number literals JSON.stringify never makes (1e400, -0.0, 1e-400...): 422 naming the item',
     async () => {
-      const literal = fc.constantFrom('1e400', '-1e400', '1E400', '1e-400', '-0.0', '-0', '0e5', '99999999.995', '100000000.0', '0.005', '12345678901234567890123', '9007199254740993', '1e8', '-5e-324');
+      const literal = fc.constantFrom(
+        '1e400',
+        '-1e400',
+        '1E400',
+        '1e-400',
+        '-0.0',
+        '-0',
+        '0e5',
+        '99999999.995',
+        '100000000.0',
+        '0.005',
+        '12345678901234567890123',
+        '9007199254740993',
+        '1e8',
+        '-5e-324',
+      );
       const batch = fc.tuple(fc.array(validCheckItem(), { maxLength: 4 }), fc.nat(), literal);
       await fc.assert(
         fc.asyncProperty(batch, async ([valid, position, amount]) => {
@@ -674,34 +888,56 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
 
   const brokenEmailItem = (): fc.Arbitrary<unknown> => {
     const base = validEmailItem(() => brokenPool);
-    const set = (key: string, value: fc.Arbitrary<unknown>) => fc.tuple(base, value).map(([item, v]) => withKey(item, key, v));
+    const set = (key: string, value: fc.Arbitrary<unknown>) =>
+      fc.tuple(base, value).map(([item, v]) => withKey(item, key, v));
     return fc.oneof(
       base.map((item) => without(item, 'checkId')),
       set('checkId', fc.oneof(notString, fc.constant(''), overLong(64))),
       set('checkId', unknownId(foreign.checkId)),
       set('payeeEmail', badEmail),
-      set('payeeEmail', overLong(254).map((s) => `${s}@example.com`)),
-      set('sendAttachment', fc.oneof(fc.constantFrom<unknown>(2, -1, '2', '01', true, false, 0.5, []), fc.integer().filter((n) => n !== 0 && n !== 1))),
+      set(
+        'payeeEmail',
+        overLong(254).map((s) => `${s}@example.com`),
+      ),
+      set(
+        'sendAttachment',
+        fc.oneof(
+          fc.constantFrom<unknown>(2, -1, '2', '01', true, false, 0.5, []),
+          fc.integer().filter((n) => n !== 0 && n !== 1),
+        ),
+      ),
       set('enableSmsInform', fc.constantFrom<unknown>('yes', 'true', 'false', 2, -1, '01', [], {})),
       fc.tuple(base, badPhone).map(([item, phone]) => ({ ...item, enableSmsInform: true, payeePhone: phone })),
       set('payeePhone', fc.oneof(fc.constant(''), overLong(32), notStringOrNull)),
-      fc.tuple(base, unknownKey(EMAIL_FIELDS, ['checkID', 'check_id', 'email', 'phone', 'sms', 'attachment'])).chain(([item, k]) => anyJson.map((v) => withKey(item, k, v))),
+      fc
+        .tuple(base, unknownKey(EMAIL_FIELDS, ['checkID', 'check_id', 'email', 'phone', 'sms', 'attachment']))
+        .chain(([item, k]) => anyJson.map((v) => withKey(item, k, v))),
       notObject,
       // The payee has no email and none is given; or SMS without any phone.
       fc.constant({ checkId: noContactCheckId }),
-      fc.constantFrom(0, 1).map((sendAttachment) => ({ checkId: noContactCheckId, sendAttachment, enableSmsInform: false })),
+      fc
+        .constantFrom(0, 1)
+        .map((sendAttachment) => ({ checkId: noContactCheckId, sendAttachment, enableSmsInform: false })),
       validEmail.map((payeeEmail) => ({ checkId: noContactCheckId, payeeEmail, enableSmsInform: true })),
-      fc.tuple(validEmail, badPhone).map(([payeeEmail, payeePhone]) => ({ checkId: noContactCheckId, payeeEmail, enableSmsInform: true, payeePhone })),
+      fc.tuple(validEmail, badPhone).map(([payeeEmail, payeePhone]) => ({
+        checkId: noContactCheckId,
+        payeeEmail,
+        enableSmsInform: true,
+        payeePhone,
+      })),
     );
   };
 
   it('the valid email-item generator makes batches the service takes', async () => {
     // These checks become "emailed" (3), from which a check can still be emailed again.
     await fc.assert(
-      fc.asyncProperty(validEmailBatch(() => emailable).filter((b) => b.length > 0), async (items) => {
-        const res = await api.post('/emailchecks', { emailChecks: items });
-        expect(res.status, res.raw).toBe(200);
-      }),
+      fc.asyncProperty(
+        validEmailBatch(() => emailable).filter((b) => b.length > 0),
+        async (items) => {
+          const res = await api.post('/emailchecks', { emailChecks: items });
+          expect(res.status, res.raw).toBe(200);
+        },
+      ),
       { numRuns: 10 },
     );
   });
@@ -709,11 +945,16 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   it(
     'POST /emailchecks: a batch with a broken item is a 422 naming it; no check changes status and no delivery is queued',
     async () => {
-      const mixed = fc.tuple(validEmailBatch(() => emailable), fc.array(fc.tuple(fc.nat(), brokenEmailItem()), { minLength: 1, maxLength: 2 })).map(([valid, broken]) => {
-        const slots: { item: unknown; broken: boolean }[] = valid.map((item) => ({ item, broken: false }));
-        for (const [position, item] of broken) slots.splice(position % (slots.length + 1), 0, { item, broken: true });
-        return { items: slots.map((s) => s.item), broken: slots.flatMap((s, i) => (s.broken ? [i] : [])) };
-      });
+      const mixed = fc
+        .tuple(
+          validEmailBatch(() => emailable),
+          fc.array(fc.tuple(fc.nat(), brokenEmailItem()), { minLength: 1, maxLength: 2 }),
+        )
+        .map(([valid, broken]) => {
+          const slots: { item: unknown; broken: boolean }[] = valid.map((item) => ({ item, broken: false }));
+          for (const [position, item] of broken) slots.splice(position % (slots.length + 1), 0, { item, broken: true });
+          return { items: slots.map((s) => s.item), broken: slots.flatMap((s, i) => (s.broken ? [i] : [])) };
+        });
       await fc.assert(
         fc.asyncProperty(mixed, async ({ items, broken }) => {
           const res = await rejectedWithoutWrites(() => api.post('/emailchecks', { emailChecks: items }), [422]);
@@ -732,16 +973,29 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     async () => {
       const shapes: fc.Arbitrary<unknown> = fc.oneof(
         fc.constant({ emailChecks: [] }),
-        fc.integer({ min: 501, max: 520 }).map((n) => ({ emailChecks: Array.from({ length: n }, (_, i) => ({ checkId: emailable[i % emailable.length] })) })),
+        fc.integer({ min: 501, max: 520 }).map((n) => ({
+          emailChecks: Array.from({ length: n }, (_, i) => ({ checkId: emailable[i % emailable.length] })),
+        })),
         notObject.filter((v) => !Array.isArray(v)).map((emailChecks) => ({ emailChecks })),
         fc.constant({}),
-        fc.tuple(validEmailBatch(() => emailable), unknownKey(['emailChecks'], ['emailcheck', 'EmailChecks', 'checks'])).map(([items, k]) => ({ emailChecks: items, [k]: true })),
+        fc
+          .tuple(
+            validEmailBatch(() => emailable),
+            unknownKey(['emailChecks'], ['emailcheck', 'EmailChecks', 'checks']),
+          )
+          .map(([items, k]) => ({ emailChecks: items, [k]: true })),
         // The same check twice.
-        fc.tuple(validEmailItem(() => emailable), validEmailBatch(() => emailable), fc.nat()).map(([dup, items, at]) => {
-          const list = [dup, ...items];
-          list.splice(at % (list.length + 1), 0, { ...dup });
-          return { emailChecks: list };
-        }),
+        fc
+          .tuple(
+            validEmailItem(() => emailable),
+            validEmailBatch(() => emailable),
+            fc.nat(),
+          )
+          .map(([dup, items, at]) => {
+            const list = [dup, ...items];
+            list.splice(at % (list.length + 1), 0, { ...dup });
+            return { emailChecks: list };
+          }),
       );
       await fc.assert(
         fc.asyncProperty(shapes, async (body) => {
@@ -760,7 +1014,10 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
         .uniqueArray(
           fc.record(
             {
-              checkId: fc.oneof(fc.constantFrom(...unverifiedCheckIds, foreign.checkId, emailable[0] as string), fc.stringMatching(/^chk_[0-9A-Z]{26}$/)),
+              checkId: fc.oneof(
+                fc.constantFrom(...unverifiedCheckIds, foreign.checkId, emailable[0] as string),
+                fc.stringMatching(/^chk_[0-9A-Z]{26}$/),
+              ),
               payeeEmail: validEmail,
               enableSmsInform: fc.boolean(),
               sendAttachment: fc.constantFrom(0, 1),
@@ -786,7 +1043,10 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(brokenEmailItem(), { minLength: 1, maxLength: 3 }), async (items) => {
-          const res = await rejectedWithoutWrites(() => unverified.post('/emailchecks', { emailChecks: items }), [403, 422]);
+          const res = await rejectedWithoutWrites(
+            () => unverified.post('/emailchecks', { emailChecks: items }),
+            [403, 422],
+          );
           if (res.status === 403) expect(res.body.errorMsg).toBe(UNVERIFIED_MESSAGE);
         }),
         { numRuns: RUNS.unverifiedBroken },
@@ -832,21 +1092,39 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
 
   const badPayeeField: fc.Arbitrary<[string, unknown]> = fc.oneof(
     fc.tuple(fc.constantFrom(...PAYEE_FIELDS), notStringOrNull),
-    fc.constantFrom(...PAYEE_FIELDS).chain((field) => fc.tuple(fc.constant(field), overLong(PAYEE_LIMITS[field] as number))),
+    fc
+      .constantFrom(...PAYEE_FIELDS)
+      .chain((field) => fc.tuple(fc.constant(field), overLong(PAYEE_LIMITS[field] as number))),
     fc.tuple(fc.constant('email'), badEmail),
     fc.tuple(fc.constant('phone'), badPhone),
     fc.tuple(fc.constant('name'), fc.constantFrom('', ' ', '   ', '\t', '\n')),
-    fc.tuple(unknownKey(PAYEE_FIELDS, ['Name', 'nickname', 'zipCode', 'payeeId', 'id', 'createdAt', 'address', 'phoneNumber', 'emailAddress']), anyJson),
+    fc.tuple(
+      unknownKey(PAYEE_FIELDS, [
+        'Name',
+        'nickname',
+        'zipCode',
+        'payeeId',
+        'id',
+        'createdAt',
+        'address',
+        'phoneNumber',
+        'emailAddress',
+      ]),
+      anyJson,
+    ),
   );
 
   it('the valid payee-change generator makes updates the service takes (on a scratch payee)', async () => {
     const scratch = await api.post('/payees', { payees: [{ name: 'Scratch' }] });
     const scratchId = scratch.body.data.payees[0].payeeId;
     await fc.assert(
-      fc.asyncProperty(validPayeeChanges.filter((c) => Object.keys(c).length > 0), async (changes) => {
-        const res = await api.put(`/payees/${scratchId}`, changes);
-        expect(res.status, res.raw).toBe(200);
-      }),
+      fc.asyncProperty(
+        validPayeeChanges.filter((c) => Object.keys(c).length > 0),
+        async (changes) => {
+          const res = await api.put(`/payees/${scratchId}`, changes);
+          expect(res.status, res.raw).toBe(200);
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -855,13 +1133,21 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     'PUT /payees/{id}: wrong types, over-long fields, bad email or phone, unknown fields: 422 "Validation error…", payee unchanged',
     async () => {
       const body = fc.oneof(
-        { weight: 8, arbitrary: fc.tuple(validPayeeChanges, fc.array(badPayeeField, { minLength: 1, maxLength: 2 })).map(([valid, bad]) => bad.reduce((acc, [k, v]) => withKey(acc, k, v), valid)) },
+        {
+          weight: 8,
+          arbitrary: fc
+            .tuple(validPayeeChanges, fc.array(badPayeeField, { minLength: 1, maxLength: 2 }))
+            .map(([valid, bad]) => bad.reduce((acc, [k, v]) => withKey(acc, k, v), valid)),
+        },
         { weight: 1, arbitrary: fc.constant({}) },
         { weight: 1, arbitrary: notObject.filter((v) => v !== null) },
       );
       await fc.assert(
         fc.asyncProperty(body, async (changes) => {
-          const res = await rejectedWithoutWrites(() => inject('PUT', `/payees/${targetPayeeId}`, JSON.stringify(changes), 'application/json'), [422]);
+          const res = await rejectedWithoutWrites(
+            () => inject('PUT', `/payees/${targetPayeeId}`, JSON.stringify(changes), 'application/json'),
+            [422],
+          );
           expect(res.body.errorMsg).toMatch(/^Validation error/);
           const read = await api.get(`/payees/${targetPayeeId}`);
           expect(read.body).toEqual(targetPayee);
@@ -888,7 +1174,10 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       await fc.assert(
         fc.asyncProperty(id, fc.boolean(), good, badPayeeField, async (payeeId, breakIt, changes, [k, v]) => {
           const body = breakIt ? withKey(changes, k, v) : changes;
-          const res = await rejectedWithoutWrites(() => api.put(`/payees/${encodeURIComponent(payeeId)}`, body), breakIt ? [404, 422] : [404]);
+          const res = await rejectedWithoutWrites(
+            () => api.put(`/payees/${encodeURIComponent(payeeId)}`, body),
+            breakIt ? [404, 422] : [404],
+          );
           if (res.status === 404) expect(res.body.errorMsg).toBe('Payee not found.');
           else expect(res.body.errorMsg).toMatch(/^Validation error/);
         }),
@@ -918,7 +1207,10 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     async () => {
       await fc.assert(
         fc.asyncProperty(route, fc.jsonValue(), async (r, value) => {
-          const res = await rejectedWithoutWrites(() => inject(r.method, r.url(), JSON.stringify(value), 'application/json'), [400, 422]);
+          const res = await rejectedWithoutWrites(
+            () => inject(r.method, r.url(), JSON.stringify(value), 'application/json'),
+            [400, 422],
+          );
           if (res.status === 422 && r.prefix !== '') expect(res.body.errorMsg).toMatch(/^Validation error/);
         }),
         { numRuns: RUNS.jsonValue },
@@ -967,7 +1259,9 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
             '\u0000',
             '{"a":"\u0001"}',
           ),
-          fc.tuple(anyText({ minLength: 1, maxLength: 10 }), fc.jsonValue()).map(([junk, value]) => `${JSON.stringify(value)}${junk}`),
+          fc
+            .tuple(anyText({ minLength: 1, maxLength: 10 }), fc.jsonValue())
+            .map(([junk, value]) => `${JSON.stringify(value)}${junk}`),
         )
         .filter((text) => {
           try {
@@ -991,7 +1285,15 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   it(
     'a JSON body under another content type (or none): 400, never a write',
     async () => {
-      const contentType = fc.constantFrom<string | null>(null, 'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'text/json', 'application/octet-stream');
+      const contentType = fc.constantFrom<string | null>(
+        null,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'text/json',
+        'application/octet-stream',
+      );
       await fc.assert(
         fc.asyncProperty(route, contentType, fc.jsonValue(), async (r, type, value) => {
           await rejectedWithoutWrites(() => inject(r.method, r.url(), JSON.stringify(value), type), [400]);
@@ -1012,10 +1314,15 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     it.each([
       ['a 100,000-deep array as the body', () => deep],
       ['a 100,000-deep array as the batch', () => `{"checks":${deep},"emailChecks":${deep}}`],
-      ['a 100,000-deep array inside an item', () => `{"checks":[{"bankAccountId":"${ids.bankAccountId}","payeeId":"${ids.payeeId}","amount":1,"memo":${deep}}],"emailChecks":[{"checkId":"${emailable[0]}","payeeEmail":${deep}}]}`],
-      ['a 100,000-deep object as the body', () => '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH)],
+      [
+        'a 100,000-deep array inside an item',
+        () =>
+          `{"checks":[{"bankAccountId":"${ids.bankAccountId}","payeeId":"${ids.payeeId}","amount":1,"memo":${deep}}],"emailChecks":[{"checkId":"${emailable[0]}","payeeEmail":${deep}}]}`,
+      ],
+      ['a 100,000-deep object as the body', () => `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`],
     ])('%s: 400 or 422 on every route, never a 5xx, never a write', async (_label, body) => {
-      for (const r of ROUTES) await rejectedWithoutWrites(() => inject(r.method, r.url(), body(), 'application/json'), [400, 422]);
+      for (const r of ROUTES)
+        await rejectedWithoutWrites(() => inject(r.method, r.url(), body(), 'application/json'), [400, 422]);
     });
 
     it('a body over the size limit: 413 in the error shape, nothing written', async () => {
@@ -1029,17 +1336,26 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   // refused up front, naming the field; a path id holding one matches nothing (404).
   describe('a NUL character (U+0000) in text is never a 5xx', () => {
     it('as a bankAccountId in POST /checks: 422 naming the field, nothing written', async () => {
-      const res = await rejectedWithoutWrites(() => api.post('/checks', { checks: [{ ...ids, bankAccountId: 'bnk_\u0000', amount: 1 }] }), [422]);
+      const res = await rejectedWithoutWrites(
+        () => api.post('/checks', { checks: [{ ...ids, bankAccountId: 'bnk_\u0000', amount: 1 }] }),
+        [422],
+      );
       expect(res.body.errorMsg).toBe('The checks.0.bankAccountId field must not contain NUL characters.');
     });
 
     it('as a payeeId in POST /checks: 422 naming the field, nothing written', async () => {
-      const res = await rejectedWithoutWrites(() => api.post('/checks', { checks: [{ ...ids, payeeId: '\u0000', amount: 1 }] }), [422]);
+      const res = await rejectedWithoutWrites(
+        () => api.post('/checks', { checks: [{ ...ids, payeeId: '\u0000', amount: 1 }] }),
+        [422],
+      );
       expect(res.body.errorMsg).toBe('The checks.0.payeeId field must not contain NUL characters.');
     });
 
     it('as a checkId in POST /emailchecks: 422 naming the field, nothing written', async () => {
-      const res = await rejectedWithoutWrites(() => api.post('/emailchecks', { emailChecks: [{ checkId: 'chk_\u0000' }] }), [422]);
+      const res = await rejectedWithoutWrites(
+        () => api.post('/emailchecks', { emailChecks: [{ checkId: 'chk_\u0000' }] }),
+        [422],
+      );
       expect(res.body.errorMsg).toBe('The emailChecks.0.checkId field must not contain NUL characters.');
     });
 
@@ -1054,13 +1370,19 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     });
 
     it('in the memo of an otherwise valid check: 422, nothing written', async () => {
-      const res = await rejectedWithoutWrites(() => api.post('/checks', { checks: [{ ...ids, amount: 1, memo: 'a\u0000b' }] }), [422]);
+      const res = await rejectedWithoutWrites(
+        () => api.post('/checks', { checks: [{ ...ids, amount: 1, memo: 'a\u0000b' }] }),
+        [422],
+      );
       expect(res.body.errorMsg).toBe('The checks.0.memo field must not contain NUL characters.');
     });
 
     it('in a payee name on PUT /payees/{id}: 422 with the payee prefix, nothing written', async () => {
       const scratch = await api.post('/payees', { payees: [{ name: 'Scratch NUL' }] });
-      const res = await rejectedWithoutWrites(() => api.put(`/payees/${scratch.body.data.payees[0].payeeId}`, { name: 'a\u0000b' }), [422]);
+      const res = await rejectedWithoutWrites(
+        () => api.put(`/payees/${scratch.body.data.payees[0].payeeId}`, { name: 'a\u0000b' }),
+        [422],
+      );
       expect(res.body.errorMsg).toBe('Validation error: The name field must not contain NUL characters.');
     });
   });
@@ -1070,7 +1392,9 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       for (const literal of ['1.0000000000000000001', '100.00000000000000001', '12.345', '1e-400']) {
         const raw = `{"checks":[{"bankAccountId":"${ids.bankAccountId}","payeeId":"${ids.payeeId}","amount":1},{"bankAccountId":"${ids.bankAccountId}","payeeId":"${ids.payeeId}","amount":${literal}}]}`;
         const res = await rejectedWithoutWrites(() => inject('POST', '/checks', raw, 'application/json'), [422]);
-        expect(res.body.errorMsg, literal).toMatch(/^The checks\.1\.amount field must (have at most 2 decimal places|be greater than 0)\.$/);
+        expect(res.body.errorMsg, literal).toMatch(
+          /^The checks\.1\.amount field must (have at most 2 decimal places|be greater than 0)\.$/,
+        );
       }
     });
 

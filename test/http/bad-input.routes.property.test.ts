@@ -57,9 +57,24 @@ interface Form {
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 /** Characters the service refuses in text (src/domain/safe-text.ts). */
-const CONTROL = fc.constantFrom('\r\n', '\n', '\t', '\u0000', '\u001b', '\u007f', '\u0085', '\u2028', '\u202e', '\u2066');
+const CONTROL = fc.constantFrom(
+  '\r\n',
+  '\n',
+  '\t',
+  '\u0000',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '\u202e',
+  '\u2066',
+);
 
-const text = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12, unit: 'grapheme' }), fc.constantFrom('', ' ', 'é', '😀', '0', '-1', '1e300', 'null', 'true', '..', '%00'));
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ maxLength: 12, unit: 'grapheme' }),
+  fc.constantFrom('', ' ', 'é', '😀', '0', '-1', '1e300', 'null', 'true', '..', '%00'),
+);
 
 function typesOf(schema: Schema): Set<string> {
   const types = new Set<string>();
@@ -108,7 +123,9 @@ function roughly(schema: Schema, depth = 0): fc.Arbitrary<Json> {
       const required = (schema.required ?? []) as string[];
       const entries = Object.keys(properties);
       if (entries.length === 0) return fc.constant({});
-      return fc.record(Object.fromEntries(entries.map((k) => [k, roughly(properties[k] as Schema, depth + 1)])), { requiredKeys: required.filter((k) => entries.includes(k)) });
+      return fc.record(Object.fromEntries(entries.map((k) => [k, roughly(properties[k] as Schema, depth + 1)])), {
+        requiredKeys: required.filter((k) => entries.includes(k)),
+      });
     }
     case 'array':
       return fc.array(roughly((schema.items ?? {}) as Schema, depth + 1), { minLength: 1, maxLength: 2 });
@@ -125,7 +142,11 @@ function roughly(schema: Schema, depth = 0): fc.Arbitrary<Json> {
 }
 
 /** Every (path, sub-schema) of object properties reachable through objects and arrays. */
-function fieldsOf(schema: Schema, path: (string | number)[] = [], out: { path: (string | number)[]; schema: Schema; parent: Schema }[] = []): typeof out {
+function fieldsOf(
+  schema: Schema,
+  path: (string | number)[] = [],
+  out: { path: (string | number)[]; schema: Schema; parent: Schema }[] = [],
+): typeof out {
   if (path.length > 6) return out;
   const type = schema.type;
   if (type === 'object') {
@@ -147,7 +168,8 @@ function setAt(root: Json, path: (string | number)[], value: Json): Json {
     list[0] = setAt(list[0], rest, value);
     return list;
   }
-  const object = typeof root === 'object' && root !== null && !Array.isArray(root) ? { ...(root as Record<string, Json>) } : {};
+  const object =
+    typeof root === 'object' && root !== null && !Array.isArray(root) ? { ...(root as Record<string, Json>) } : {};
   object[head as string] = setAt(object[head as string], rest, value);
   return object;
 }
@@ -155,7 +177,8 @@ function setAt(root: Json, path: (string | number)[], value: Json): Json {
 function removeAt(root: Json, path: (string | number)[]): Json {
   if (path.length === 0) return root;
   const [head, ...rest] = path;
-  if (typeof head === 'number') return Array.isArray(root) && root.length > 0 ? [removeAt(root[0], rest), ...root.slice(1)] : root;
+  if (typeof head === 'number')
+    return Array.isArray(root) && root.length > 0 ? [removeAt(root[0], rest), ...root.slice(1)] : root;
   if (typeof root !== 'object' || root === null || Array.isArray(root)) return root;
   const object = { ...(root as Record<string, Json>) };
   if (rest.length === 0) delete object[head as string];
@@ -181,39 +204,62 @@ function brokenBody(schema: Schema): fc.Arbitrary<[string, string | null]> {
       return [inside ? `{"x":${deep}}` : deep, 'application/json'];
     }),
     // Not JSON.
-    fc.constantFrom('{', '{"a":}', "{'a':1}", '[1,]', 'nul', '{"a":1}}', '\u0000').map((t): [string, string | null] => [t, 'application/json']),
+    fc
+      .constantFrom('{', '{"a":}', "{'a':1}", '[1,]', 'nul', '{"a":1}}', '\u0000')
+      .map((t): [string, string | null] => [t, 'application/json']),
     // A JSON body under another content type, or none.
-    fc.tuple(base, fc.constantFrom<string | null>(null, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'text/json')).map(([value, type]) => [JSON.stringify(value), type]),
+    fc
+      .tuple(
+        base,
+        fc.constantFrom<string | null>(
+          null,
+          'text/plain',
+          'application/xml',
+          'application/x-www-form-urlencoded',
+          'text/json',
+        ),
+      )
+      .map(([value, type]) => [JSON.stringify(value), type]),
     // Not an object at all.
     fc.constantFrom<Json>(null, 1, 'text', [], [{}], true).map(json),
   ];
   if (fields.length > 0) {
     // One field of the wrong type.
-    strategies.push(fc.tuple(base, fc.nat()).chain(([value, n]) => {
-      const field = fields[n % fields.length] as (typeof fields)[number];
-      const optional = !((field.parent.required ?? []) as string[]).includes(String(field.path.at(-1)));
-      return wrongTypeFor(field.schema, optional).map((bad) => json(setAt(value, field.path, bad)));
-    }));
+    strategies.push(
+      fc.tuple(base, fc.nat()).chain(([value, n]) => {
+        const field = fields[n % fields.length] as (typeof fields)[number];
+        const optional = !((field.parent.required ?? []) as string[]).includes(String(field.path.at(-1)));
+        return wrongTypeFor(field.schema, optional).map((bad) => json(setAt(value, field.path, bad)));
+      }),
+    );
     const limited = fields.filter((f) => typeof f.schema.maxLength === 'number');
     if (limited.length > 0) {
-      strategies.push(fc.tuple(base, fc.nat(), fc.integer({ min: 1, max: 50 })).map(([value, n, extra]) => {
-        const field = limited[n % limited.length] as (typeof limited)[number];
-        return json(setAt(value, field.path, 'x'.repeat(Number(field.schema.maxLength) + extra)));
-      }));
+      strategies.push(
+        fc.tuple(base, fc.nat(), fc.integer({ min: 1, max: 50 })).map(([value, n, extra]) => {
+          const field = limited[n % limited.length] as (typeof limited)[number];
+          return json(setAt(value, field.path, 'x'.repeat(Number(field.schema.maxLength) + extra)));
+        }),
+      );
     }
     const closed = fields.filter((f) => f.parent.additionalProperties === false);
     if (closed.length > 0) {
-      strategies.push(fc.tuple(base, fc.nat(), fc.constantFrom('unknownField', 'Name', 'id', 'constructor2', 'amount_', 'é')).map(([value, n, key]) => {
-        const field = closed[n % closed.length] as (typeof closed)[number];
-        return json(setAt(value, [...field.path.slice(0, -1), key], 1));
-      }));
+      strategies.push(
+        fc
+          .tuple(base, fc.nat(), fc.constantFrom('unknownField', 'Name', 'id', 'constructor2', 'amount_', 'é'))
+          .map(([value, n, key]) => {
+            const field = closed[n % closed.length] as (typeof closed)[number];
+            return json(setAt(value, [...field.path.slice(0, -1), key], 1));
+          }),
+      );
     }
     const required = fields.filter((f) => ((f.parent.required ?? []) as string[]).includes(String(f.path.at(-1))));
     if (required.length > 0) {
-      strategies.push(fc.tuple(base, fc.nat()).map(([value, n]) => {
-        const field = required[n % required.length] as (typeof required)[number];
-        return json(removeAt(value, field.path));
-      }));
+      strategies.push(
+        fc.tuple(base, fc.nat()).map(([value, n]) => {
+          const field = required[n % required.length] as (typeof required)[number];
+          return json(removeAt(value, field.path));
+        }),
+      );
     }
   }
   return fc.oneof(...strategies);
@@ -224,7 +270,8 @@ function parseDocument(doc: { paths: Record<string, Record<string, Record<string
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const parameters = (op.parameters ?? []) as { in: string; name: string; schema?: Schema }[];
-      const content = ((op.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content ?? {}) as Record<string, { schema?: Schema }>;
+      const content = ((op.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content ??
+        {}) as Record<string, { schema?: Schema }>;
       operations.push({
         method: method.toUpperCase(),
         path,
@@ -252,13 +299,15 @@ async function crawlForms(visitor: Visitor, starts: string[]): Promise<Form[]> {
     for (const match of res.body.matchAll(/href="(\/panel[^"#]*)"/g)) {
       const link = (match[1] ?? '').replace(/&amp;/g, '&');
       // Signing out would end the crawl's session; PDFs and assets are not pages.
-      if (!link.includes('sign-out') && !link.endsWith('.pdf') && !link.includes('/pdf') && !seen.has(link)) queue.push(link);
+      if (!link.includes('sign-out') && !link.endsWith('.pdf') && !link.includes('/pdf') && !seen.has(link))
+        queue.push(link);
     }
     for (const match of res.body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)) {
       const action = (match[1] ?? '').replace(/&amp;/g, '&');
       const fields = [...(match[2] ?? '').matchAll(/name="([^"]+)"/g)].map((m) => m[1] ?? '').filter((n) => n !== '');
       const key = action.replace(/\/[a-z]+_[0-9A-Z]{10,}/g, '/:id');
-      if (!forms.has(key) && action !== '/panel/sign-out') forms.set(key, { page: url, action, fields: [...new Set(fields)] });
+      if (!forms.has(key) && action !== '/panel/sign-out')
+        forms.set(key, { page: url, action, fields: [...new Set(fields)] });
     }
   }
   return [...forms.values()];
@@ -288,16 +337,33 @@ describe.each(dialects())('bad input on every route and form (%s)', (dialect) =>
       const basics = await seedBasics(client);
       const check = await client.post('/checks', { checks: [{ ...basics, amount: 12.34, memo: 'seed' }] });
       const webhook = await client.post('/webhooks', { url: 'https://example.com/hook' });
-      pool.push(basics.bankAccountId, basics.payeeId, check.body.data?.checks?.[0]?.checkId ?? '', webhook.body.data?.webhookId ?? webhook.body.data?.id ?? '');
+      pool.push(
+        basics.bankAccountId,
+        basics.payeeId,
+        check.body.data?.checks?.[0]?.checkId ?? '',
+        webhook.body.data?.webhookId ?? webhook.body.data?.id ?? '',
+      );
     }
     const doc = await t.app.inject({ method: 'GET', url: '/api/v3/openapi.json' });
     operations = parseDocument(doc.json());
 
     panel = new Visitor(t.app, '192.0.2.200');
-    const signedUp = await panel.signUp({ company: 'Wide Forms', email: 'forms@example.com', phone: '+14155550123', password: 'a long enough password' });
+    const signedUp = await panel.signUp({
+      company: 'Wide Forms',
+      email: 'forms@example.com',
+      phone: '+14155550123',
+      password: 'a long enough password',
+    });
     if (signedUp.status !== 303) throw new Error(`panel sign-up: ${signedUp.status}`);
     await panel.submit('/panel/keys', '/panel/keys', { name: 'crawl', env: 'test' });
-    forms = [...(await crawlForms(panel, ['/panel'])), ...(await crawlForms(new Visitor(t.app, '192.0.2.201'), ['/panel/sign-in', '/panel/sign-up', '/panel/forgot-password']))];
+    forms = [
+      ...(await crawlForms(panel, ['/panel'])),
+      ...(await crawlForms(new Visitor(t.app, '192.0.2.201'), [
+        '/panel/sign-in',
+        '/panel/sign-up',
+        '/panel/forgot-password',
+      ])),
+    ];
 
     before = await snapshotTables(t.database.db);
     probe = startHealthProbe(t);
@@ -320,107 +386,176 @@ describe.each(dialects())('bad input on every route and form (%s)', (dialect) =>
     expect(operations.length).toBeGreaterThanOrEqual(40);
     expect(operations.some((o) => o.method === 'POST' && o.path === '/checks')).toBe(true);
     expect(forms.length).toBeGreaterThanOrEqual(8);
-    expect(forms.map((f) => f.action)).toEqual(expect.arrayContaining(['/panel/sign-in', '/panel/sign-up', '/panel/keys']));
+    expect(forms.map((f) => f.action)).toEqual(
+      expect.arrayContaining(['/panel/sign-in', '/panel/sign-up', '/panel/keys']),
+    );
   });
 
-  it(
-    `API: ${API_RUNS} generated requests over every route — never a 5xx, 4xx in the spec's shape, unsafe methods never succeed`,
-    async () => {
-      const nothing = fc.oneof(
-        fc.constantFrom('x', 'chk_00000000000000000000000000', 'pay_0', '%00', 'a%0Ab', '%E2%80%AE', '..%2F..', ' ', '-1', '1e300', 'null', 'a'.repeat(150), 'a'.repeat(250)),
-        fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent),
-        fc.constantFrom(...foreignIds.filter((id) => id !== '')),
-      );
-      const any = fc.oneof({ weight: 3, arbitrary: nothing }, { weight: 1, arbitrary: fc.constantFrom(...ownIds.filter((id) => id !== '')) });
-      const queryValue = fc.oneof(text.map(encodeURIComponent), fc.constantFrom('0', '-1', '1e300', '99999999999999999999', '', '%00', 'a%0Ab', '1.5', 'NaN', 'printed', 'PRINTED'));
-      const request = fc
-        .constantFrom(...operations)
-        .chain((op) =>
-          fc.record({
-            op: fc.constant(op),
-            ids: fc.array(UNSAFE.has(op.method) ? nothing : any, { minLength: op.pathParams.length, maxLength: op.pathParams.length }),
-            query: fc.array(fc.tuple(fc.constantFrom(...op.query.map((q) => q.name), 'unknown', 'page', 'perPage'), queryValue), { maxLength: 3 }),
-            body: op.body !== null ? brokenBody(op.body).map((b) => b as [string, string | null] | null) : fc.option(fc.tuple(fc.constantFrom('junk', '{}', '\u0000\u0001'), fc.constantFrom<string | null>('application/json', 'image/png', 'multipart/form-data; boundary=x', 'text/plain', null)), { nil: null }),
-            auth: fc.constantFrom('key', 'key', 'key', 'key', 'key', 'key', 'key', 'none', 'bad', 'basic'),
-          }),
-        );
-      await fc.assert(
-        fc.asyncProperty(request, async ({ op, ids, query, body, auth }) => {
-          let path = op.path;
-          op.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, ids[i] ?? 'x')));
-          const search = query.map(([k, v]) => `${k}=${v}`).join('&');
-          const url = `/api/v3${path}${search === '' ? '' : `?${search}`}`;
-          const authorization = auth === 'key' ? `Bearer ${api.key}` : auth === 'bad' ? 'Bearer not.a.key' : auth === 'basic' ? 'Basic dXNlcjpwYXNz' : undefined;
-          const res = await t.app.inject({
-            method: op.method as 'GET',
-            url,
-            headers: { ...(authorization === undefined ? {} : { authorization }), ...(body?.[1] == null ? {} : { 'content-type': body[1] }) },
-            ...(body === null ? {} : { payload: body[0] }),
-          });
-          count(res.statusCode);
-          const label = `${op.method} ${url} [${auth}] ${body?.[1] ?? ''} ${String(body?.[0] ?? '').slice(0, 120)} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
-          expect(res.statusCode, label).toBeLessThan(500);
-          if (UNSAFE.has(op.method)) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
-          if (res.statusCode >= 400) {
-            expect(String(res.headers['content-type']), label).toMatch(/^application\/json/);
-            const parsed: unknown = JSON.parse(res.body);
-            if (res.statusCode === 401) expect(parsed, label).toEqual({ message: 'Unauthenticated.' });
-            else expect(parsed, label).toEqual({ success: false, errorMsg: expect.stringMatching(/\S/) });
-          }
+  it(`API: ${API_RUNS} generated requests over every route — never a 5xx, 4xx in the spec's shape, unsafe methods never succeed`, async () => {
+    const nothing = fc.oneof(
+      fc.constantFrom(
+        'x',
+        'chk_00000000000000000000000000',
+        'pay_0',
+        '%00',
+        'a%0Ab',
+        '%E2%80%AE',
+        '..%2F..',
+        ' ',
+        '-1',
+        '1e300',
+        'null',
+        'a'.repeat(150),
+        'a'.repeat(250),
+      ),
+      fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent),
+      fc.constantFrom(...foreignIds.filter((id) => id !== '')),
+    );
+    const any = fc.oneof(
+      { weight: 3, arbitrary: nothing },
+      { weight: 1, arbitrary: fc.constantFrom(...ownIds.filter((id) => id !== '')) },
+    );
+    const queryValue = fc.oneof(
+      text.map(encodeURIComponent),
+      fc.constantFrom(
+        '0',
+        '-1',
+        '1e300',
+        '99999999999999999999',
+        '',
+        '%00',
+        'a%0Ab',
+        '1.5',
+        'NaN',
+        'printed',
+        'PRINTED',
+      ),
+    );
+    const request = fc.constantFrom(...operations).chain((op) =>
+      fc.record({
+        op: fc.constant(op),
+        ids: fc.array(UNSAFE.has(op.method) ? nothing : any, {
+          minLength: op.pathParams.length,
+          maxLength: op.pathParams.length,
         }),
-        { numRuns: API_RUNS },
-      );
-    },
-    300_000,
-  );
+        query: fc.array(
+          fc.tuple(fc.constantFrom(...op.query.map((q) => q.name), 'unknown', 'page', 'perPage'), queryValue),
+          { maxLength: 3 },
+        ),
+        body:
+          op.body !== null
+            ? brokenBody(op.body).map((b) => b as [string, string | null] | null)
+            : fc.option(
+                fc.tuple(
+                  fc.constantFrom('junk', '{}', '\u0000\u0001'),
+                  fc.constantFrom<string | null>(
+                    'application/json',
+                    'image/png',
+                    'multipart/form-data; boundary=x',
+                    'text/plain',
+                    null,
+                  ),
+                ),
+                { nil: null },
+              ),
+        auth: fc.constantFrom('key', 'key', 'key', 'key', 'key', 'key', 'key', 'none', 'bad', 'basic'),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(request, async ({ op, ids, query, body, auth }) => {
+        let path = op.path;
+        op.pathParams.forEach((name, i) => {
+          path = path.replace(`{${name}}`, ids[i] ?? 'x');
+        });
+        const search = query.map(([k, v]) => `${k}=${v}`).join('&');
+        const url = `/api/v3${path}${search === '' ? '' : `?${search}`}`;
+        const authorization =
+          auth === 'key'
+            ? `Bearer ${api.key}`
+            : auth === 'bad'
+              ? 'Bearer not.a.key'
+              : auth === 'basic'
+                ? 'Basic dXNlcjpwYXNz'
+                : undefined;
+        const res = await t.app.inject({
+          method: op.method as 'GET',
+          url,
+          headers: {
+            ...(authorization === undefined ? {} : { authorization }),
+            ...(body?.[1] == null ? {} : { 'content-type': body[1] }),
+          },
+          ...(body === null ? {} : { payload: body[0] }),
+        });
+        count(res.statusCode);
+        const label = `${op.method} ${url} [${auth}] ${body?.[1] ?? ''} ${String(body?.[0] ?? '').slice(0, 120)} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, label).toBeLessThan(500);
+        if (UNSAFE.has(op.method)) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
+        if (res.statusCode >= 400) {
+          expect(String(res.headers['content-type']), label).toMatch(/^application\/json/);
+          const parsed: unknown = JSON.parse(res.body);
+          if (res.statusCode === 401) expect(parsed, label).toEqual({ message: 'Unauthenticated.' });
+          else expect(parsed, label).toEqual({ success: false, errorMsg: expect.stringMatching(/\S/) });
+        }
+      }),
+      { numRuns: API_RUNS },
+    );
+  }, 300_000);
 
-  it(
-    `panel: ${FORM_RUNS} generated form posts over every form — never a 5xx, a 4xx page, nothing written`,
-    async () => {
-      const tokens = new Map<string, string>();
-      const anonymous = new Visitor(t.app, '192.0.2.202');
-      const visitorFor = (form: Form): Visitor => (['/panel/sign-in', '/panel/sign-up', '/panel/forgot-password'].includes(form.page) ? anonymous : panel);
-      for (const form of forms) {
-        const page = await visitorFor(form).get(form.page);
-        tokens.set(form.page, /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '');
-      }
-      const post = fc.record({
-        form: fc.constantFrom(...forms),
-        values: fc.array(text, { minLength: 8, maxLength: 8 }),
-        breakage: fc.constantFrom('control', 'control', 'control', 'no-csrf', 'wrong-csrf', 'too-long', 'json'),
-        control: CONTROL,
-        at: fc.nat(),
-      });
-      await fc.assert(
-        fc.asyncProperty(post, async ({ form, values, breakage, control, at }) => {
-          const visitor = visitorFor(form);
-          const fields: Record<string, string> = {};
-          form.fields.forEach((name, i) => (fields[name] = name === '_csrf' ? (tokens.get(form.page) ?? '') : (values[i % values.length] ?? '')));
-          if (breakage === 'control') {
-            // Passwords may hold anything but NUL; every other field refuses the character.
-            const targets = form.fields.filter((n) => !/password/i.test(n));
-            const target = targets[at % Math.max(1, targets.length)] ?? '_csrf';
-            fields[target] = `${fields[target] ?? ''}${control}`;
-          }
-          if (breakage === 'no-csrf') delete fields._csrf;
-          if (breakage === 'wrong-csrf') fields._csrf = 'forged-token';
-          if (breakage === 'too-long') fields[form.fields[0] ?? 'x'] = 'x'.repeat(70_000);
-          let res;
-          if (breakage === 'json') {
-            const injected = await t.app.inject({ method: 'POST', url: form.action, remoteAddress: visitor.address, headers: { cookie: [...visitor.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/json' }, payload: JSON.stringify(fields) });
-            res = { status: injected.statusCode, headers: injected.headers, body: injected.body };
-          } else res = await visitor.post(form.action, fields);
-          count(res.status);
-          const label = `${breakage} ${form.action} ${JSON.stringify(fields).slice(0, 200)} -> ${res.status}`;
-          expect(res.status, label).toBeGreaterThanOrEqual(400);
-          expect(res.status, label).toBeLessThan(500);
-          expect(String(res.headers['content-type']), label).toMatch(/^text\/html/);
-        }),
-        { numRuns: FORM_RUNS },
-      );
-    },
-    300_000,
-  );
+  it(`panel: ${FORM_RUNS} generated form posts over every form — never a 5xx, a 4xx page, nothing written`, async () => {
+    const tokens = new Map<string, string>();
+    const anonymous = new Visitor(t.app, '192.0.2.202');
+    const visitorFor = (form: Form): Visitor =>
+      ['/panel/sign-in', '/panel/sign-up', '/panel/forgot-password'].includes(form.page) ? anonymous : panel;
+    for (const form of forms) {
+      const page = await visitorFor(form).get(form.page);
+      tokens.set(form.page, /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '');
+    }
+    const post = fc.record({
+      form: fc.constantFrom(...forms),
+      values: fc.array(text, { minLength: 8, maxLength: 8 }),
+      breakage: fc.constantFrom('control', 'control', 'control', 'no-csrf', 'wrong-csrf', 'too-long', 'json'),
+      control: CONTROL,
+      at: fc.nat(),
+    });
+    await fc.assert(
+      fc.asyncProperty(post, async ({ form, values, breakage, control, at }) => {
+        const visitor = visitorFor(form);
+        const fields: Record<string, string> = {};
+        for (const [i, name] of form.fields.entries()) {
+          fields[name] = name === '_csrf' ? (tokens.get(form.page) ?? '') : (values[i % values.length] ?? '');
+        }
+        if (breakage === 'control') {
+          // Passwords may hold anything but NUL; every other field refuses the character.
+          const targets = form.fields.filter((n) => !/password/i.test(n));
+          const target = targets[at % Math.max(1, targets.length)] ?? '_csrf';
+          fields[target] = `${fields[target] ?? ''}${control}`;
+        }
+        if (breakage === 'no-csrf') delete fields._csrf;
+        if (breakage === 'wrong-csrf') fields._csrf = 'forged-token';
+        if (breakage === 'too-long') fields[form.fields[0] ?? 'x'] = 'x'.repeat(70_000);
+        let res: { status: number; headers: Record<string, unknown>; body: string };
+        if (breakage === 'json') {
+          const injected = await t.app.inject({
+            method: 'POST',
+            url: form.action,
+            remoteAddress: visitor.address,
+            headers: {
+              cookie: [...visitor.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+              'content-type': 'application/json',
+            },
+            payload: JSON.stringify(fields),
+          });
+          res = { status: injected.statusCode, headers: injected.headers, body: injected.body };
+        } else res = await visitor.post(form.action, fields);
+        count(res.status);
+        const label = `${breakage} ${form.action} ${JSON.stringify(fields).slice(0, 200)} -> ${res.status}`;
+        expect(res.status, label).toBeGreaterThanOrEqual(400);
+        expect(res.status, label).toBeLessThan(500);
+        expect(String(res.headers['content-type']), label).toMatch(/^text\/html/);
+      }),
+      { numRuns: FORM_RUNS },
+    );
+  }, 300_000);
 
   it('changed no row of any table, and /healthz answered within 1 s throughout', async () => {
     const { probes, slowest } = await probe.stop();

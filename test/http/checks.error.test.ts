@@ -6,7 +6,8 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
   let t: TestApp;
   let api: Client;
   let ids: { bankAccountId: string; payeeId: string };
-  const countChecks = async (): Promise<number> => Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks'))?.n);
+  const countChecks = async (): Promise<number> =>
+    Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks'))?.n);
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -16,7 +17,11 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const cases: [string, unknown, string][] = [
-    ['missing amount names the item index', { checks: [{ ...{}, amount: 1 }, {}] }, 'The checks.0.bankAccountId field is required.'],
+    [
+      'missing amount names the item index',
+      { checks: [{ ...{}, amount: 1 }, {}] },
+      'The checks.0.bankAccountId field is required.',
+    ],
     ['empty batch', { checks: [] }, 'The checks field must have at least 1 item.'],
     ['no checks key', {}, 'The checks field is required.'],
     ['unknown top-level field', { checks: [], extra: 1 }, 'The extra field is not allowed.'],
@@ -41,12 +46,18 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
       [{ ...item, amount: 100000000 }, 'The checks.1.amount field must not be greater than 99999999.99.'],
       [{ ...item, amount: true }, 'The checks.1.amount field must be a number.'],
       [{ ...item, memo: 'x'.repeat(151) }, 'The checks.1.memo field must not be greater than 150 characters.'],
-      [{ ...item, accountNumber: 'x'.repeat(51) }, 'The checks.1.accountNumber field must not be greater than 50 characters.'],
+      [
+        { ...item, accountNumber: 'x'.repeat(51) },
+        'The checks.1.accountNumber field must not be greater than 50 characters.',
+      ],
       [{ ...item, issueDate: '2026-02-30' }, 'The checks.1.issueDate field must be a valid date (YYYY-MM-DD).'],
       [{ ...item, serialNumber: '12a' }, 'The checks.1.serialNumber field must contain digits only (at most 15).'],
       [{ ...item, noSign: 'yes' }, 'The checks.1.noSign field must be true or false.'],
       [{ ...item, customElements: { element11: 'x' } }, 'The checks.1.customElements.element11 field is not allowed.'],
-      [{ ...item, customElements: { element1: 'x'.repeat(101) } }, 'The checks.1.customElements.element1 field must not be greater than 100 characters.'],
+      [
+        { ...item, customElements: { element1: 'x'.repeat(101) } },
+        'The checks.1.customElements.element1 field must not be greater than 100 characters.',
+      ],
       [{ ...item, colour: 'blue' }, 'The checks.1.colour field is not allowed.'],
       [{ ...item, bankAccountId: 'bank_unknown' }, 'The selected checks.1.bankAccountId is invalid.'],
       [{ ...item, payeeId: 'pay_unknown' }, 'The selected checks.1.payeeId is invalid.'],
@@ -62,15 +73,36 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
   });
 
   it('refuses duplicate serial numbers and reference ids, in the batch and against stored checks', async () => {
-    const first = await api.post('/checks', { checks: [{ ...ids, amount: 1, serialNumber: '9001', referenceId: 'dup-ref' }] });
+    const first = await api.post('/checks', {
+      checks: [{ ...ids, amount: 1, serialNumber: '9001', referenceId: 'dup-ref' }],
+    });
     expect(first.status).toBe(201);
     const before = await countChecks();
     const again = [
       [{ checks: [{ ...ids, amount: 1, serialNumber: '9001' }] }, 'The checks.0.serialNumber has already been taken.'],
-      [{ checks: [{ ...ids, amount: 1, serialNumber: '009001' }] }, 'The checks.0.serialNumber has already been taken.'],
+      [
+        { checks: [{ ...ids, amount: 1, serialNumber: '009001' }] },
+        'The checks.0.serialNumber has already been taken.',
+      ],
       [{ checks: [{ ...ids, amount: 1, referenceId: 'dup-ref' }] }, 'The checks.0.referenceId has already been taken.'],
-      [{ checks: [{ ...ids, amount: 1, serialNumber: '9100' }, { ...ids, amount: 1, serialNumber: '9100' }] }, 'The checks.1.serialNumber field has a duplicate value.'],
-      [{ checks: [{ ...ids, amount: 1, referenceId: 'x' }, { ...ids, amount: 1, referenceId: 'x' }] }, 'The checks.1.referenceId field has a duplicate value.'],
+      [
+        {
+          checks: [
+            { ...ids, amount: 1, serialNumber: '9100' },
+            { ...ids, amount: 1, serialNumber: '9100' },
+          ],
+        },
+        'The checks.1.serialNumber field has a duplicate value.',
+      ],
+      [
+        {
+          checks: [
+            { ...ids, amount: 1, referenceId: 'x' },
+            { ...ids, amount: 1, referenceId: 'x' },
+          ],
+        },
+        'The checks.1.referenceId field has a duplicate value.',
+      ],
     ] as const;
     for (const [body, message] of again) {
       const res = await api.post('/checks', body);
@@ -88,13 +120,30 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
 
   it('400 for bodies that are not JSON', async () => {
     for (const payload of ['{"checks": [', 'not json', '']) {
-      const res = await t.app.inject({ method: 'POST', url: `${BASE}/checks`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${BASE}/checks`,
+        headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+        payload,
+      });
       expect(res.statusCode).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ success: false, errorMsg: expect.stringContaining('could not be parsed') });
+      expect(JSON.parse(res.body)).toEqual({
+        success: false,
+        errorMsg: expect.stringContaining('could not be parsed'),
+      });
     }
-    const wrongType = await t.app.inject({ method: 'POST', url: `${BASE}/checks`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'text/plain' }, payload: 'hello' });
+    const wrongType = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks`,
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(wrongType.statusCode).toBe(400);
-    const noBody = await t.app.inject({ method: 'POST', url: `${BASE}/checks`, headers: { authorization: `Bearer ${api.key}` } });
+    const noBody = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks`,
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     expect(noBody.statusCode).toBe(400);
     const array = await api.post('/checks', []);
     expect(array.status).toBe(422);

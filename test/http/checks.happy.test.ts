@@ -15,7 +15,9 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
   afterAll(() => t.close());
 
   it('creates a check and answers 201 with the create response shape', async () => {
-    const res = await api.post('/checks', { checks: [{ ...ids, amount: 1234.56, memo: 'Invoice 42', issueDate: '2026-11-20', noSign: 0 }] });
+    const res = await api.post('/checks', {
+      checks: [{ ...ids, amount: 1234.56, memo: 'Invoice 42', issueDate: '2026-11-20', noSign: 0 }],
+    });
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.body.success).toBe(true);
@@ -32,7 +34,18 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
   });
 
   it('reads a check back in the read shape with amount in words, status and statements', async () => {
-    const created = await api.post('/checks', { checks: [{ ...ids, amount: '0.5', issueDate: '2026-02-28', invoiceNumber: 'INV-7', accountNumber: 'ACC-1', referenceId: 'ref-read-1' }] });
+    const created = await api.post('/checks', {
+      checks: [
+        {
+          ...ids,
+          amount: '0.5',
+          issueDate: '2026-02-28',
+          invoiceNumber: 'INV-7',
+          accountNumber: 'ACC-1',
+          referenceId: 'ref-read-1',
+        },
+      ],
+    });
     const checkId = created.body.data.checks[0].checkId;
     const res = await api.get(`/checks/${checkId}`);
     expect(res.status).toBe(200);
@@ -52,7 +65,13 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
         bankAccount: { bankAccountId: ids.bankAccountId, name: 'Operating' },
         payee: { payeeId: ids.payeeId, name: 'Acme Supplies' },
         checkStatus: { status: 0, description: 'New' },
-        checkStatements: [{ status: 'created', date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), time: expect.stringMatching(/^(0[1-9]|1[0-2]):[0-5]\d (am|pm)$/) }],
+        checkStatements: [
+          {
+            status: 'created',
+            date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+            time: expect.stringMatching(/^(0[1-9]|1[0-2]):[0-5]\d (am|pm)$/),
+          },
+        ],
       },
     });
   });
@@ -67,14 +86,23 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
       ],
     });
     expect(res.status).toBe(201);
-    expect(res.body.data.checks.map((c: { amount: string }) => c.amount)).toEqual(['99999999.99', '0.10', '19.90', '1234.50']);
+    expect(res.body.data.checks.map((c: { amount: string }) => c.amount)).toEqual([
+      '99999999.99',
+      '0.10',
+      '19.90',
+      '1234.50',
+    ]);
     const big = await api.get(`/checks/${res.body.data.checks[0].checkId}`);
     expect(big.body.data.amount).toBe(99999999.99);
-    expect(big.body.data.amountInWord).toBe('Ninety-Nine Million Nine Hundred Ninety-Nine Thousand Nine Hundred Ninety-Nine and 99/100');
+    expect(big.body.data.amountInWord).toBe(
+      'Ninety-Nine Million Nine Hundred Ninety-Nine Thousand Nine Hundred Ninety-Nine and 99/100',
+    );
   });
 
   it('assigns serial numbers from the bank account, above explicit ones', async () => {
-    const bank = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Payroll', routingNumber: '021000021', accountNumber: '55554444', startingSerial: 500 }] });
+    const bank = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Payroll', routingNumber: '021000021', accountNumber: '55554444', startingSerial: 500 }],
+    });
     const bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
     const res = await api.post('/checks', {
       checks: [
@@ -104,7 +132,12 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
           categoryId: '',
           voucherId: null,
           customElements: { element1: 'Dept 7', element2: 'PO 99' },
-          voucher: { voucherNumber: 'V-1', date: '2026-11-01', memo: 'Parts', voucherItems: [{ invoiceNumber: 'A1', description: 'Bolts', quantity: 2, unitCost: '2.50', total: 5 }] },
+          voucher: {
+            voucherNumber: 'V-1',
+            date: '2026-11-01',
+            memo: 'Parts',
+            voucherItems: [{ invoiceNumber: 'A1', description: 'Bolts', quantity: 2, unitCost: '2.50', total: 5 }],
+          },
         },
         { bankAccountId: ids.bankAccountId, noPayee: 1, noAmount: true },
       ],
@@ -115,7 +148,12 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
     expect(blank.payee).toEqual({ payeeId: '', name: '' });
     const voucher = await api.get(`/checks/${withVoucher.checkId}/voucher`);
     expect(voucher.status).toBe(200);
-    expect(voucher.body.data).toMatchObject({ voucherNumber: 'V-1', date: '2026-11-01', memo: 'Parts', voucherItems: [{ invoiceNumber: 'A1', description: 'Bolts', quantity: 2, unitCost: '2.50', total: '5.00' }] });
+    expect(voucher.body.data).toMatchObject({
+      voucherNumber: 'V-1',
+      date: '2026-11-01',
+      memo: 'Parts',
+      voucherItems: [{ invoiceNumber: 'A1', description: 'Bolts', quantity: 2, unitCost: '2.50', total: '5.00' }],
+    });
     const blankRead = await api.get(`/checks/${blank.checkId}`);
     expect(blankRead.body.data.amountInWord).toBe('');
   });
@@ -123,7 +161,10 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
   it('attaches a voucher after creation and links an existing one by voucherId', async () => {
     const created = await api.post('/checks', { checks: [{ ...ids, amount: 3 }] });
     const checkId = created.body.data.checks[0].checkId;
-    const attached = await api.post(`/checks/${checkId}/voucher`, { voucherNumber: 'V-2', voucherItems: [{ name: 'Service', total: '3.00' }] });
+    const attached = await api.post(`/checks/${checkId}/voucher`, {
+      voucherNumber: 'V-2',
+      voucherItems: [{ name: 'Service', total: '3.00' }],
+    });
     expect(attached.status).toBe(201);
     const voucherId = attached.body.data.voucherId;
     const reuse = await api.post('/checks', { checks: [{ ...ids, amount: 3, voucherId }] });
@@ -137,7 +178,9 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
     const basics = await seedBasics(own, { name: 'Zeta Plumbing' });
     const made: string[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const res = await own.post('/checks', { checks: [{ ...basics, amount: 100 + i, memo: i === 3 ? 'Quarterly RENT' : `memo ${i}`, referenceId: `r-${i}` }] });
+      const res = await own.post('/checks', {
+        checks: [{ ...basics, amount: 100 + i, memo: i === 3 ? 'Quarterly RENT' : `memo ${i}`, referenceId: `r-${i}` }],
+      });
       made.push(res.body.data.checks[0].checkId);
     }
     const first = await own.get('/checks');

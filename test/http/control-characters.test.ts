@@ -27,11 +27,26 @@ const REFUSED: readonly [string, string][] = [
   ['PDI', 'a\u2069b'],
 ];
 
-const ALLOWED = ['Zoë Müller', 'O’Brien & Sons, Inc.', '株式会社', 'Café – 50% off', 'a\u00a0b', 'שלום', '😀 emoji', 'a\u200fb'];
+const ALLOWED = [
+  'Zoë Müller',
+  'O’Brien & Sons, Inc.',
+  '株式会社',
+  'Café – 50% off',
+  'a\u00a0b',
+  'שלום',
+  '😀 emoji',
+  'a\u200fb',
+];
 
 describe('which characters are refused', () => {
   it('refuses every character of the decided set and nothing else', () => {
-    const refused = (c: number): boolean => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+    const refused = (c: number): boolean =>
+      c < 0x20 ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069);
     for (let c = 0; c <= 0xffff; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue;
       expect(unsafeCharacter(`a${String.fromCharCode(c)}b`) !== null, `U+${c.toString(16)}`).toBe(refused(c));
@@ -67,7 +82,10 @@ describe.each(dialects())('control characters on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  async function refusedWithoutWrites(send: () => Promise<{ status: number; body: unknown }>, message: string): Promise<void> {
+  async function refusedWithoutWrites(
+    send: () => Promise<{ status: number; body: unknown }>,
+    message: string,
+  ): Promise<void> {
     const before = await snapshotTables(t.database.db);
     const res = await send();
     expect(res.status).toBe(422);
@@ -75,21 +93,44 @@ describe.each(dialects())('control characters on %s', (dialect) => {
     expect(await snapshotTables(t.database.db)).toEqual(before);
   }
 
-  const controls = (field: string): string => `The ${field} field must not contain control characters (line breaks, tabs, bidirectional overrides).`;
+  const controls = (field: string): string =>
+    `The ${field} field must not contain control characters (line breaks, tabs, bidirectional overrides).`;
 
-  it.each(REFUSED)('%s in a payee name, a memo, an address, a bank name: 422 naming the field, nothing written', async (_label, text) => {
-    await refusedWithoutWrites(() => api.post('/payees', { payees: [{ name: 'Fine' }, { name: text }] }), controls('payees.1.name'));
-    await refusedWithoutWrites(() => api.post('/checks', { checks: [{ ...ids, amount: 1, memo: text }] }), controls('checks.0.memo'));
-    await refusedWithoutWrites(() => api.put(`/payees/${ids.payeeId}`, { address1: text }), `Validation error: ${controls('address1')}`);
-    await refusedWithoutWrites(
-      () => api.post('/bankAccounts', { bankAccounts: [{ name: 'Ops', bankName: text, routingNumber: '011000015', accountNumber: '123456789' }] }),
-      controls('bankAccounts.0.bankName'),
-    );
-    await refusedWithoutWrites(() => api.post('/checks', { checks: [{ ...ids, amount: 1, voucher: { voucherItems: [{ description: text }] } }] }), controls('checks.0.voucher.voucherItems.0.description'));
-  });
+  it.each(REFUSED)(
+    '%s in a payee name, a memo, an address, a bank name: 422 naming the field, nothing written',
+    async (_label, text) => {
+      await refusedWithoutWrites(
+        () => api.post('/payees', { payees: [{ name: 'Fine' }, { name: text }] }),
+        controls('payees.1.name'),
+      );
+      await refusedWithoutWrites(
+        () => api.post('/checks', { checks: [{ ...ids, amount: 1, memo: text }] }),
+        controls('checks.0.memo'),
+      );
+      await refusedWithoutWrites(
+        () => api.put(`/payees/${ids.payeeId}`, { address1: text }),
+        `Validation error: ${controls('address1')}`,
+      );
+      await refusedWithoutWrites(
+        () =>
+          api.post('/bankAccounts', {
+            bankAccounts: [{ name: 'Ops', bankName: text, routingNumber: '011000015', accountNumber: '123456789' }],
+          }),
+        controls('bankAccounts.0.bankName'),
+      );
+      await refusedWithoutWrites(
+        () =>
+          api.post('/checks', { checks: [{ ...ids, amount: 1, voucher: { voucherItems: [{ description: text }] } }] }),
+        controls('checks.0.voucher.voucherItems.0.description'),
+      );
+    },
+  );
 
   it('a control character in a key is named with its code', async () => {
-    await refusedWithoutWrites(() => api.post('/payees', { payees: [{ name: 'Fine', 'ni\nck': 'x' }] }), controls('payees.0.ni\\u000ack'));
+    await refusedWithoutWrites(
+      () => api.post('/payees', { payees: [{ name: 'Fine', 'ni\nck': 'x' }] }),
+      controls('payees.0.ni\\u000ack'),
+    );
   });
 
   it('ordinary international text is accepted as before', async () => {
@@ -103,7 +144,12 @@ describe.each(dialects())('control characters on %s', (dialect) => {
   it('panel forms refuse them too (sign-up company): 422 page naming the field, no account written', async () => {
     const visitor = new Visitor(t.app, '198.51.100.7');
     const before = await snapshotTables(t.database.db);
-    const res = await visitor.submit('/panel/sign-up', '/panel/sign-up', { company: 'Acme\r\nBcc: everyone@example.com', email: 'new@example.com', phone: '+14155552671', password: 'a long enough password' });
+    const res = await visitor.submit('/panel/sign-up', '/panel/sign-up', {
+      company: 'Acme\r\nBcc: everyone@example.com',
+      email: 'new@example.com',
+      phone: '+14155552671',
+      password: 'a long enough password',
+    });
     expect(res.status).toBe(422);
     expect(res.body).toContain('The company field must not contain control characters');
     const after = await snapshotTables(t.database.db);

@@ -42,11 +42,20 @@ describe.each(dialects())('error shapes on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const inject = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: string, type?: string, key: string | null = api.key) =>
+  const inject = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: string,
+    type?: string,
+    key: string | null = api.key,
+  ) =>
     t.app.inject({
       method,
       url,
-      headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(type === undefined ? {} : { 'content-type': type }) },
+      headers: {
+        ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+        ...(type === undefined ? {} : { 'content-type': type }),
+      },
       ...(payload === undefined ? {} : { payload }),
     });
 
@@ -55,7 +64,10 @@ describe.each(dialects())('error shapes on %s', (dialect) => {
       const res = await inject('GET', `${BASE}/checks/${'a'.repeat(300)}`, undefined, undefined, key);
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ success: false, errorMsg: 'Not found: an id in the path is longer than 200 characters.' });
+      expect(res.json()).toEqual({
+        success: false,
+        errorMsg: 'Not found: an id in the path is longer than 200 characters.',
+      });
     }
   });
 
@@ -103,17 +115,32 @@ describe.each(dialects())('error shapes on %s', (dialect) => {
   });
 
   it('a body nested past the limit names the limit', async () => {
-    const res = await inject('POST', `${BASE}/checks`, `{"checks":[${'['.repeat(40)}${']'.repeat(40)}]}`, 'application/json');
-    expect(res.json()).toEqual({ success: false, errorMsg: 'The request body nests arrays and objects too deeply (at most 32 levels).' });
+    const res = await inject(
+      'POST',
+      `${BASE}/checks`,
+      `{"checks":[${'['.repeat(40)}${']'.repeat(40)}]}`,
+      'application/json',
+    );
+    expect(res.json()).toEqual({
+      success: false,
+      errorMsg: 'The request body nests arrays and objects too deeply (at most 32 levels).',
+    });
   });
 
   it('brackets inside strings do not count as nesting', async () => {
-    const res = await inject('POST', `${BASE}/payees`, JSON.stringify({ payees: [{ name: `${'['.repeat(60)}"\\` }] }), 'application/json');
+    const res = await inject(
+      'POST',
+      `${BASE}/payees`,
+      JSON.stringify({ payees: [{ name: `${'['.repeat(60)}"\\` }] }),
+      'application/json',
+    );
     expect(res.statusCode, res.body).toBe(201);
   });
 
-  it('headers over Node\'s limit: 431 in the error shape, from a real socket', async () => {
-    const answer = parseRaw(await raw(port, `GET ${BASE}/checks HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+  it("headers over Node's limit: 431 in the error shape, from a real socket", async () => {
+    const answer = parseRaw(
+      await raw(port, `GET ${BASE}/checks HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
     expect(answer.status).toBe(431);
     expect(answer.type).toMatch(/^application\/json/);
     expect(answer.body).toEqual({ success: false, errorMsg: 'The request headers are too large.' });

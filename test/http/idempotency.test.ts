@@ -10,11 +10,16 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     t.app.inject({
       method,
       url: `${BASE}${path}`,
-      headers: { authorization: `Bearer ${client.key}`, 'idempotency-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${client.key}`,
+        'idempotency-key': key,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
   const accountOf = async (client: Client): Promise<string> => (await t.keys.verify(client.key)).accountId;
-  const count = async (): Promise<number> => Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks'))?.n);
+  const count = async (): Promise<number> =>
+    Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks'))?.n);
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -24,7 +29,12 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
   afterAll(() => t.close());
 
   it('the same key and body replays the first response byte for byte, marked as a replay', async () => {
-    const body = { checks: [{ ...ids, amount: 10 }, { ...ids, amount: 20 }] };
+    const body = {
+      checks: [
+        { ...ids, amount: 10 },
+        { ...ids, amount: 20 },
+      ],
+    };
     const before = await count();
     const first = await send('POST', '/checks', body, 'batch-001');
     expect(first.statusCode).toBe(201);
@@ -41,7 +51,10 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     await send('POST', '/checks', { checks: [{ ...ids, amount: 1 }] }, 'batch-002');
     const other = await send('POST', '/checks', { checks: [{ ...ids, amount: 2 }] }, 'batch-002');
     expect(other.statusCode).toBe(422);
-    expect(JSON.parse(other.body)).toEqual({ success: false, errorMsg: 'This Idempotency-Key was already used with a different request.' });
+    expect(JSON.parse(other.body)).toEqual({
+      success: false,
+      errorMsg: 'This Idempotency-Key was already used with a different request.',
+    });
     const long = await send('POST', '/checks', { checks: [{ ...ids, amount: 2 }] }, 'k'.repeat(256));
     expect(long.statusCode).toBe(422);
     expect(JSON.parse(long.body).errorMsg).toBe('The Idempotency-Key header must be 1 to 255 characters.');
@@ -61,7 +74,14 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     const live = await t.client('idem@example.com', { env: 'live' });
     const liveIds = await seedBasics(live);
     const checksIn = async (env: 'test' | 'live'): Promise<number> =>
-      Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks WHERE account_id = ? AND env = ?', [await accountOf(api), env]))?.n);
+      Number(
+        (
+          await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM checks WHERE account_id = ? AND env = ?', [
+            await accountOf(api),
+            env,
+          ])
+        )?.n,
+      );
     expect(await accountOf(live)).toBe(await accountOf(api));
     const testBefore = await checksIn('test');
     const liveBefore = await checksIn('live');
@@ -75,7 +95,8 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
   });
 
   it('covers PUT and DELETE too, and replays refusals as well as successes', async () => {
-    const checkId = JSON.parse((await send('POST', '/checks', { checks: [{ ...ids, amount: 7 }] }, 'for-delete')).body).data.checks[0].checkId;
+    const checkId = JSON.parse((await send('POST', '/checks', { checks: [{ ...ids, amount: 7 }] }, 'for-delete')).body)
+      .data.checks[0].checkId;
     const deleted = await send('DELETE', `/checks/${checkId}`, undefined, 'delete-1');
     expect(deleted.statusCode).toBe(200);
     const replay = await send('DELETE', `/checks/${checkId}`, undefined, 'delete-1');
@@ -88,7 +109,9 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     expect(refusedAgain.body).toBe(fresh.body);
     const put = await send('PUT', `/payees/${ids.payeeId}`, { nickName: 'A' }, 'put-1');
     expect(put.statusCode).toBe(200);
-    expect((await send('PUT', `/payees/${ids.payeeId}`, { nickName: 'A' }, 'put-1')).headers['idempotent-replayed']).toBe('true');
+    expect(
+      (await send('PUT', `/payees/${ids.payeeId}`, { nickName: 'A' }, 'put-1')).headers['idempotent-replayed'],
+    ).toBe('true');
   });
 
   it('a failure between the effect and its record undoes the effect: the retry then runs once', async () => {
@@ -96,10 +119,16 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     // written would: the checks must not outlive the missing record.
     const db = t.database.db;
     if (dialect === 'sqlite') {
-      await db.run("CREATE TRIGGER refuse_doomed BEFORE UPDATE ON idempotency_keys WHEN NEW.idem_key = 'doomed' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+      await db.run(
+        "CREATE TRIGGER refuse_doomed BEFORE UPDATE ON idempotency_keys WHEN NEW.idem_key = 'doomed' BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+      );
     } else {
-      await db.run("CREATE FUNCTION refuse_doomed() RETURNS trigger AS $$ BEGIN IF NEW.idem_key = 'doomed' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
-      await db.run('CREATE TRIGGER refuse_doomed BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_doomed()');
+      await db.run(
+        "CREATE FUNCTION refuse_doomed() RETURNS trigger AS $$ BEGIN IF NEW.idem_key = 'doomed' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
+      );
+      await db.run(
+        'CREATE TRIGGER refuse_doomed BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_doomed()',
+      );
     }
     const body = { checks: [{ ...ids, amount: 9, memo: 'doomed batch' }] };
     const before = await count();
@@ -107,7 +136,9 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
     expect(failed.statusCode).toBe(500);
     expect(await count()).toBe(before);
 
-    await db.run(dialect === 'sqlite' ? 'DROP TRIGGER refuse_doomed' : 'DROP TRIGGER refuse_doomed ON idempotency_keys');
+    await db.run(
+      dialect === 'sqlite' ? 'DROP TRIGGER refuse_doomed' : 'DROP TRIGGER refuse_doomed ON idempotency_keys',
+    );
     const retried = await send('POST', '/checks', body, 'doomed');
     expect(retried.statusCode).toBe(201);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
@@ -118,7 +149,9 @@ describe.each(dialects())('idempotency keys (%s)', (dialect) => {
   it('concurrent requests with one key execute once; the others wait and replay', async () => {
     const before = await count();
     const body = { checks: Array.from({ length: 20 }, () => ({ ...ids, amount: 3 })) };
-    const responses = await Promise.all(Array.from({ length: 10 }, () => send('POST', '/checks', body, 'concurrent-1')));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => send('POST', '/checks', body, 'concurrent-1')),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(responses.map(() => 201));
     expect(new Set(responses.map((r) => r.body)).size).toBe(1);
     expect(responses.filter((r) => r.headers['idempotent-replayed'] === undefined)).toHaveLength(1);

@@ -7,13 +7,19 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
   let t: TestApp;
   let api: Client;
   let ids: { bankAccountId: string; payeeId: string };
-  const newCheck = async (extra: Record<string, unknown> = {}): Promise<string> => (await api.post('/checks', { checks: [{ ...ids, amount: 50, ...extra }] })).body.data.checks[0].checkId;
+  const newCheck = async (extra: Record<string, unknown> = {}): Promise<string> =>
+    (await api.post('/checks', { checks: [{ ...ids, amount: 50, ...extra }] })).body.data.checks[0].checkId;
   const statusOf = async (id: string): Promise<{ status: number; statements: string[] }> => {
     const data = (await api.get(`/checks/${id}`)).body.data;
     return { status: data.status, statements: data.checkStatements.map((s: { status: string }) => s.status) };
   };
   const print = (id: string) =>
-    t.app.inject({ method: 'POST', url: `${BASE}/checks/print`, headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ checkIds: [id] }) });
+    t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks/print`,
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ checkIds: [id] }),
+    });
   const email = (id: string) => api.post('/emailchecks', { emailChecks: [{ checkId: id }] });
   const mail = (id: string) => api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 1 }] });
 
@@ -51,7 +57,9 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     expect((await email(id)).status).toBe(200);
     const printed = await print(id);
     expect(printed.statusCode).toBe(422);
-    expect(JSON.parse(printed.body).errorMsg).toBe('The checkIds.0 field names a check that cannot be printed: its status is emailed.');
+    expect(JSON.parse(printed.body).errorMsg).toBe(
+      'The checkIds.0 field names a check that cannot be printed: its status is emailed.',
+    );
     expect((await api.post(`/checks/${id}/void`)).status).toBe(200);
     expect((await statusOf(id)).statements).toEqual(['created', 'emailed', 'emailed', 'void']);
   });
@@ -60,18 +68,33 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     const id = await newCheck({ memo: 'before' });
     const edited = await api.put(`/checks/${id}`, { memo: 'after', amount: '75.25', noSign: true });
     expect(edited.status).toBe(200);
-    expect(edited.body.data).toMatchObject({ memo: 'after', amount: 75.25, amountInWord: 'Seventy-Five and 25/100', status: 0 });
+    expect(edited.body.data).toMatchObject({
+      memo: 'after',
+      amount: 75.25,
+      amountInWord: 'Seventy-Five and 25/100',
+      status: 0,
+    });
     expect((await api.put(`/checks/${id}`, {})).body.errorMsg).toBe('The body must contain at least 1 field.');
-    expect((await api.put(`/checks/${id}`, { amount: '1.001' })).body.errorMsg).toBe('The amount field must have at most 2 decimal places.');
-    expect((await api.put(`/checks/${id}`, { payeeId: 'pay_missing' })).body.errorMsg).toBe('The selected payeeId is invalid.');
-    expect((await api.put(`/checks/${id}`, { bankAccountId: 'x' })).body.errorMsg).toBe('The bankAccountId field is not allowed.');
+    expect((await api.put(`/checks/${id}`, { amount: '1.001' })).body.errorMsg).toBe(
+      'The amount field must have at most 2 decimal places.',
+    );
+    expect((await api.put(`/checks/${id}`, { payeeId: 'pay_missing' })).body.errorMsg).toBe(
+      'The selected payeeId is invalid.',
+    );
+    expect((await api.put(`/checks/${id}`, { bankAccountId: 'x' })).body.errorMsg).toBe(
+      'The bankAccountId field is not allowed.',
+    );
     expect((await api.delete(`/checks/${id}`)).status).toBe(200);
     expect((await api.get(`/checks/${id}`)).status).toBe(404);
     expect((await api.delete(`/checks/${id}`)).status).toBe(404);
     const printedId = await newCheck();
     await print(printedId);
-    expect((await api.delete(`/checks/${printedId}`)).body.errorMsg).toBe('The check cannot be deleted: its status is printed.');
-    expect((await api.put(`/checks/${printedId}`, { memo: 'x' })).body.errorMsg).toBe('The check cannot be edited: its status is printed.');
+    expect((await api.delete(`/checks/${printedId}`)).body.errorMsg).toBe(
+      'The check cannot be deleted: its status is printed.',
+    );
+    expect((await api.put(`/checks/${printedId}`, { memo: 'x' })).body.errorMsg).toBe(
+      'The check cannot be edited: its status is printed.',
+    );
   });
 
   it('mailing: queued (check locked) -> dispatched by the operator -> mailed; options list', async () => {
@@ -82,14 +105,27 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     const queued = await mail(id);
     expect(queued.status).toBe(200);
     const mailingId = queued.body.data.mailings[0].mailingId;
-    expect(queued.body.data.mailings[0]).toMatchObject({ checkId: id, shippingTypeId: 1, paperTypeId: 7, status: 'queued' });
-    expect((await email(id)).body.errorMsg).toBe('The check cannot be emailed: it is queued for mailing; cancel the mailing first.');
-    expect((await api.put(`/checks/${id}`, { memo: 'x' })).body.errorMsg).toBe('The check cannot be edited: it is queued for mailing; cancel the mailing first.');
-    expect((await mail(id)).body.errorMsg).toBe('The mailChecks.0.checkId field names a check that is already queued for mailing.');
+    expect(queued.body.data.mailings[0]).toMatchObject({
+      checkId: id,
+      shippingTypeId: 1,
+      paperTypeId: 7,
+      status: 'queued',
+    });
+    expect((await email(id)).body.errorMsg).toBe(
+      'The check cannot be emailed: it is queued for mailing; cancel the mailing first.',
+    );
+    expect((await api.put(`/checks/${id}`, { memo: 'x' })).body.errorMsg).toBe(
+      'The check cannot be edited: it is queued for mailing; cancel the mailing first.',
+    );
+    expect((await mail(id)).body.errorMsg).toBe(
+      'The mailChecks.0.checkId field names a check that is already queued for mailing.',
+    );
     const dispatched = await operatorSettle(t.database.db, mailingId, 'dispatched');
     expect(dispatched.status).toBe('dispatched');
     expect(await statusOf(id)).toEqual({ status: 2, statements: ['created', 'mailed'] });
-    expect((await api.post(`/mailchecks/${mailingId}/cancel`)).body.errorMsg).toBe('The mailing cannot be cancelled: it is already dispatched.');
+    expect((await api.post(`/mailchecks/${mailingId}/cancel`)).body.errorMsg).toBe(
+      'The mailing cannot be cancelled: it is already dispatched.',
+    );
     expect((await api.post(`/checks/${id}/void`)).status).toBe(200);
   });
 
@@ -100,22 +136,37 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data.status).toBe('cancelled');
     expect(await statusOf(id)).toEqual({ status: 6, statements: ['created', 'refunded'] });
-    expect((await api.post(`/checks/${id}/void`)).body.errorMsg).toBe('The check cannot be voided: its status is refunded.');
+    expect((await api.post(`/checks/${id}/void`)).body.errorMsg).toBe(
+      'The check cannot be voided: its status is refunded.',
+    );
     expect((await api.post('/mailchecks/mail_missing/cancel')).status).toBe(404);
   });
 
   it('mailing needs a destination and a known shipping type', async () => {
     const bare = (await api.post('/payees', { payees: [{ name: 'No Address' }] })).body.data.payees[0].payeeId;
     const id = await newCheck({ payeeId: bare });
-    expect((await mail(id)).body.errorMsg).toBe('The mailChecks.0.customToAddressId field is required when the payee has no mailing address on record.');
-    expect((await api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 99 }] })).body.errorMsg).toBe('The selected mailChecks.0.shippingTypeId is invalid.');
-    const to = (await api.post('/customToAddresses', { addresses: [{ name: 'Elsewhere', addressLine1: '9 Elm', city: 'Peoria', state: 'IL', zip: '61602' }] })).body.data.addresses[0].customToAddressId;
-    expect((await api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 3, customToAddressId: to }] })).status).toBe(200);
+    expect((await mail(id)).body.errorMsg).toBe(
+      'The mailChecks.0.customToAddressId field is required when the payee has no mailing address on record.',
+    );
+    expect((await api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 99 }] })).body.errorMsg).toBe(
+      'The selected mailChecks.0.shippingTypeId is invalid.',
+    );
+    const to = (
+      await api.post('/customToAddresses', {
+        addresses: [{ name: 'Elsewhere', addressLine1: '9 Elm', city: 'Peoria', state: 'IL', zip: '61602' }],
+      })
+    ).body.data.addresses[0].customToAddressId;
+    expect(
+      (await api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 3, customToAddressId: to }] }))
+        .status,
+    ).toBe(200);
   });
 
   it('list totals (kept in check_counts) and every page agree with the rows themselves after all these moves', async () => {
     const full = (await api.get('/checks?perPage=500')).body.data;
-    const rows = await t.database.db.all<{ status: number; n: number }>('SELECT status, COUNT(*) AS n FROM checks GROUP BY status');
+    const rows = await t.database.db.all<{ status: number; n: number }>(
+      'SELECT status, COUNT(*) AS n FROM checks GROUP BY status',
+    );
     expect(full.meta.total).toBe(rows.reduce((sum, r) => sum + Number(r.n), 0));
     for (const name of ['new', 'printed', 'mailed', 'emailed', 'eprinted', 'void', 'refunded']) {
       const code = ['new', 'printed', 'mailed', 'emailed', 'eprinted', 'void', 'refunded'].indexOf(name);
@@ -124,7 +175,11 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     }
     const ids: string[] = [];
     for (let page = 1; page <= Math.ceil(full.meta.total / 7); page += 1) {
-      ids.push(...(await api.get(`/checks?perPage=7&page=${page}`)).body.data.checks.map((c: { checkId: string }) => c.checkId));
+      ids.push(
+        ...(await api.get(`/checks?perPage=7&page=${page}`)).body.data.checks.map(
+          (c: { checkId: string }) => c.checkId,
+        ),
+      );
     }
     expect(ids).toEqual(full.checks.map((c: { checkId: string }) => c.checkId));
   });

@@ -27,7 +27,14 @@ describe.each(dialects())('mailing races (%s)', (dialect) => {
   };
   const mail = (id: string) => api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 1 }] });
   const queued = async (id: string): Promise<number> =>
-    Number((await t.database.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM mailings WHERE check_id = ? AND status = 'queued'", [id]))?.n ?? 0);
+    Number(
+      (
+        await t.database.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM mailings WHERE check_id = ? AND status = 'queued'",
+          [id],
+        )
+      )?.n ?? 0,
+    );
 
   it.each([
     ['printed', (id: string) => api.post('/checks/print', { checkIds: [id] })],

@@ -6,7 +6,8 @@ import { BASE, startTestApp, type TestApp } from '../support/app.ts';
 // independent validator and that it describes the spec's operations.
 describe('OpenAPI document', () => {
   let t: TestApp;
-  let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a parsed JSON document
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document, walked freely by the assertions
+  let doc: Record<string, any>;
 
   beforeAll(async () => {
     t = await startTestApp('sqlite');
@@ -41,7 +42,13 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(doc.components.schemas.ErrorBody.properties).toHaveProperty('errorMsg');
     expect(Object.keys(doc.paths['/checks'].post.responses)).toContain('201');
-    expect(doc.paths['/checks'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['page', 'perPage', 'referenceId', 'status', 'term']);
+    expect(doc.paths['/checks'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'page',
+      'perPage',
+      'referenceId',
+      'status',
+      'term',
+    ]);
     const checkInput = doc.paths['/checks'].post.requestBody.content['application/json'].schema.properties.checks.items;
     expect(checkInput.additionalProperties).toBe(false);
     expect(checkInput.properties.memo.maxLength).toBe(150);
@@ -57,11 +64,27 @@ describe('OpenAPI document', () => {
     expect(categories.anyOf).toHaveLength(2);
     expect(Object.keys(categories.anyOf[1].properties)).toEqual(['name', 'type']);
     const mail = doc.paths['/mailchecks'].post.requestBody.content['application/json'].schema;
-    expect(Object.keys(mail.properties).sort()).toEqual(['customFromAddressId', 'customShippingTypeId', 'customToAddressId', 'isShippingToCustomAddress', 'mailChecks']);
-    expect(Object.keys(mail.properties.mailChecks.items.properties).sort()).toEqual(
-      ['checkId', 'customToAddressId', 'enableEmailInform', 'enableSmsInform', 'informTypeId', 'paperTypeId', 'payeeEmail', 'payeePhone', 'shippingTypeId'],
-    );
-    expect(mail.properties.mailChecks.items.properties.shippingTypeId.anyOf.map((s: { type: string }) => s.type)).toEqual(['integer', 'string']);
+    expect(Object.keys(mail.properties).sort()).toEqual([
+      'customFromAddressId',
+      'customShippingTypeId',
+      'customToAddressId',
+      'isShippingToCustomAddress',
+      'mailChecks',
+    ]);
+    expect(Object.keys(mail.properties.mailChecks.items.properties).sort()).toEqual([
+      'checkId',
+      'customToAddressId',
+      'enableEmailInform',
+      'enableSmsInform',
+      'informTypeId',
+      'paperTypeId',
+      'payeeEmail',
+      'payeePhone',
+      'shippingTypeId',
+    ]);
+    expect(
+      mail.properties.mailChecks.items.properties.shippingTypeId.anyOf.map((s: { type: string }) => s.type),
+    ).toEqual(['integer', 'string']);
   });
 
   it('serves a human docs page', async () => {

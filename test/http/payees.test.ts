@@ -10,14 +10,20 @@ describe.each(dialects())('payees (%s)', (dialect) => {
   beforeAll(async () => {
     t = await startTestApp(dialect);
     api = await t.client('payees@example.com');
-    const res = await api.post('/payees', { payees: [{ name: 'Globex', email: 'billing@globex.test', city: 'Cypress Creek', country: 'US' }] });
+    const res = await api.post('/payees', {
+      payees: [{ name: 'Globex', email: 'billing@globex.test', city: 'Cypress Creek', country: 'US' }],
+    });
     expect(res.status).toBe(201);
     payeeId = res.body.data.payees[0].payeeId;
   });
   afterAll(() => t.close());
 
   it('PUT updates the fields given and keeps the others', async () => {
-    const res = await api.put(`/payees/${payeeId}`, { nickName: 'GBX', phone: '415-555-2671', address1: '1 Globex Way' });
+    const res = await api.put(`/payees/${payeeId}`, {
+      nickName: 'GBX',
+      phone: '415-555-2671',
+      address1: '1 Globex Way',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Payee updated successfully.', data: { payeeId } });
     const read = await api.get(`/payees/${payeeId}`);
@@ -62,15 +68,23 @@ describe.each(dialects())('payees (%s)', (dialect) => {
     const list = await api.get('/payees?perPage=2');
     expect(list.body.data.meta).toEqual({ total: 3, currentPage: 1, perPage: 2 });
     expect(list.body.data.payees.map((p: { name: string }) => p.name)).toEqual(['Umbrella Corp', 'Initech']);
-    expect((await api.get('/payees?term=umbr')).body.data.payees.map((p: { name: string }) => p.name)).toEqual(['Umbrella Corp']);
+    expect((await api.get('/payees?term=umbr')).body.data.payees.map((p: { name: string }) => p.name)).toEqual([
+      'Umbrella Corp',
+    ]);
 
-    const bank = await api.post('/bankAccounts', { bankAccounts: [{ name: 'Ops', routingNumber: '011000015', accountNumber: '9999' }] });
-    const check = await api.post('/checks', { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId, amount: 1 }] });
+    const bank = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Ops', routingNumber: '011000015', accountNumber: '9999' }],
+    });
+    const check = await api.post('/checks', {
+      checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId, amount: 1 }],
+    });
     expect((await api.delete(`/payees/${payeeId}`)).status).toBe(200);
     expect((await api.get(`/payees/${payeeId}`)).status).toBe(404);
     expect((await api.delete(`/payees/${payeeId}`)).status).toBe(404);
     expect((await api.get(`/checks/${check.body.data.checks[0].checkId}`)).body.data.payee.name).toBe('Globex');
-    const reuse = await api.post('/checks', { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId, amount: 1 }] });
+    const reuse = await api.post('/checks', {
+      checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId, amount: 1 }],
+    });
     expect(reuse.body.errorMsg).toBe('The selected checks.0.payeeId is invalid.');
   });
 });

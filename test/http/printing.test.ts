@@ -13,13 +13,26 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     const res = await t.app.inject({
       method: body === undefined ? 'GET' : 'POST',
       url: `${BASE}${path}`,
-      headers: { authorization: `Bearer ${client.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${client.key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
-    return { status: res.statusCode, type: res.headers['content-type'], bytes: res.rawPayload, json: res.headers['content-type']?.toString().startsWith('application/json') ? JSON.parse(res.body) : null };
+    return {
+      status: res.statusCode,
+      type: res.headers['content-type'],
+      bytes: res.rawPayload,
+      json: res.headers['content-type']?.toString().startsWith('application/json') ? JSON.parse(res.body) : null,
+    };
   };
-  const newCheck = async (client: Client, basics: { bankAccountId: string; payeeId: string }, extra: Record<string, unknown> = {}): Promise<string> =>
-    (await client.post('/checks', { checks: [{ ...basics, amount: '1234.56', memo: 'October repairs', ...extra }] })).body.data.checks[0].checkId;
+  const newCheck = async (
+    client: Client,
+    basics: { bankAccountId: string; payeeId: string },
+    extra: Record<string, unknown> = {},
+  ): Promise<string> =>
+    (await client.post('/checks', { checks: [{ ...basics, amount: '1234.56', memo: 'October repairs', ...extra }] }))
+      .body.data.checks[0].checkId;
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -61,7 +74,9 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     const res = await pdfOf(live, `/checks/${await newCheck(live, basics)}/pdf`);
     const [page] = await parsePdf(res.bytes);
     expect(page?.images.length).toBeGreaterThanOrEqual(1);
-    expect(pageText(page ?? { width: 0, height: 0, texts: [], paths: [], images: [] })).not.toMatch(/VOID\s*[—-]\s*TEST/);
+    expect(pageText(page ?? { width: 0, height: 0, texts: [], paths: [], images: [] })).not.toMatch(
+      /VOID\s*[—-]\s*TEST/,
+    );
     const bad = await t.app.inject({
       method: 'PUT',
       url: `${BASE}/bankAccounts/${basics.bankAccountId}/signature`,
@@ -69,7 +84,10 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
       payload: Buffer.from('not an image at all'),
     });
     expect(bad.statusCode).toBe(422);
-    expect(JSON.parse(bad.body)).toEqual({ success: false, errorMsg: 'The signature field must be a PNG or JPEG image.' });
+    expect(JSON.parse(bad.body)).toEqual({
+      success: false,
+      errorMsg: 'The signature field must be a PNG or JPEG image.',
+    });
   });
 
   it('POST /checks/print: one PDF, one page per check, each check printed with its statement', async () => {
@@ -80,7 +98,9 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     expect(res.type).toBe('application/pdf');
     const pages = await parsePdf(res.bytes);
     expect(pages).toHaveLength(2);
-    expect(pageText(pages[1] ?? { width: 0, height: 0, texts: [], paths: [], images: [] })).toContain('Twenty and 00/100');
+    expect(pageText(pages[1] ?? { width: 0, height: 0, texts: [], paths: [], images: [] })).toContain(
+      'Twenty and 00/100',
+    );
     for (const id of [first, second]) {
       const check = (await api.get(`/checks/${id}`)).body.data;
       expect(check.checkStatus).toEqual({ status: 1, description: 'Printed' });
@@ -89,9 +109,22 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
   });
 
   it("prints the bank account's custom 'from' address as the drawer", async () => {
-    const from = await api.post('/customFromAddresses', { addresses: [{ name: 'Bluebird Garden Supply', addressLine1: '1200 Orchard Lane', city: 'Springfield', state: 'IL', zip: '62704' }] });
+    const from = await api.post('/customFromAddresses', {
+      addresses: [
+        {
+          name: 'Bluebird Garden Supply',
+          addressLine1: '1200 Orchard Lane',
+          city: 'Springfield',
+          state: 'IL',
+          zip: '62704',
+        },
+      ],
+    });
     const fromId = from.body.data.addresses[0].customFromAddressId;
-    expect((await api.put(`/bankAccounts/${ids.bankAccountId}`, { customFromAddressId: fromId })).body.data.customFromAddressId).toBe(fromId);
+    expect(
+      (await api.put(`/bankAccounts/${ids.bankAccountId}`, { customFromAddressId: fromId })).body.data
+        .customFromAddressId,
+    ).toBe(fromId);
     const res = await pdfOf(api, `/checks/${await newCheck(api, ids)}/pdf`);
     const text = pageText((await parsePdf(res.bytes))[0] ?? { width: 0, height: 0, texts: [], paths: [], images: [] });
     expect(text).toContain('Bluebird Garden Supply');
@@ -123,18 +156,28 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     expect((await api.get(`/checks/${good}`)).body.data.status).toBe(0);
     expect((await pdfOf(api, `/checks/${voided}/pdf`)).status).toBe(422);
     expect((await pdfOf(api, `/checks/${theirs}/pdf`)).status).toBe(404);
-    expect((await pdfOf(api, '/checks/chk_missing/pdf')).json).toEqual({ success: false, errorMsg: 'Check not found.' });
+    expect((await pdfOf(api, '/checks/chk_missing/pdf')).json).toEqual({
+      success: false,
+      errorMsg: 'Check not found.',
+    });
   });
 
   it('a check the renderer refuses (stored routing number fails its checksum) refuses the whole print, all or nothing', async () => {
     const good = await newCheck(api, ids);
     const bank = await api.post('/bankAccounts', {
-      bankAccounts: [{ name: 'Broken routing', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '987654321' }],
+      bankAccounts: [
+        { name: 'Broken routing', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '987654321' },
+      ],
     });
     expect(bank.status).toBe(201);
     const badBankAccountId: string = bank.body.data.bankAccounts[0].bankAccountId;
     // Only a stored value can be wrong: the API itself refuses a bad routing number.
-    expect(await t.database.db.run('UPDATE bank_accounts SET routing_number = ? WHERE id = ?', ['123456789', badBankAccountId])).toBe(1);
+    expect(
+      await t.database.db.run('UPDATE bank_accounts SET routing_number = ? WHERE id = ?', [
+        '123456789',
+        badBankAccountId,
+      ]),
+    ).toBe(1);
     const bad = await newCheck(api, { bankAccountId: badBankAccountId, payeeId: ids.payeeId });
     const eventsBefore = Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events'))?.n);
 
@@ -143,20 +186,30 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     expect(res.type?.toString()).toMatch(/^application\/json/);
     expect(res.json).toEqual({
       success: false,
-      errorMsg: 'The check in checkIds.1 cannot be printed: routing number must be nine digits with a valid ABA checksum.',
+      errorMsg:
+        'The check in checkIds.1 cannot be printed: routing number must be nine digits with a valid ABA checksum.',
     });
     for (const id of [good, bad]) {
       const check = (await api.get(`/checks/${id}`)).body.data;
       expect(check.status, id).toBe(0);
       expect(check.checkStatus, id).toEqual({ status: 0, description: 'New' });
-      expect(check.checkStatements.map((s: { status: string }) => s.status), id).toEqual(['created']);
+      expect(
+        check.checkStatements.map((s: { status: string }) => s.status),
+        id,
+      ).toEqual(['created']);
     }
     expect(Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM events'))?.n)).toBe(eventsBefore);
   });
 
   it('the longest memo and payee name the API accepts still print; a longer memo is refused at creation', async () => {
-    const longPayee = await api.post('/payees', { payees: [{ name: 'The Extremely Long Named Municipal Water And Sewer Utility District Of Springfield' }] });
-    const checkId = await newCheck(api, { bankAccountId: ids.bankAccountId, payeeId: longPayee.body.data.payees[0].payeeId }, { memo: 'W'.repeat(150) });
+    const longPayee = await api.post('/payees', {
+      payees: [{ name: 'The Extremely Long Named Municipal Water And Sewer Utility District Of Springfield' }],
+    });
+    const checkId = await newCheck(
+      api,
+      { bankAccountId: ids.bankAccountId, payeeId: longPayee.body.data.payees[0].payeeId },
+      { memo: 'W'.repeat(150) },
+    );
     const res = await pdfOf(api, `/checks/${checkId}/pdf`);
     expect(res.status).toBe(200);
     expect(await parsePdf(res.bytes)).toHaveLength(1);
@@ -168,7 +221,10 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
   it('a stored routing number that fails its checksum is a 422, never a broken PDF', async () => {
     const own = await t.client('badrouting@example.com');
     const basics = await seedBasics(own);
-    await t.database.db.run('UPDATE bank_accounts SET routing_number = ? WHERE id = ?', ['123456789', basics.bankAccountId]);
+    await t.database.db.run('UPDATE bank_accounts SET routing_number = ? WHERE id = ?', [
+      '123456789',
+      basics.bankAccountId,
+    ]);
     const checkId = await newCheck(own, basics);
     const res = await pdfOf(own, `/checks/${checkId}/pdf`);
     expect(res.status).toBe(422);

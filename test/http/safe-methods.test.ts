@@ -21,13 +21,23 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     const db = t.database.db;
     const tables =
       db.dialect === 'sqlite'
-        ? await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        : await db.all<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+        ? await db.all<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+          )
+        : await db.all<{ name: string }>(
+            'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename',
+          );
     expect(tables.map((row) => row.name)).toContain('checks');
     const out: Record<string, unknown[]> = {};
     for (const { name } of tables) {
       const rows = await db.all<Record<string, unknown>>(`SELECT * FROM ${name}`);
-      out[name] = rows.map((row) => JSON.stringify(name === 'api_keys' ? { ...row, last_used_at: null } : row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).sort();
+      out[name] = rows
+        .map((row) =>
+          JSON.stringify(name === 'api_keys' ? { ...row, last_used_at: null } : row, (_k, v: unknown) =>
+            typeof v === 'bigint' ? String(v) : v,
+          ),
+        )
+        .sort();
     }
     return out;
   }
@@ -38,17 +48,37 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     const basics = await seedBasics(api);
     ids.bankAccountId = basics.bankAccountId;
     ids.payeeId = basics.payeeId;
-    const check = await api.post('/checks', { checks: [{ bankAccountId: basics.bankAccountId, payeeId: basics.payeeId, amount: '12.34', memo: 'Safe', voucher: { voucherNumber: 'V-1', date: '2026-11-01', memo: 'Parts', voucherItems: [{ invoiceNumber: 'A1', description: 'Bolts', quantity: 2, unitCost: '2.50', total: 5 }] } }] });
+    const check = await api.post('/checks', {
+      checks: [
+        {
+          bankAccountId: basics.bankAccountId,
+          payeeId: basics.payeeId,
+          amount: '12.34',
+          memo: 'Safe',
+          voucher: {
+            voucherNumber: 'V-1',
+            date: '2026-11-01',
+            memo: 'Parts',
+            voucherItems: [{ invoiceNumber: 'A1', description: 'Bolts', quantity: 2, unitCost: '2.50', total: 5 }],
+          },
+        },
+      ],
+    });
     expect(check.status).toBe(201);
     ids.checkId = check.body.data.checks[0].checkId;
-    const from = await api.post('/customFromAddresses', { addresses: [{ name: 'Office', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }] });
+    const from = await api.post('/customFromAddresses', {
+      addresses: [{ name: 'Office', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
+    });
     expect(from.status).toBe(201);
     ids.customFromAddressId = from.body.data.addresses[0].customFromAddressId;
     const hook = await api.post('/webhooks', { url: 'https://example.com/hooks/checkwriter' });
     expect(hook.status).toBe(201);
     ids.webhookId = hook.body.data.webhookId;
     expect((await api.post('/emailchecks', { emailChecks: [{ checkId: ids.checkId }] })).status).toBe(200);
-    const delivery = await t.database.db.get<{ id: string }>("SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email'", [ids.checkId ?? '']);
+    const delivery = await t.database.db.get<{ id: string }>(
+      "SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email'",
+      [ids.checkId ?? ''],
+    );
     token = await payeeLinkToken(t, delivery?.id ?? '');
   });
   afterAll(async () => {
@@ -56,13 +86,16 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
   });
 
   it('every GET route of the API and the payee pages, with GET and HEAD, leaves every table as it was', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: `${BASE}/openapi.json` })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.app.inject({ method: 'GET', url: `${BASE}/openapi.json` })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const urls = Object.entries(doc.paths)
       .filter(([, operations]) => 'get' in operations)
       .map(([path]) =>
         `${BASE}${path}`.replace(/\{(\w+)\}/g, (_m, name: string) => {
           const id = ids[name];
-          if (id === undefined) throw new Error(`no seeded id for {${name}} in ${path}: seed one so the route is covered`);
+          if (id === undefined)
+            throw new Error(`no seeded id for {${name}} in ${path}: seed one so the route is covered`);
           return id;
         }),
       );
@@ -90,7 +123,12 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     const pageHtml = (await t.app.inject({ method: 'GET', url: `/c/${token}` })).body;
     expect(pageHtml).toContain(`<form method="post" action="/c/${token}/pdf">`);
     // What a browser sends for a form with no fields.
-    const download = await t.app.inject({ method: 'POST', url: `/c/${token}/pdf`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const download = await t.app.inject({
+      method: 'POST',
+      url: `/c/${token}/pdf`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
@@ -115,6 +153,8 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     // The CSP's hash is the hash of the stylesheet the page holds (else a browser drops the style).
     const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)?.[1] ?? '';
     expect(style.length).toBeGreaterThan(100);
-    expect(String(page.headers['content-security-policy'])).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(String(page.headers['content-security-policy'])).toContain(
+      `'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    );
   });
 });

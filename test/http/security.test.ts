@@ -12,8 +12,23 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
     owner = await t.client('owner@example.com');
     const basics = await seedBasics(owner);
     const check = await owner.post('/checks', { checks: [{ ...basics, amount: 12 }] });
-    const from = await owner.post('/customFromAddresses', { addresses: [{ name: 'HQ', companyName: 'Owner Co', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }] });
-    ids = { ...basics, checkId: check.body.data.checks[0].checkId, fromId: from.body.data.addresses[0].customFromAddressId };
+    const from = await owner.post('/customFromAddresses', {
+      addresses: [
+        {
+          name: 'HQ',
+          companyName: 'Owner Co',
+          addressLine1: '1 Main St',
+          city: 'Springfield',
+          state: 'IL',
+          zip: '62701',
+        },
+      ],
+    });
+    ids = {
+      ...basics,
+      checkId: check.body.data.checks[0].checkId,
+      fromId: from.body.data.addresses[0].customFromAddressId,
+    };
   });
   afterAll(() => t.close());
 
@@ -26,7 +41,9 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
 
   it('401 with exactly { message: "Unauthenticated." } for missing, malformed and forged keys', async () => {
     const [header, payload] = owner.key.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ sub: 'key_x', acc: 'acct_x', env: 'live', iat: 1 })).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ sub: 'key_x', acc: 'acct_x', env: 'live', iat: 1 })).toString(
+      'base64url',
+    );
     const attempts: (string | undefined)[] = [
       undefined,
       'Bearer',
@@ -38,7 +55,11 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
       `Bearer ${owner.key}x`,
     ];
     for (const authorization of attempts) {
-      const res = await t.app.inject({ method: 'GET', url: `${BASE}/checks`, headers: authorization === undefined ? {} : { authorization } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${BASE}/checks`,
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.body).toBe('{"message":"Unauthenticated."}');
     }
@@ -102,7 +123,11 @@ describe.each(dialects())('authentication and isolation (%s)', (dialect) => {
     expect(livePrincipal.accountId).toBe(testPrincipal.accountId);
     expect(livePrincipal.keyId).not.toBe(testPrincipal.keyId);
     const ownerKeys = await keysOf('owner@example.com');
-    expect(ownerKeys.map((k) => ({ id: k.id, accountId: k.account_id, env: k.env })).sort((a, b) => a.env.localeCompare(b.env))).toEqual([
+    expect(
+      ownerKeys
+        .map((k) => ({ id: k.id, accountId: k.account_id, env: k.env }))
+        .sort((a, b) => a.env.localeCompare(b.env)),
+    ).toEqual([
       { id: livePrincipal.keyId, accountId: testPrincipal.accountId, env: 'live' },
       { id: testPrincipal.keyId, accountId: testPrincipal.accountId, env: 'test' },
     ]);

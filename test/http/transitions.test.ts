@@ -25,7 +25,14 @@ const OPERATIONS = ['print', 'email', 'mail', 'void', 'edit', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number];
 
 /** The table event behind each operation; edit and delete follow isEditable instead. */
-const EVENT_OF: Readonly<Record<Operation, CheckEvent | null>> = { print: 'print', email: 'email', mail: 'mail', void: 'void', edit: null, delete: null };
+const EVENT_OF: Readonly<Record<Operation, CheckEvent | null>> = {
+  print: 'print',
+  email: 'email',
+  mail: 'mail',
+  void: 'void',
+  edit: null,
+  delete: null,
+};
 
 function allowed(operation: Operation, status: CheckStatusName): boolean {
   const event = EVENT_OF[operation];
@@ -82,14 +89,18 @@ describe('the transition table as this test reads it', () => {
       ['delete', 'new', true],
       ['delete', 'emailed', false],
     ];
-    for (const [operation, status, expected] of facts) expect(allowed(operation, status), `${status} -> ${operation}`).toBe(expected);
+    for (const [operation, status, expected] of facts)
+      expect(allowed(operation, status), `${status} -> ${operation}`).toBe(expected);
     // Nothing leaves a final status; every status but those has at least one way on.
     for (const operation of OPERATIONS) {
       expect(allowed(operation, 'void'), `void -> ${operation}`).toBe(false);
       expect(allowed(operation, 'refunded'), `refunded -> ${operation}`).toBe(false);
     }
     for (const status of CHECK_STATUSES.filter((s) => s !== 'void' && s !== 'refunded')) {
-      expect(OPERATIONS.some((operation) => allowed(operation, status)), status).toBe(true);
+      expect(
+        OPERATIONS.some((operation) => allowed(operation, status)),
+        status,
+      ).toBe(true);
     }
   });
 
@@ -111,11 +122,14 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const must = (what: string, reply: Reply, status = 200): Reply => {
-    if (reply.status !== status) throw new Error(`${what}: expected ${status}, got ${reply.status} ${reply.raw.slice(0, 300)}`);
+    if (reply.status !== status)
+      throw new Error(`${what}: expected ${status}, got ${reply.status} ${reply.raw.slice(0, 300)}`);
     return reply;
   };
 
-  const create = async (): Promise<string> => must('create', await api.post('/checks', { checks: [{ ...ids, amount: 50, memo: 'original' }] }), 201).body.data.checks[0].checkId;
+  const create = async (): Promise<string> =>
+    must('create', await api.post('/checks', { checks: [{ ...ids, amount: 50, memo: 'original' }] }), 201).body.data
+      .checks[0].checkId;
   const print = (id: string) => api.post('/checks/print', { checkIds: [id] });
   const email = (id: string) => api.post('/emailchecks', { emailChecks: [{ checkId: id }] });
   const mail = (id: string) => api.post('/mailchecks', { mailChecks: [{ checkId: id, shippingTypeId: 1 }] });
@@ -133,7 +147,10 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
 
   /** The payee's download behind the emailed link (the newest email delivery of the check). */
   const payeeDownload = async (id: string) => {
-    const rows = await t.database.db.all<{ id: string }>("SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email' ORDER BY created_at, id", [id]);
+    const rows = await t.database.db.all<{ id: string }>(
+      "SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email' ORDER BY created_at, id",
+      [id],
+    );
     const delivery = rows.at(-1);
     if (delivery === undefined) throw new Error(`check ${id} has no emailed link`);
     return t.app.inject({ method: 'POST', url: `/c/${await payeeLinkToken(t, delivery.id)}/pdf` });
@@ -142,9 +159,18 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
   const snapshot = async (id: string): Promise<Snapshot> => {
     const data = must(`GET /checks/${id}`, await api.get(`/checks/${id}`)).body.data;
     expect(data.checkStatus.status).toBe(data.status);
-    const mailings = await t.database.db.all<{ status: string }>('SELECT status FROM mailings WHERE check_id = ? ORDER BY created_at, id', [id]);
+    const mailings = await t.database.db.all<{ status: string }>(
+      'SELECT status FROM mailings WHERE check_id = ? ORDER BY created_at, id',
+      [id],
+    );
     const deliveries = await t.database.db.all<{ id: string }>('SELECT id FROM deliveries WHERE check_id = ?', [id]);
-    return { status: data.status, statements: data.checkStatements.map((s: { status: string }) => s.status), memo: data.memo, mailings: mailings.map((m) => m.status), deliveries: deliveries.length };
+    return {
+      status: data.status,
+      statements: data.checkStatements.map((s: { status: string }) => s.status),
+      memo: data.memo,
+      mailings: mailings.map((m) => m.status),
+      deliveries: deliveries.length,
+    };
   };
 
   /** A fresh check brought to `status` through the API (and the operator's queue for mailed). */
@@ -162,7 +188,8 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
       case 'eprinted': {
         must('email', await email(id));
         const download = await payeeDownload(id);
-        if (download.statusCode !== 200) throw new Error(`payee download: ${download.statusCode} ${download.body.slice(0, 300)}`);
+        if (download.statusCode !== 200)
+          throw new Error(`payee download: ${download.statusCode} ${download.body.slice(0, 300)}`);
         break;
       }
       case 'mailed':
@@ -172,11 +199,17 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
         must('void', await voidIt(id));
         break;
       case 'refunded':
-        must('cancel mailing', await api.post(`/mailchecks/${must('mail', await mail(id)).body.data.mailings[0].mailingId}/cancel`));
+        must(
+          'cancel mailing',
+          await api.post(`/mailchecks/${must('mail', await mail(id)).body.data.mailings[0].mailingId}/cancel`),
+        );
         break;
     }
     const reached = await snapshot(id);
-    expect({ status: reached.status, statements: reached.statements }, `reaching ${status}`).toEqual({ status: statusCode(status), statements: REACHED_WITH[status] });
+    expect({ status: reached.status, statements: reached.statements }, `reaching ${status}`).toEqual({
+      status: statusCode(status),
+      statements: REACHED_WITH[status],
+    });
     return id;
   };
 
@@ -291,7 +324,11 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
       const id = await reach('eprinted');
       must('email', await email(id));
       expect((await payeeDownload(id)).statusCode).toBe(200);
-      expect(await snapshot(id)).toMatchObject({ status: statusCode('eprinted'), statements: ['created', 'emailed', 'eprinted', 'emailed', 'eprinted'], deliveries: 2 });
+      expect(await snapshot(id)).toMatchObject({
+        status: statusCode('eprinted'),
+        statements: ['created', 'emailed', 'eprinted', 'emailed', 'eprinted'],
+        deliveries: 2,
+      });
     });
   });
 
@@ -324,19 +361,33 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
     it('void is allowed and cancels the mailing; it can then be neither refunded nor mailed', async () => {
       const { id, mailingId } = await queue();
       must('void', await voidIt(id));
-      expect(await snapshot(id)).toMatchObject({ status: statusCode('void'), statements: ['created', 'void'], mailings: ['cancelled'] });
+      expect(await snapshot(id)).toMatchObject({
+        status: statusCode('void'),
+        statements: ['created', 'void'],
+        mailings: ['cancelled'],
+      });
       const cancel = await api.post(`/mailchecks/${mailingId}/cancel`);
       expect(cancel.status).toBe(422);
       expect(cancel.body.errorMsg).toBe('The mailing cannot be cancelled: it is already cancelled.');
-      await expect(operatorSettle(t.database.db, mailingId, 'dispatched')).rejects.toThrow('The mailing cannot be dispatched: it is already cancelled.');
-      expect(await snapshot(id)).toMatchObject({ status: statusCode('void'), statements: ['created', 'void'], mailings: ['cancelled'] });
+      await expect(operatorSettle(t.database.db, mailingId, 'dispatched')).rejects.toThrow(
+        'The mailing cannot be dispatched: it is already cancelled.',
+      );
+      expect(await snapshot(id)).toMatchObject({
+        status: statusCode('void'),
+        statements: ['created', 'void'],
+        mailings: ['cancelled'],
+      });
     });
 
     it('refund happens only from new: cancelling the queued mailing refunds the check (final)', async () => {
       expect(TRANSITIONS.refund.from).toEqual(['new']);
       const { id, mailingId } = await queue();
       must('cancel mailing', await api.post(`/mailchecks/${mailingId}/cancel`));
-      expect(await snapshot(id)).toMatchObject({ status: statusCode(TRANSITIONS.refund.to), statements: ['created', EVENT_STATEMENT.refund], mailings: ['cancelled'] });
+      expect(await snapshot(id)).toMatchObject({
+        status: statusCode(TRANSITIONS.refund.to),
+        statements: ['created', EVENT_STATEMENT.refund],
+        mailings: ['cancelled'],
+      });
     });
   });
 });

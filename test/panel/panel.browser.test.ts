@@ -19,7 +19,11 @@ const EMAIL = 'owner@browser.test';
 const PHONE = '+14155550199';
 const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-screens-'));
 
-async function eventually<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  read: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -32,7 +36,9 @@ async function eventually<T>(what: string, read: () => Promise<T | undefined> | 
 /** Every visible form control has a label a screen reader can announce. */
 async function unlabelledControls(page: Page): Promise<string[]> {
   return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls.filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null).map((c) => c.outerHTML),
+    controls
+      .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
+      .map((c) => c.outerHTML),
   );
 }
 
@@ -107,7 +113,9 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/panel$/);
     await expect.poll(() => page.getByRole('heading', { name: 'Before you can email checks' }).isVisible()).toBe(true);
-    expect(await page.textContent('main')).toContain('Please verify your phone number and email address to enable mail check.');
+    expect(await page.textContent('main')).toContain(
+      'Please verify your phone number and email address to enable mail check.',
+    );
     await shoot('home-unverified');
 
     // The verification email, through the real SMTP peer.
@@ -125,7 +133,10 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Your email address is verified.');
 
     // The code, through the SMS peer (Twilio's API shape).
-    const text = await eventually('the SMS code', () => sms.received.find((r) => r.form.get('To') === PHONE)?.form.get('Body') ?? undefined);
+    const text = await eventually(
+      'the SMS code',
+      () => sms.received.find((r) => r.form.get('To') === PHONE)?.form.get('Body') ?? undefined,
+    );
     const code = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
     await page.getByLabel('Six-digit code').fill(code);
     await page.getByRole('button', { name: 'Verify phone' }).click();
@@ -150,19 +161,45 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     const bank = await http(`${base}/api/v3/bankAccounts`, {
       method: 'POST',
       key,
-      body: { bankAccounts: [{ name: 'Operating', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' }] },
+      body: {
+        bankAccounts: [
+          { name: 'Operating', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' },
+        ],
+      },
     });
     expect(bank.status).toBe(201);
-    const payee = await http(`${base}/api/v3/payees`, { method: 'POST', key, body: { payees: [{ name: 'Globex Corporation', email: 'ap@globex.test', phone: '+14155552671' }] } });
+    const payee = await http(`${base}/api/v3/payees`, {
+      method: 'POST',
+      key,
+      body: { payees: [{ name: 'Globex Corporation', email: 'ap@globex.test', phone: '+14155552671' }] },
+    });
     const made = await http(`${base}/api/v3/checks`, {
       method: 'POST',
       key,
-      body: { checks: [{ bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId: payee.body.data.payees[0].payeeId, amount: '1234.56', memo: 'Invoice 42', referenceId: 'inv-42' }] },
+      body: {
+        checks: [
+          {
+            bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
+            payeeId: payee.body.data.payees[0].payeeId,
+            amount: '1234.56',
+            memo: 'Invoice 42',
+            referenceId: 'inv-42',
+          },
+        ],
+      },
     });
     expect(made.status).toBe(201);
     const { checkId, serialNumber } = made.body.data.checks[0] as { checkId: string; serialNumber: string };
     // Verified now, so emailing answers 200; the test key's messages land in the sandbox inbox.
-    expect((await http(`${base}/api/v3/emailchecks`, { method: 'POST', key, body: { emailChecks: [{ checkId, enableSmsInform: true }] } })).status).toBe(200);
+    expect(
+      (
+        await http(`${base}/api/v3/emailchecks`, {
+          method: 'POST',
+          key,
+          body: { emailChecks: [{ checkId, enableSmsInform: true }] },
+        })
+      ).status,
+    ).toBe(200);
 
     // The new check in the panel, then its page and PDF.
     await page.getByRole('link', { name: 'Checks' }).click();
@@ -186,17 +223,33 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
 
     // The sandbox inbox: the email, and the payee page its link opens.
     await page.getByRole('link', { name: 'Sandbox inbox' }).click();
-    await expect.poll(async () => (await page.reload(), page.getByRole('link', { name: /^Acme Payables sent you a check for \$1,234\.56$/ }).count()), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByRole('link', { name: /^Acme Payables sent you a check for \$1,234\.56$/ }).count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     await shoot('inbox');
     await page.getByRole('link', { name: /^Acme Payables sent you a check for \$1,234\.56$/ }).click();
     await shoot('inbox-message');
-    const [payeePage] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open the payee page' }).click()]);
+    const [payeePage] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'Open the payee page' }).click(),
+    ]);
     await payeePage.waitForLoadState();
     expect(await payeePage.textContent('h1')).toBe('Acme Payables sent you a check');
     // Its stylesheet is allowed by the page's CSP hash (a browser refuses it otherwise), and the
     // download is the form's button (a POST: GET and HEAD change nothing).
-    expect(await payeePage.evaluate(() => getComputedStyle(document.querySelector('main') ?? document.body).maxWidth)).toBe('576px');
-    const [download] = await Promise.all([payeePage.waitForEvent('download'), payeePage.getByRole('button', { name: 'Download the check to print' }).click()]);
+    expect(
+      await payeePage.evaluate(() => getComputedStyle(document.querySelector('main') ?? document.body).maxWidth),
+    ).toBe('576px');
+    const [download] = await Promise.all([
+      payeePage.waitForEvent('download'),
+      payeePage.getByRole('button', { name: 'Download the check to print' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^check-\d+\.pdf$/);
     await payeePage.close();
 

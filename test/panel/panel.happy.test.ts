@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryWorker } from '../../src/delivery/worker.ts';
+import type { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { testWorker } from '../support/worker.ts';
 import { dialects } from '../support/databases.ts';
 import { clientFor, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
@@ -50,7 +50,11 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     throw new Error(`no mail to ${to} about ${subject}`);
   };
   const lastCodeTo = (phone: string): string => {
-    const text = [...sms.received].reverse().find((r) => r.form.get('To') === phone)?.form.get('Body') ?? '';
+    const text =
+      [...sms.received]
+        .reverse()
+        .find((r) => r.form.get('To') === phone)
+        ?.form.get('Body') ?? '';
     const code = /\b(\d{6})\b/.exec(text)?.[1];
     if (code === undefined) throw new Error(`no code texted to ${phone}`);
     return code;
@@ -83,9 +87,13 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const opened = await v.get(pathOf(link ?? ''));
     expect(opened.status).toBe(200);
     expect(opened.body).toContain('Confirm my email address');
-    const stillUnverified = await t.database.db.get<{ email_verified_at: unknown }>("SELECT email_verified_at FROM accounts WHERE email = 'owner@acme.test'");
+    const stillUnverified = await t.database.db.get<{ email_verified_at: unknown }>(
+      "SELECT email_verified_at FROM accounts WHERE email = 'owner@acme.test'",
+    );
     expect(stillUnverified?.email_verified_at ?? null).toBeNull();
-    const verified = await v.submit(pathOf(link ?? ''), '/panel/verify-email', { token: new URL(link ?? '').searchParams.get('token') ?? '' });
+    const verified = await v.submit(pathOf(link ?? ''), '/panel/verify-email', {
+      token: new URL(link ?? '').searchParams.get('token') ?? '',
+    });
     expect(verified.status).toBe(303);
     expect(verified.location).toBe('/panel?notice=email-verified');
     // The link is good once; a second click still lands on a verified account, not an error.
@@ -102,10 +110,11 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
 
     home = await v.get('/panel');
     expect(home.body).toContain('Your email address and phone number are verified');
-    const account = await t.database.db.get<{ email_verified_at: number | null; phone_verified_at: number | null; password_hash: string }>(
-      'SELECT email_verified_at, phone_verified_at, password_hash FROM accounts WHERE email = ?',
-      ['owner@acme.test'],
-    );
+    const account = await t.database.db.get<{
+      email_verified_at: number | null;
+      phone_verified_at: number | null;
+      password_hash: string;
+    }>('SELECT email_verified_at, phone_verified_at, password_hash FROM accounts WHERE email = ?', ['owner@acme.test']);
     expect(account?.email_verified_at).not.toBeNull();
     expect(account?.phone_verified_at).not.toBeNull();
     expect(account?.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
@@ -130,20 +139,31 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const other = new Visitor(t.app);
     expect((await other.signIn('reset@acme.test', PASSWORD)).status).toBe(303);
 
-    const asked = await new Visitor(t.app).submit('/panel/forgot-password', '/panel/forgot-password', { email: 'reset@acme.test' });
+    const asked = await new Visitor(t.app).submit('/panel/forgot-password', '/panel/forgot-password', {
+      email: 'reset@acme.test',
+    });
     expect(asked.status).toBe(200);
     // Unknown emails get the same answer (no account discovery).
-    const unknown = await new Visitor(t.app).submit('/panel/forgot-password', '/panel/forgot-password', { email: 'nobody@acme.test' });
+    const unknown = await new Visitor(t.app).submit('/panel/forgot-password', '/panel/forgot-password', {
+      email: 'nobody@acme.test',
+    });
     expect(unknown.body).toContain('If an account uses that email');
     expect(asked.body).toContain('If an account uses that email');
 
     await worker.drain();
     const mail = await lastMailTo('reset@acme.test', 'Reset your checkwriter password');
-    const link = /https:\/\/checks\.example\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0] ?? '';
+    const link =
+      /https:\/\/checks\.example\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0] ?? '';
     const browser = new Visitor(t.app);
-    const short = await browser.submit(pathOf(link), '/panel/reset-password', { token: new URL(link).searchParams.get('token') ?? '', password: 'short' });
+    const short = await browser.submit(pathOf(link), '/panel/reset-password', {
+      token: new URL(link).searchParams.get('token') ?? '',
+      password: 'short',
+    });
     expect(short.status).toBe(422);
-    const done = await browser.submit(pathOf(link), '/panel/reset-password', { token: new URL(link).searchParams.get('token') ?? '', password: 'a brand new passphrase' });
+    const done = await browser.submit(pathOf(link), '/panel/reset-password', {
+      token: new URL(link).searchParams.get('token') ?? '',
+      password: 'a brand new passphrase',
+    });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/panel/sign-in?notice=password-reset');
     // Used once: the link is dead now.
@@ -169,16 +189,25 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const again = new Visitor(t.app);
     expect((await again.signIn('expiry@acme.test', PASSWORD)).status).toBe(303);
     expect((await again.get('/panel')).status).toBe(200);
-    const account = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', ['expiry@acme.test']);
+    const account = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [
+      'expiry@acme.test',
+    ]);
     await t.database.db.run('UPDATE panel_sessions SET expires_at = 1 WHERE account_id = ?', [account?.id ?? '']);
     expect((await again.get('/panel')).status).toBe(303);
     expect(await purgeExpiredSessions(serviceContext(t))).toBeGreaterThanOrEqual(1);
-    expect((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM panel_sessions WHERE account_id = ?', [account?.id ?? '']))?.n).toBe(0);
+    expect(
+      (
+        await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM panel_sessions WHERE account_id = ?', [
+          account?.id ?? '',
+        ])
+      )?.n,
+    ).toBe(0);
 
     // Expired email link and phone code: refused, nothing verified.
     await worker.drain();
     const mail = await lastMailTo('expiry@acme.test', 'Verify your email address for checkwriter');
-    const link = /https:\/\/checks\.example\/panel\/verify-email\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0] ?? '';
+    const link =
+      /https:\/\/checks\.example\/panel\/verify-email\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0] ?? '';
     await t.database.db.run('UPDATE account_tokens SET expires_at = 1 WHERE account_id = ?', [account?.id ?? '']);
     const dead = await new Visitor(t.app).get(pathOf(link));
     expect(dead.status).toBe(410);
@@ -188,20 +217,33 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const late = await signedIn.submit('/panel', '/panel/verify-phone', { code: lastCodeTo('+14155550106') });
     expect(late.status).toBe(422);
     expect(late.body).toContain('That code has expired. Ask for a new one.');
-    const row = await t.database.db.get<{ email_verified_at: number | null; phone_verified_at: number | null }>('SELECT email_verified_at, phone_verified_at FROM accounts WHERE id = ?', [account?.id ?? '']);
+    const row = await t.database.db.get<{ email_verified_at: number | null; phone_verified_at: number | null }>(
+      'SELECT email_verified_at, phone_verified_at FROM accounts WHERE id = ?',
+      [account?.id ?? ''],
+    );
     expect(row).toEqual({ email_verified_at: null, phone_verified_at: null });
 
     // A new link can be asked for once the last is a minute old; the old one is retired.
-    await t.database.db.run("UPDATE account_tokens SET created_at = created_at - 120000 WHERE account_id = ?", [account?.id ?? '']);
-    expect((await signedIn.submit('/panel', '/panel/resend', { what: 'email' })).location).toBe('/panel?notice=email-sent');
-    expect((await signedIn.submit('/panel', '/panel/resend', { what: 'email' })).location).toBe('/panel?notice=too-soon');
+    await t.database.db.run('UPDATE account_tokens SET created_at = created_at - 120000 WHERE account_id = ?', [
+      account?.id ?? '',
+    ]);
+    expect((await signedIn.submit('/panel', '/panel/resend', { what: 'email' })).location).toBe(
+      '/panel?notice=email-sent',
+    );
+    expect((await signedIn.submit('/panel', '/panel/resend', { what: 'email' })).location).toBe(
+      '/panel?notice=too-soon',
+    );
 
     // An expired reset link shows the dead-link page, and the password stays.
     await new Visitor(t.app).submit('/panel/forgot-password', '/panel/forgot-password', { email: 'expiry@acme.test' });
     await worker.drain();
     const reset = await lastMailTo('expiry@acme.test', 'Reset your checkwriter password');
-    const resetLink = /https:\/\/checks\.example\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(reset.text ?? '')?.[0] ?? '';
-    await t.database.db.run("UPDATE account_tokens SET expires_at = 1 WHERE purpose = 'reset-password' AND account_id = ?", [account?.id ?? '']);
+    const resetLink =
+      /https:\/\/checks\.example\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(reset.text ?? '')?.[0] ?? '';
+    await t.database.db.run(
+      "UPDATE account_tokens SET expires_at = 1 WHERE purpose = 'reset-password' AND account_id = ?",
+      [account?.id ?? ''],
+    );
     const expired = await new Visitor(t.app).get(pathOf(resetLink));
     expect(expired.status).toBe(410);
     expect(expired.body).toContain('This reset link has expired.');
@@ -237,10 +279,26 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     const created = await v.submit('/panel/keys', '/panel/keys', { name: 'work', env: 'test' });
     const api = clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
     const ids = await seedBasics(api, { name: 'Globex Corporation' });
-    const from = await api.post('/customFromAddresses', { addresses: [{ name: 'HQ', companyName: 'Acme HQ', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }] });
+    const from = await api.post('/customFromAddresses', {
+      addresses: [
+        {
+          name: 'HQ',
+          companyName: 'Acme HQ',
+          addressLine1: '1 Main St',
+          city: 'Springfield',
+          state: 'IL',
+          zip: '62701',
+        },
+      ],
+    });
     expect(from.status).toBe(201);
     const made = await api.post('/checks', {
-      checks: Array.from({ length: 12 }, (_, i) => ({ ...ids, amount: `${100 + i}.25`, memo: `Invoice ${i}`, referenceId: `ref-${i}` })),
+      checks: Array.from({ length: 12 }, (_, i) => ({
+        ...ids,
+        amount: `${100 + i}.25`,
+        memo: `Invoice ${i}`,
+        referenceId: `ref-${i}`,
+      })),
     });
     expect(made.status).toBe(201);
     const firstId = made.body.data.checks[0].checkId as string;
@@ -293,11 +351,14 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
 
   it('shows what test keys sent in the sandbox inbox, with the payee page link working', async () => {
     const v = await signedUp('inbox@acme.test', '+14155550104');
-    await t.database.db.run('UPDATE accounts SET email_verified_at = 1, phone_verified_at = 1 WHERE email = ?', ['inbox@acme.test']);
+    await t.database.db.run('UPDATE accounts SET email_verified_at = 1, phone_verified_at = 1 WHERE email = ?', [
+      'inbox@acme.test',
+    ]);
     const created = await v.submit('/panel/keys', '/panel/keys', { name: 'inbox', env: 'test' });
     const api = clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
     const ids = await seedBasics(api, { name: 'Initech' });
-    const checkId = (await api.post('/checks', { checks: [{ ...ids, amount: '42.00' }] })).body.data.checks[0].checkId as string;
+    const checkId = (await api.post('/checks', { checks: [{ ...ids, amount: '42.00' }] })).body.data.checks[0]
+      .checkId as string;
     expect((await api.post('/emailchecks', { emailChecks: [{ checkId, enableSmsInform: true }] })).status).toBe(200);
     await worker.drain();
 
@@ -323,7 +384,11 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
 
   it('adds a webhook endpoint, shows its secret and deliveries, and redelivers one', async () => {
     const v = await signedUp('hooks@acme.test', '+14155550105');
-    const added = await v.submit('/panel/webhooks', '/panel/webhooks', { url: 'http://127.0.0.1:9/hook', env: 'test', events: ['check.created'] });
+    const added = await v.submit('/panel/webhooks', '/panel/webhooks', {
+      url: 'http://127.0.0.1:9/hook',
+      env: 'test',
+      events: ['check.created'],
+    });
     expect(added.status).toBe(303);
     const page = await v.get(added.location);
     expect(page.body).toMatch(/id="webhook-secret">whsec_[A-Za-z0-9_-]+</);

@@ -19,13 +19,19 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
   async function account(email: string): Promise<{ visitor: Visitor; api: Client }> {
     const visitor = new Visitor(t.app);
     phone += 1;
-    const signedUp = await visitor.signUp({ company: `Company of ${email}`, email, phone: `+1415555${String(phone).padStart(4, '0')}`, password: PASSWORD });
+    const signedUp = await visitor.signUp({
+      company: `Company of ${email}`,
+      email,
+      phone: `+1415555${String(phone).padStart(4, '0')}`,
+      password: PASSWORD,
+    });
     expect(signedUp.status).toBe(303);
     const created = await visitor.submit('/panel/keys', '/panel/keys', { name: 'k', env: 'test' });
     return { visitor, api: clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '') };
   }
 
-  const keyCount = async (): Promise<number> => Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys'))?.n ?? 0);
+  const keyCount = async (): Promise<number> =>
+    Number((await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys'))?.n ?? 0);
 
   it('refuses forms without the CSRF token, with another browser’s token, or from another origin', async () => {
     const { visitor } = await account('csrf@panel.test');
@@ -36,16 +42,28 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
 
     const attacker = new Visitor(t.app);
     const attackerPage = await attacker.get('/panel/sign-in');
-    const foreign = await visitor.post('/panel/keys', { name: 'forged', env: 'live', _csrf: csrfOf(attackerPage.body) });
+    const foreign = await visitor.post('/panel/keys', {
+      name: 'forged',
+      env: 'live',
+      _csrf: csrfOf(attackerPage.body),
+    });
     expect(foreign.status).toBe(403);
 
     const page = await visitor.get('/panel/keys');
-    const crossSite = await visitor.post('/panel/keys', { name: 'forged', env: 'live', _csrf: csrfOf(page.body) }, { origin: 'https://evil.example' });
+    const crossSite = await visitor.post(
+      '/panel/keys',
+      { name: 'forged', env: 'live', _csrf: csrfOf(page.body) },
+      { origin: 'https://evil.example' },
+    );
     expect(crossSite.status).toBe(403);
     expect(await keyCount()).toBe(before);
 
     // The same token from our own origin works.
-    const ours = await visitor.post('/panel/keys', { name: 'real', env: 'test', _csrf: csrfOf(page.body) }, { origin: 'http://panel.test' });
+    const ours = await visitor.post(
+      '/panel/keys',
+      { name: 'real', env: 'test', _csrf: csrfOf(page.body) },
+      { origin: 'http://panel.test' },
+    );
     expect(ours.status).toBe(201);
     // Sign-in and sign-out forms are protected too (login CSRF).
     const loginCsrf = await new Visitor(t.app).post('/panel/sign-in', { email: 'csrf@panel.test', password: PASSWORD });
@@ -75,14 +93,22 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     const victim2 = new Visitor(t.app);
     victim2.cookies.set('cw_session', attackerSession);
     // (The sign-in page itself redirects a signed-in browser, so the form is posted from another page.)
-    await victim2.submit('/panel/forgot-password', '/panel/sign-in', { email: 'fixation@panel.test', password: PASSWORD });
+    await victim2.submit('/panel/forgot-password', '/panel/sign-in', {
+      email: 'fixation@panel.test',
+      password: PASSWORD,
+    });
     expect(victim2.cookies.get('cw_session')).not.toBe(attackerSession);
     expect((await victim2.get('/panel')).body).toContain('Company of fixation@panel.test');
   });
 
   it('sets the session cookie httpOnly and SameSite, Secure when the panel is served over https', async () => {
     const visitor = new Visitor(t.app);
-    const r = await visitor.signUp({ company: 'Cookies', email: 'cookie@panel.test', phone: '+14155559001', password: PASSWORD });
+    const r = await visitor.signUp({
+      company: 'Cookies',
+      email: 'cookie@panel.test',
+      phone: '+14155559001',
+      password: PASSWORD,
+    });
     const session = r.setCookies.find((c) => c.startsWith('cw_session=')) ?? '';
     expect(session).toMatch(/HttpOnly/);
     expect(session).toMatch(/SameSite=Lax/);
@@ -100,8 +126,12 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     const a = await account('alice@panel.test');
     const b = await account('bob@panel.test');
     const ids = await seedBasics(a.api);
-    const checkId = (await a.api.post('/checks', { checks: [{ ...ids, amount: '10.00', memo: 'alice only' }] })).body.data.checks[0].checkId as string;
-    const hook = await a.visitor.submit('/panel/webhooks', '/panel/webhooks', { url: 'https://hooks.example/a', env: 'test' });
+    const checkId = (await a.api.post('/checks', { checks: [{ ...ids, amount: '10.00', memo: 'alice only' }] })).body
+      .data.checks[0].checkId as string;
+    const hook = await a.visitor.submit('/panel/webhooks', '/panel/webhooks', {
+      url: 'https://hooks.example/a',
+      env: 'test',
+    });
     const hookPath = hook.location.split('?')[0] ?? '';
     await t.database.db.run(
       "INSERT INTO sandbox_messages (id, account_id, delivery_id, check_id, channel, recipient, subject, text_body, created_at) SELECT 'msg_ALICE', id, 'dlv_x', NULL, 'email', 'p@x.test', 'secret subject', 'body', 1 FROM accounts WHERE email = 'alice@panel.test'",
@@ -109,7 +139,13 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     expect((await a.visitor.get(`/panel/checks/${checkId}`)).status).toBe(200);
     expect((await a.visitor.get('/panel/inbox/msg_ALICE')).status).toBe(200);
 
-    for (const path of [`/panel/checks/${checkId}`, `/panel/checks/${checkId}/pdf`, '/panel/inbox/msg_ALICE', '/panel/inbox/msg_ALICE/html', hookPath]) {
+    for (const path of [
+      `/panel/checks/${checkId}`,
+      `/panel/checks/${checkId}/pdf`,
+      '/panel/inbox/msg_ALICE',
+      '/panel/inbox/msg_ALICE/html',
+      hookPath,
+    ]) {
       const r = await b.visitor.get(path);
       expect(r.status, path).toBe(404);
       expect(r.body).not.toContain('alice only');
@@ -121,7 +157,9 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     expect((await a.visitor.get(`/panel/checks/${checkId}?env=live`)).status).toBe(404);
 
     // Revoking or redelivering another account's things: 404, and nothing changes.
-    const aliceKey = await t.database.db.get<{ id: string }>("SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = 'alice@panel.test'");
+    const aliceKey = await t.database.db.get<{ id: string }>(
+      "SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = 'alice@panel.test'",
+    );
     const aliceKeyId = aliceKey?.id ?? '';
     expect(aliceKeyId).toMatch(/^key_/);
     const revoke = await b.visitor.submit('/panel/keys', `/panel/keys/${aliceKeyId}/revoke`, {});
@@ -153,7 +191,8 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     const app = await startTestApp(dialect);
     try {
       let last = 0;
-      for (let i = 0; i < 21; i += 1) last = (await new Visitor(app.app, '192.0.2.7').signIn(`nobody${i}@panel.test`, 'whatever it is')).status;
+      for (let i = 0; i < 21; i += 1)
+        last = (await new Visitor(app.app, '192.0.2.7').signIn(`nobody${i}@panel.test`, 'whatever it is')).status;
       expect(last).toBe(429);
       // Another client address is not affected.
       expect((await new Visitor(app.app, '192.0.2.8').signIn('nobody@panel.test', 'whatever it is')).status).toBe(401);
@@ -165,10 +204,19 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
   it('limits sign-ups per client address (each one texts a phone)', async () => {
     let status = 0;
     for (let i = 0; i < 11; i += 1) {
-      status = (await new Visitor(t.app, '198.51.100.9').signUp({ company: 'Flood', email: `flood${i}@panel.test`, phone: `+1415555${String(7000 + i)}`, password: PASSWORD })).status;
+      status = (
+        await new Visitor(t.app, '198.51.100.9').signUp({
+          company: 'Flood',
+          email: `flood${i}@panel.test`,
+          phone: `+1415555${String(7000 + i)}`,
+          password: PASSWORD,
+        })
+      ).status;
     }
     expect(status).toBe(429);
-    const texts = await t.database.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM deliveries WHERE channel = 'sms' AND recipient LIKE '+14155557%'");
+    const texts = await t.database.db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM deliveries WHERE channel = 'sms' AND recipient LIKE '+14155557%'",
+    );
     expect(Number(texts?.n)).toBe(10);
   });
 
@@ -180,11 +228,18 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     await account('next@panel.test');
     const v = new Visitor(t.app);
     const page = await v.get('/panel/sign-in?next=https://evil.example/');
-    const signedIn = await v.post('/panel/sign-in', { email: 'next@panel.test', password: PASSWORD, next: '//evil.example/', _csrf: csrfOf(page.body) });
+    const signedIn = await v.post('/panel/sign-in', {
+      email: 'next@panel.test',
+      password: PASSWORD,
+      next: '//evil.example/',
+      _csrf: csrfOf(page.body),
+    });
     expect(signedIn.location).toBe('/panel');
     // This app has no SMTP server and no SMS provider: the home page says why nothing arrives.
     const home = await v.get('/panel');
-    expect(home.body).toContain('This server has no SMTP server (SMTP_URL) and no SMS provider (SMS_PROVIDER) configured');
+    expect(home.body).toContain(
+      'This server has no SMTP server (SMTP_URL) and no SMS provider (SMS_PROVIDER) configured',
+    );
     expect(home.body).toContain('npx checkwriter accounts verify --email next@panel.test');
     expect((await v.get('/panel/checks/%00')).status).toBe(404);
     expect((await v.get('/panel/checks?term=%00')).status).toBe(404);
@@ -202,15 +257,25 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
 
 describe.each(dialects())('sign-in limits behind a reverse proxy (%s)', (dialect) => {
   it('count the forwarded client address when TRUST_PROXY names the proxy, and ignore the header otherwise', async () => {
-    for (const [trust, separate] of [['127.0.0.1', true], ['', false]] as const) {
+    for (const [trust, separate] of [
+      ['127.0.0.1', true],
+      ['', false],
+    ] as const) {
       const app = await startTestApp(dialect, { TRUST_PROXY: trust });
       try {
         let n = 0;
         // A new email each time, so only the per-address limit can stop it.
-        const attempt = (client: string): Promise<number> =>
-          new Visitor(app.app, '127.0.0.1')
-            .submit('/panel/sign-in', '/panel/sign-in', { email: `user${(n += 1)}@proxy.test`, password: 'not the password' }, { 'x-forwarded-for': client })
+        const attempt = (client: string): Promise<number> => {
+          n += 1;
+          return new Visitor(app.app, '127.0.0.1')
+            .submit(
+              '/panel/sign-in',
+              '/panel/sign-in',
+              { email: `user${n}@proxy.test`, password: 'not the password' },
+              { 'x-forwarded-for': client },
+            )
             .then((r) => r.status);
+        };
         for (let i = 0; i < 20; i += 1) await attempt('203.0.113.1');
         expect(await attempt('203.0.113.1')).toBe(429);
         // Another user behind the same proxy is still let in only when the proxy is trusted.

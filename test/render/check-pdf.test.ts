@@ -55,11 +55,23 @@ function expectedMicr(routing: string, account: string, serial: string): Array<[
       if (m === undefined) throw new Error(`not a digit: ${c}`);
       return m;
     });
-  digitsOf(account).reverse().forEach((c, i) => out.push([15 + i, c]));
+  digitsOf(account)
+    .reverse()
+    .forEach((c, i) => {
+      out.push([15 + i, c]);
+    });
   out.push([33, 'transit']);
-  digitsOf(routing).reverse().forEach((c, i) => out.push([34 + i, c]));
+  digitsOf(routing)
+    .reverse()
+    .forEach((c, i) => {
+      out.push([34 + i, c]);
+    });
   out.push([43, 'transit'], [45, 'onUs']);
-  digitsOf(serial).reverse().forEach((c, i) => out.push([46 + i, c]));
+  digitsOf(serial)
+    .reverse()
+    .forEach((c, i) => {
+      out.push([46 + i, c]);
+    });
   out.push([46 + serial.length, 'onUs']);
   return out;
 }
@@ -109,7 +121,13 @@ describe('renderCheckPdf: printed content', () => {
     const left = 7 / 8;
     const right = 7 / 8 + 4.5 - 1;
     const short = ['Harper & Lowe Irrigation Co.', '88 Riverside Drive', 'Peoria, IL 61602'];
-    const long = ['Harper & Lowe Irrigation Co.', 'Attn: Accounts Receivable', '88 Riverside Drive, Unit 12', 'Peoria, IL 61602', 'Canada'];
+    const long = [
+      'Harper & Lowe Irrigation Co.',
+      'Attn: Accounts Receivable',
+      '88 Riverside Drive, Unit 12',
+      'Peoria, IL 61602',
+      'Canada',
+    ];
     for (const [name, ...addressLines] of [short, long]) {
       const page = await renderPage(sampleCheck({ payee: { name: name ?? '', addressLines } }));
       for (const s of [name ?? '', ...addressLines]) {
@@ -190,7 +208,11 @@ describe('renderCheckPdf: MICR line from the drawing operations', () => {
   });
 
   it('keeps the clear band free of everything but the MICR line (no text there)', async () => {
-    const check = sampleCheck({ environment: 'test', signature: { data: signaturePng() }, customElements: { element5: 'x', element6: 'y' } });
+    const check = sampleCheck({
+      environment: 'test',
+      signature: { data: signaturePng() },
+      customElements: { element5: 'x', element6: 'y' },
+    });
     const page = await renderPage(check);
     const bandTop = CHECK_BOTTOM + (5 / 8) * IN;
     expect(page.texts.filter((t) => t.box.y1 < bandTop && t.box.y2 > CHECK_BOTTOM)).toEqual([]);
@@ -199,7 +221,9 @@ describe('renderCheckPdf: MICR line from the drawing operations', () => {
     const expectedGlyphs = expectedMicr(check.routingNumber, check.accountNumber, check.checkNumber).length;
     expect(expectedGlyphs).toBeGreaterThan(0);
     expect(clearBandPaths(page)).toHaveLength(expectedGlyphs);
-    expect(clearBandPaths(page).every((p) => p.paint === 'fill' && p.box.y1 >= CHECK_BOTTOM + (3 / 16) * IN - TOLERANCE)).toBe(true);
+    expect(
+      clearBandPaths(page).every((p) => p.paint === 'fill' && p.box.y1 >= CHECK_BOTTOM + (3 / 16) * IN - TOLERANCE),
+    ).toBe(true);
   });
 });
 
@@ -225,7 +249,9 @@ describe('renderCheckPdf: printer offset', () => {
     });
     // The MICR line in particular: position 14's on-us symbol now ends 0.12 in further right.
     const micr = shifted.paths
-      .filter((p) => p.paint === 'fill' && p.box.y1 > CHECK_BOTTOM + dy + 0.1 * IN && p.box.y2 < CHECK_BOTTOM + dy + 0.5 * IN)
+      .filter(
+        (p) => p.paint === 'fill' && p.box.y1 > CHECK_BOTTOM + dy + 0.1 * IN && p.box.y2 < CHECK_BOTTOM + dy + 0.5 * IN,
+      )
       .sort((a, b) => b.box.x2 - a.box.x2);
     expect(micr).toHaveLength(clearBandPaths(plain).length);
     const right14 = CHECK_WIDTH - (5 / 16) * IN - 13 * (IN / 8);
@@ -233,7 +259,11 @@ describe('renderCheckPdf: printer offset', () => {
   });
 
   it('refuses offsets beyond ±0.50 in or not in whole hundredths', async () => {
-    for (const printOffset of [{ x: 51, y: 0 }, { x: 0, y: -51 }, { x: 1.5, y: 0 }]) {
+    for (const printOffset of [
+      { x: 51, y: 0 },
+      { x: 0, y: -51 },
+      { x: 1.5, y: 0 },
+    ]) {
       const error = await renderError(sampleCheck({ printOffset }));
       expect(error.code).toBe('invalid_print_offset');
       expect(error.field).toMatch(/^printOffset\.[xy]$/);
@@ -263,15 +293,30 @@ describe('renderCheckPdf: stubs', () => {
           date: '2026-11-20',
           memo: 'Net 30',
           items: [
-            { invoiceNumber: 'INV-1', name: 'Drip line repair', description: 'Zone 3', quantity: 1, unitCostCents: 84000, totalCents: 84000 },
-            { invoiceNumber: 'INV-2', name: 'Controller', description: '', quantity: 2, unitCostCents: 19728, totalCents: 39456 },
+            {
+              invoiceNumber: 'INV-1',
+              name: 'Drip line repair',
+              description: 'Zone 3',
+              quantity: 1,
+              unitCostCents: 84000,
+              totalCents: 84000,
+            },
+            {
+              invoiceNumber: 'INV-2',
+              name: 'Controller',
+              description: '',
+              quantity: 2,
+              unitCostCents: 19728,
+              totalCents: 39456,
+            },
           ],
         },
       }),
     );
     const stubs = page.texts.filter((t) => t.y < CHECK_BOTTOM);
     const count = (s: string): number => stubs.filter((t) => t.str === s).length;
-    for (const header of ['Invoice', 'Description', 'Qty', 'Unit cost', 'Total']) expect(count(header), header).toBe(4 - (header === 'Total' ? 0 : 2));
+    for (const header of ['Invoice', 'Description', 'Qty', 'Unit cost', 'Total'])
+      expect(count(header), header).toBe(4 - (header === 'Total' ? 0 : 2));
     expect(count('INV-1')).toBe(2);
     expect(count('Drip line repair — Zone 3')).toBe(2);
     expect(count('Controller')).toBe(2);
@@ -292,7 +337,9 @@ describe('renderCheckPdf: stubs', () => {
       unitCostCents: 100,
       totalCents: 100,
     }));
-    const page = await renderPage(sampleCheck({ amountCents: 4000, voucher: { voucherNumber: null, date: null, memo: null, items } }));
+    const page = await renderPage(
+      sampleCheck({ amountCents: 4000, voucher: { voucherNumber: null, date: null, memo: null, items } }),
+    );
     const stubs = page.texts.filter((t) => t.y < CHECK_BOTTOM);
     expect(stubs.filter((t) => /^… and \d+ more items$/.test(t.str))).toHaveLength(2);
     expect(stubs.filter((t) => t.str === '$40.00')).toHaveLength(4);
@@ -346,7 +393,9 @@ describe('renderCheckPdf: refused input', () => {
   });
 
   it('refuses a payee name that cannot fit the pay line, and too many address lines', async () => {
-    const longName = await renderError(sampleCheck({ payee: { name: 'Very Long Payee Name '.repeat(10), addressLines: [] } }));
+    const longName = await renderError(
+      sampleCheck({ payee: { name: 'Very Long Payee Name '.repeat(10), addressLines: [] } }),
+    );
     expect(longName.code).toBe('text_too_long');
     expect(longName.field).toBe('payee.name');
     const lines = await renderError(sampleCheck({ payee: { name: 'A', addressLines: ['1', '2', '3', '4', '5'] } }));
@@ -361,7 +410,9 @@ describe('renderCheckPdf: refused input', () => {
     expect((await renderError(sampleCheck({ amountCents: 10_000_000_000 }))).code).toBe('invalid_amount');
     expect((await renderError(sampleCheck({ amountCents: 12.5 }))).code).toBe('invalid_amount');
     expect((await renderError(sampleCheck({ payee: null }))).code).toBe('payee_required');
-    const notImage = await renderError(sampleCheck({ signature: { data: new TextEncoder().encode('GIF89a not an image') } }));
+    const notImage = await renderError(
+      sampleCheck({ signature: { data: new TextEncoder().encode('GIF89a not an image') } }),
+    );
     expect(notImage.code).toBe('invalid_signature_image');
   });
 
@@ -383,7 +434,9 @@ describe('renderChecksPdf', () => {
       expect(textsMatching(page, `Check No. 1000${i + 1}`)).toHaveLength(2);
       expect(page.width).toBe(612);
       expect(page.height).toBe(792);
-      expect(clearBandPaths(page)).toHaveLength(expectedMicr(sampleCheck().routingNumber, '0012345678', '10001').length);
+      expect(clearBandPaths(page)).toHaveLength(
+        expectedMicr(sampleCheck().routingNumber, '0012345678', '10001').length,
+      );
     });
   });
 

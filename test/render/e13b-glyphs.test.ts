@@ -37,8 +37,20 @@ function peaks(glyph: E13bGlyph): number[] {
 
 /** Reference peaks per character, "value/peak number" [7] = [8] Table 6-1. */
 const REFERENCE_PEAKS: Readonly<Record<MicrChar, readonly number[]>> = {
-  '0': [1], '1': [1], '2': [2], '3': [1], '4': [1], '5': [3], '6': [1], '7': [5], '8': [1], '9': [4],
-  transit: [3], amount: [1, 5], onUs: [3, 5], dash: [3, 5],
+  '0': [1],
+  '1': [1],
+  '2': [2],
+  '3': [1],
+  '4': [1],
+  '5': [3],
+  '6': [1],
+  '7': [5],
+  '8': [1],
+  '9': [4],
+  transit: [3],
+  amount: [1, 5],
+  onUs: [3, 5],
+  dash: [3, 5],
 };
 
 const SYMBOLS: readonly MicrChar[] = ['transit', 'amount', 'onUs', 'dash'];
@@ -124,7 +136,12 @@ describe('E-13B waveform facts from the ink profile', () => {
 
   it('7, amount, on-us and dash give at least 5 peaks, 9 at least 4, 5 at least 3 [7]', () => {
     const minimum: Array<[MicrChar, number]> = [
-      ['7', 5], ['amount', 5], ['onUs', 5], ['dash', 5], ['9', 4], ['5', 3],
+      ['7', 5],
+      ['amount', 5],
+      ['onUs', 5],
+      ['dash', 5],
+      ['9', 4],
+      ['5', 3],
     ];
     for (const [c, n] of minimum) expect(peaks(E13B_GLYPHS[c]).length, c).toBeGreaterThanOrEqual(n);
   });

@@ -53,7 +53,9 @@ function expectedLine(spec: LineSpec): Map<number, E13bName> {
   };
   if (spec.amountCents !== undefined) {
     out.set(1, 'amount');
-    [...String(spec.amountCents).padStart(10, '0')].reverse().forEach((c, i) => out.set(2 + i, digit(c)));
+    [...String(spec.amountCents).padStart(10, '0')].reverse().forEach((c, i) => {
+      out.set(2 + i, digit(c));
+    });
     out.set(12, 'amount');
   }
   out.set(14, 'onUs');
@@ -61,10 +63,14 @@ function expectedLine(spec: LineSpec): Map<number, E13bName> {
     if (c !== ' ') out.set(15 + i, c === '-' ? 'dash' : digit(c));
   });
   out.set(33, 'transit');
-  [...spec.routingNumber].reverse().forEach((c, i) => out.set(34 + i, digit(c)));
+  [...spec.routingNumber].reverse().forEach((c, i) => {
+    out.set(34 + i, digit(c));
+  });
   out.set(43, 'transit');
   out.set(45, 'onUs');
-  [...spec.serialNumber].reverse().forEach((c, i) => out.set(46 + i, digit(c)));
+  [...spec.serialNumber].reverse().forEach((c, i) => {
+    out.set(46 + i, digit(c));
+  });
   out.set(46 + spec.serialNumber.length, 'onUs');
   return out;
 }
@@ -78,7 +84,12 @@ function positionOf(rightIn: number): { position: number; errorIn: number } {
 
 /** Reads the MICR band of a check-sized area whose bottom edge is bottomIn from the page top. */
 function readBand(bitmap: GreyBitmap, baselineIn: number): ReadCharacter[] {
-  return readLine(bitmap, { left: 0.2, right: PAGE_WIDTH_IN - 0.05, top: baselineIn - 0.16, bottom: baselineIn + 0.03 });
+  return readLine(bitmap, {
+    left: 0.2,
+    right: PAGE_WIDTH_IN - 0.05,
+    top: baselineIn - 0.16,
+    bottom: baselineIn + 0.03,
+  });
 }
 
 function expectLineRead(read: readonly ReadCharacter[], spec: LineSpec, label: string): void {
@@ -87,11 +98,15 @@ function expectLineRead(read: readonly ReadCharacter[], spec: LineSpec, label: s
   for (const c of read) {
     const { position, errorIn } = positionOf(c.rightIn);
     expect(Math.abs(errorIn), `${label}: position ${position} placement`).toBeLessThanOrEqual(PLACEMENT_TOLERANCE_IN);
-    expect(c.margin, `${label}: position ${position} (${c.name}) margin over ${c.runnerUp}`).toBeGreaterThanOrEqual(MIN_MARGIN);
+    expect(c.margin, `${label}: position ${position} (${c.name}) margin over ${c.runnerUp}`).toBeGreaterThanOrEqual(
+      MIN_MARGIN,
+    );
     got.set(position, c.name);
   }
   const asText = (m: Map<number, E13bName>): string =>
-    Array.from({ length: 65 }, (_, i) => m.get(65 - i) ?? '_').map((n) => (n.length > 1 ? `[${n}]` : n)).join('');
+    Array.from({ length: 65 }, (_, i) => m.get(65 - i) ?? '_')
+      .map((n) => (n.length > 1 ? `[${n}]` : n))
+      .join('');
   expect(asText(got), label).toBe(asText(expected));
 }
 
@@ -101,7 +116,9 @@ async function linesPdf(specs: readonly LineSpec[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
-  specs.forEach((spec, i) => drawMicrLine(doc, layoutMicrLine(spec), 0, i * CHECK_HEIGHT_IN * 72));
+  specs.forEach((spec, i) => {
+    drawMicrLine(doc, layoutMicrLine(spec), 0, i * CHECK_HEIGHT_IN * 72);
+  });
   doc.end();
   return done;
 }
@@ -141,10 +158,15 @@ describe('E-13B: templates from published descriptions', () => {
       const width = PUBLISHED_WIDTH_UNITS[name];
       if (width !== undefined) expect(last?.[0], `${name} width`).toBe(width);
       // Ink starts and ends on paper: the steps add up to nothing, the first rises, the last falls.
-      expect(edges.reduce((sum, [, step]) => sum + step, 0), name).toBe(0);
+      expect(
+        edges.reduce((sum, [, step]) => sum + step, 0),
+        name,
+      ).toBe(0);
       expect(edges[0]?.[1] ?? 0, name).toBeGreaterThan(0);
       expect(last?.[1] ?? 0, name).toBeLessThan(0);
-      expect(edges.length, `${name} has its reference peaks`).toBeGreaterThanOrEqual(Math.max(...REFERENCE_PEAKS[name].peaks));
+      expect(edges.length, `${name} has its reference peaks`).toBeGreaterThanOrEqual(
+        Math.max(...REFERENCE_PEAKS[name].peaks),
+      );
       for (const [, step] of edges) expect(Math.abs(step), name).toBeLessThanOrEqual(PUBLISHED_HEIGHT_UNITS[name]);
     }
     expect(WAVEFORM_TEMPLATES['0'].map(([, step]) => Math.sign(step))).toEqual(ZERO_PEAKS.map(Math.sign));
@@ -158,7 +180,7 @@ describe.each(DPIS)('E-13B read back from pdftoppm bitmaps at %i dpi', (dpi) => 
     testPage = rasterisePdf(await renderMicrTestPagePdf(TEST_PAGE_ACCOUNT), dpi);
   });
 
-  it('reads each of the 14 characters alone (the test page\'s true-size set) with its margin', () => {
+  it("reads each of the 14 characters alone (the test page's true-size set) with its margin", () => {
     const read = readBand(testPage, MICR_TEST_PAGE_LAYOUT.characterSet.baseline / 72).reverse();
     expect(read.map((c) => c.name)).toEqual([...E13B_NAMES]);
     for (const c of read) expect(c.margin, `${c.name} over ${c.runnerUp}`).toBeGreaterThanOrEqual(MIN_MARGIN);
@@ -171,14 +193,30 @@ describe.each(DPIS)('E-13B read back from pdftoppm bitmaps at %i dpi', (dpi) => 
       expectLineRead(readBand(bitmap, (i + 1) * CHECK_HEIGHT_IN - PLACEMENT.bandBottomIn), spec, `line ${i + 1}`);
     });
     // The test page's full line and the account's own line, as an operator prints them.
-    const page = { routingNumber: TEST_PAGE_ACCOUNT.routingNumber, accountNumber: TEST_PAGE_ACCOUNT.accountNumber, serialNumber: TEST_PAGE_ACCOUNT.serialNumber };
-    expectLineRead(readBand(testPage, MICR_TEST_PAGE_LAYOUT.fullLine.baseline / 72), { ...page, amountCents: 123456 }, 'test page, full line');
+    const page = {
+      routingNumber: TEST_PAGE_ACCOUNT.routingNumber,
+      accountNumber: TEST_PAGE_ACCOUNT.accountNumber,
+      serialNumber: TEST_PAGE_ACCOUNT.serialNumber,
+    };
+    expectLineRead(
+      readBand(testPage, MICR_TEST_PAGE_LAYOUT.fullLine.baseline / 72),
+      { ...page, amountCents: 123456 },
+      'test page, full line',
+    );
     expectLineRead(readBand(testPage, CHECK_HEIGHT_IN - PLACEMENT.bandBottomIn), page, 'test page, account line');
   });
 
   it('reads the MICR line of real check PDFs, one check a page', async () => {
-    const specs = LINES.map(({ routingNumber, accountNumber, serialNumber }) => ({ routingNumber, accountNumber, serialNumber }));
-    const pdf = await renderChecksPdf(specs.map((s) => sampleCheck({ routingNumber: s.routingNumber, accountNumber: s.accountNumber, checkNumber: s.serialNumber })));
+    const specs = LINES.map(({ routingNumber, accountNumber, serialNumber }) => ({
+      routingNumber,
+      accountNumber,
+      serialNumber,
+    }));
+    const pdf = await renderChecksPdf(
+      specs.map((s) =>
+        sampleCheck({ routingNumber: s.routingNumber, accountNumber: s.accountNumber, checkNumber: s.serialNumber }),
+      ),
+    );
     specs.forEach((spec, i) => {
       const bitmap = rasterisePdf(pdf, dpi, i + 1);
       expectLineRead(readBand(bitmap, CHECK_HEIGHT_IN - PLACEMENT.bandBottomIn), spec, `check ${i + 1}`);
@@ -200,8 +238,21 @@ describe('E-13B shapes measured on the bitmap (test page, 4 × set, 300 dpi)', (
       const cellLeft = (big.left + i * big.pitch) / 72;
       const baseline = big.baseline / 72;
       const unit = big.unitPt / 72;
-      const region = { left: cellLeft - unit, right: cellLeft + 8 * unit, top: baseline - 10 * unit, bottom: baseline + unit / 2 };
-      shapes.set(name, cellShape(scaled, { left: region.left / scale, right: region.right / scale, top: region.top / scale, bottom: region.bottom / scale }));
+      const region = {
+        left: cellLeft - unit,
+        right: cellLeft + 8 * unit,
+        top: baseline - 10 * unit,
+        bottom: baseline + unit / 2,
+      };
+      shapes.set(
+        name,
+        cellShape(scaled, {
+          left: region.left / scale,
+          right: region.right / scale,
+          top: region.top / scale,
+          bottom: region.bottom / scale,
+        }),
+      );
     });
   });
 
@@ -246,7 +297,9 @@ describe('E-13B shapes measured on the bitmap (test page, 4 × set, 300 dpi)', (
     expect((left?.top ?? 9) - (left?.bottom ?? 0), 'left block short').toBeLessThan(4.5);
     expect(left?.top ?? 9, 'left block low').toBeLessThan(4.5);
     expect(right?.bottom ?? 0, 'right block high').toBeGreaterThan(4.5);
-    expect((bar?.top ?? 0) - (bar?.bottom ?? 0), 'middle bar taller than the blocks').toBeGreaterThan((right?.top ?? 0) - (right?.bottom ?? 0));
+    expect((bar?.top ?? 0) - (bar?.bottom ?? 0), 'middle bar taller than the blocks').toBeGreaterThan(
+      (right?.top ?? 0) - (right?.bottom ?? 0),
+    );
   });
 
   it('on-us: two thin bars of equal height and a heavy square block at the top right', () => {
@@ -261,7 +314,9 @@ describe('E-13B shapes measured on the bitmap (test page, 4 × set, 300 dpi)', (
     expect(width(block), 'block heavier than a bar').toBeGreaterThan(2 * Math.max(width(bar1), width(bar2)));
     expect(Math.abs(width(block) - height(block)), 'block square').toBeLessThan(0.5);
     expect(Math.abs((block?.top ?? 0) - (bar1?.top ?? 0)), 'block at the top').toBeLessThan(0.5);
-    expect(block?.bottom ?? 0, 'block above the bars\' middle').toBeGreaterThan(((bar1?.bottom ?? 0) + (bar1?.top ?? 0)) / 2);
+    expect(block?.bottom ?? 0, "block above the bars' middle").toBeGreaterThan(
+      ((bar1?.bottom ?? 0) + (bar1?.top ?? 0)) / 2,
+    );
   });
 
   it('transit: a left bar shorter than the character, two square blocks at the right, top and bottom', () => {

@@ -4,11 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { E13B_GLYPHS } from '../../src/render/e13b-glyphs.ts';
-import {
-  formatMicrLine,
-  layoutMicrLine,
-  type PositionedMicrChar,
-} from '../../src/render/micr-line.ts';
+import { formatMicrLine, layoutMicrLine, type PositionedMicrChar } from '../../src/render/micr-line.ts';
 import { RenderInputError } from '../../src/render/render-error.ts';
 
 const IN = 72;
@@ -43,8 +39,7 @@ describe('layoutMicrLine', () => {
     expect(line).toHaveLength(65);
     // Left to right: positions 65..1. Aux on-us: ⑈10001⑈ ending at 45; 44 blank; transit 43..33;
     // 32..25 blank; on-us: account 24..15, symbol at 14; 13 and the amount field 12..1 blank.
-    const expected =
-      `${' '.repeat(65 - 51)}\u244810001\u2448 \u2446011000015\u2446${' '.repeat(8)}0012345678\u2448${' '.repeat(13)}`;
+    const expected = `${' '.repeat(65 - 51)}\u244810001\u2448 \u2446011000015\u2446${' '.repeat(8)}0012345678\u2448${' '.repeat(13)}`;
     expect(line).toBe(expected);
   });
 
@@ -124,14 +119,12 @@ describe('layoutMicrLine', () => {
   });
 
   it('keeps every character inside positions 1..65 and the 3/16–7/16-in band, one per position', () => {
-    const routing = fc
-      .array(fc.integer({ min: 0, max: 9 }), { minLength: 8, maxLength: 8 })
-      .map((d) => {
-        // Choose the ninth digit so the 3-7-1 weighted sum is a multiple of 10.
-        const weights = [3, 7, 1, 3, 7, 1, 3, 7];
-        const sum = d.reduce((s, v, i) => s + v * (weights[i] ?? 0), 0);
-        return [...d, (10 - (sum % 10)) % 10].join('');
-      });
+    const routing = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 8, maxLength: 8 }).map((d) => {
+      // Choose the ninth digit so the 3-7-1 weighted sum is a multiple of 10.
+      const weights = [3, 7, 1, 3, 7, 1, 3, 7];
+      const sum = d.reduce((s, v, i) => s + v * (weights[i] ?? 0), 0);
+      return [...d, (10 - (sum % 10)) % 10].join('');
+    });
     fc.assert(
       fc.property(
         routing,

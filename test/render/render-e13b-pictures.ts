@@ -32,11 +32,17 @@ async function glyphSheet(): Promise<Buffer> {
     // The 7-wide matrix, right-aligned like the characters in their MICR cells.
     const gridLeft = left;
     doc.save().lineWidth(0.3).strokeColor('#b0c4de');
-    for (let x = 0; x <= 7; x += 1) doc.moveTo(gridLeft + x * unit, bottom).lineTo(gridLeft + x * unit, bottom - 9 * unit);
-    for (let y = 0; y <= 9; y += 1) doc.moveTo(gridLeft, bottom - y * unit).lineTo(gridLeft + 7 * unit, bottom - y * unit);
+    for (let x = 0; x <= 7; x += 1)
+      doc.moveTo(gridLeft + x * unit, bottom).lineTo(gridLeft + x * unit, bottom - 9 * unit);
+    for (let y = 0; y <= 9; y += 1)
+      doc.moveTo(gridLeft, bottom - y * unit).lineTo(gridLeft + 7 * unit, bottom - y * unit);
     doc.stroke().restore();
     fillMicrChar(doc, char, left + (7 - glyph.width) * unit, bottom - glyph.raise * unit, unit);
-    doc.font('Helvetica').fontSize(8).fillColor('#000000').text(char, left, bottom + 4, { width: 7 * unit, align: 'center', lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor('#000000')
+      .text(char, left, bottom + 4, { width: 7 * unit, align: 'center', lineBreak: false });
   });
   doc.end();
   return done;
@@ -56,10 +62,27 @@ try {
   // The print band, 3/16–7/16 in above the check's bottom edge (3.5 in from the page top), and the
   // used positions 13–52 from the right edge, at 600 dpi.
   const dpi = 600;
-  const crop = { x: Math.round(1.6 * dpi), y: Math.round((3.5 - 0.5) * dpi), w: Math.round(5.2 * dpi), h: Math.round(0.375 * dpi) };
+  const crop = {
+    x: Math.round(1.6 * dpi),
+    y: Math.round((3.5 - 0.5) * dpi),
+    w: Math.round(5.2 * dpi),
+    h: Math.round(0.375 * dpi),
+  };
   execFileSync('pdftoppm', [
-    '-png', '-r', String(dpi), '-singlefile', '-x', String(crop.x), '-y', String(crop.y), '-W', String(crop.w), '-H', String(crop.h),
-    checkPdf, `docs/e13b/${name}-micr-line`,
+    '-png',
+    '-r',
+    String(dpi),
+    '-singlefile',
+    '-x',
+    String(crop.x),
+    '-y',
+    String(crop.y),
+    '-W',
+    String(crop.w),
+    '-H',
+    String(crop.h),
+    checkPdf,
+    `docs/e13b/${name}-micr-line`,
   ]);
   console.log(`wrote docs/e13b/${name}-glyphs.png and docs/e13b/${name}-micr-line.png`);
 } finally {

@@ -24,8 +24,22 @@ const check = sampleCheck({
     date: '2026-11-20',
     memo: 'Net 30',
     items: [
-      { invoiceNumber: 'INV-2026-0415', name: 'Drip line repair', description: 'Zones 3 and 4, parts and labour', quantity: 1, unitCostCents: 84000, totalCents: 84000 },
-      { invoiceNumber: 'INV-2026-0416', name: 'Smart controller', description: '12 zones, installed', quantity: 2, unitCostCents: 19728, totalCents: 39456 },
+      {
+        invoiceNumber: 'INV-2026-0415',
+        name: 'Drip line repair',
+        description: 'Zones 3 and 4, parts and labour',
+        quantity: 1,
+        unitCostCents: 84000,
+        totalCents: 84000,
+      },
+      {
+        invoiceNumber: 'INV-2026-0416',
+        name: 'Smart controller',
+        description: '12 zones, installed',
+        quantity: 2,
+        unitCostCents: 19728,
+        totalCents: 39456,
+      },
     ],
   },
 });

@@ -17,7 +17,9 @@ function pixel(x: number, y: number): [number, number, number, number] {
 
 describe('prepareImage', () => {
   it('refuses a PNG whose header claims more pixels than a signature needs, before decoding it', () => {
-    expect(() => prepareImage(pngClaiming(20_000, 20_000, deflateSync(Buffer.alloc(16))))).toThrow(/20000x20000 pixels is more than a signature needs/);
+    expect(() => prepareImage(pngClaiming(20_000, 20_000, deflateSync(Buffer.alloc(16))))).toThrow(
+      /20000x20000 pixels is more than a signature needs/,
+    );
   });
 
   it('never inflates more than the header says (a small file that inflates to 50 MB is refused)', () => {
@@ -74,7 +76,9 @@ describe('signatures in rendered PDFs', () => {
 
   it('embeds a JPEG signature once for a whole batch too', async () => {
     const signature = { data: TINY_JPEG };
-    const pdf = await renderChecksPdf(['301', '302', '303'].map((checkNumber) => sampleCheck({ checkNumber, signature })));
+    const pdf = await renderChecksPdf(
+      ['301', '302', '303'].map((checkNumber) => sampleCheck({ checkNumber, signature })),
+    );
     expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(1);
     const pages = await parsePdf(pdf);
     expect(pages.map((p) => p.images.length)).toEqual([1, 1, 1]);

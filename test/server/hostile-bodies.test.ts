@@ -9,15 +9,25 @@ import { runCli, startServerProcess, type ServerProcess } from '../support/proce
 
 const HALF = 1_000_000; // 2,000,000 bytes in all: under the default 2 MiB body limit
 const NESTED_ARRAYS = '['.repeat(HALF) + ']'.repeat(HALF);
-const NESTED_OBJECTS = '{"a":'.repeat(HALF / 5) + '1' + '}'.repeat(HALF / 5);
+const NESTED_OBJECTS = `${'{"a":'.repeat(HALF / 5)}1${'}'.repeat(HALF / 5)}`;
 // A thousand siblings each nested a thousand deep: shallow enough for JSON.parse and a recursive
 // scan, and the shape that made the old scan copy its path half a billion times (the issue's 26–47 s).
 const DEEP_SIBLINGS = `[${Array.from({ length: 999 }, () => '['.repeat(1000) + ']'.repeat(1000)).join(',')}]`;
 // Within the depth limit but wide: many strings to scan, one holding a NUL at the end.
-const WIDE = JSON.stringify({ checks: Array.from({ length: 60_000 }, (_, i) => ({ memo: i === 59_999 ? 'x\u0000' : 'abcdefghij' })) });
+const WIDE = JSON.stringify({
+  checks: Array.from({ length: 60_000 }, (_, i) => ({ memo: i === 59_999 ? 'x\u0000' : 'abcdefghij' })),
+});
 
-async function send(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; type: string; text: string }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+async function send(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; type: string; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
 }
 
@@ -30,7 +40,11 @@ describe.each(dialects())('hostile bodies against a server process on %s', (dial
     const fresh = await freshDatabaseConfig(dialect);
     cleanup = fresh.cleanup;
     server = await startServerProcess(fresh.env);
-    key = (await runCli(['keys', 'create', '--email', 'hostile@example.com'], fresh.env)).stdout.trim().split('\n').at(-1) ?? '';
+    key =
+      (await runCli(['keys', 'create', '--email', 'hostile@example.com'], fresh.env)).stdout
+        .trim()
+        .split('\n')
+        .at(-1) ?? '';
   }, 60_000);
   afterAll(async () => {
     await server.stop();
@@ -54,7 +68,10 @@ describe.each(dialects())('hostile bodies against a server process on %s', (dial
         const started = performance.now();
         // A probe that gets no answer in 5 s counts as 5 s (the old code held the loop far longer).
         const status = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
-          async (response) => (await response.text(), response.status),
+          async (response) => {
+            await response.text();
+            return response.status;
+          },
           () => 0,
         );
         if (status !== 200) slowest = Math.max(slowest, 5_000);
@@ -80,7 +97,9 @@ describe.each(dialects())('hostile bodies against a server process on %s', (dial
         else expect(body).toEqual({ success: false, errorMsg: expect.any(String) });
       }
     }
-    console.log(`hostile bodies (${dialect}): ${answers.length} requests, /healthz probed ${probes} times, slowest ${Math.round(slowest)} ms`);
+    console.log(
+      `hostile bodies (${dialect}): ${answers.length} requests, /healthz probed ${probes} times, slowest ${Math.round(slowest)} ms`,
+    );
     expect(probes).toBeGreaterThan(0);
     expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThan(1_000);
   }, 120_000);

@@ -9,9 +9,9 @@
 // stop wherever their next write would be, and the kill finds them there. On PostgreSQL a statement
 // already sent would still run once the lock goes, so the statements the freeze holds up are ended
 // with the server (pg_terminate_backend), as they would be had the server died before sending them.
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/store/sqlite-driver.ts';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
@@ -30,7 +30,14 @@ interface Batch {
 type Sent = { ok: true; status: number; ids: string[] } | { ok: false };
 
 async function send(url: string, apiKey: string, batch: Batch, bank: string, payee: string): Promise<Sent> {
-  const body = { checks: Array.from({ length: CHECKS_PER_BATCH }, (_, i) => ({ bankAccountId: bank, payeeId: payee, amount: `${i + 1}.00`, memo: batch.memo })) };
+  const body = {
+    checks: Array.from({ length: CHECKS_PER_BATCH }, (_, i) => ({
+      bankAccountId: bank,
+      payeeId: payee,
+      amount: `${i + 1}.00`,
+      memo: batch.memo,
+    })),
+  };
   try {
     const response = await fetch(`${url}/api/v3/checks`, {
       method: 'POST',
@@ -60,7 +67,9 @@ async function freeze(env: Record<string, string>): Promise<() => Promise<void>>
   await client.query('BEGIN');
   await client.query('SELECT idem_key FROM idempotency_keys FOR UPDATE');
   return async () => {
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]');
+    await client.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pg_blocking_pids(pid) @> ARRAY[pg_backend_pid()]',
+    );
     await client.query('ROLLBACK');
     await client.end();
   };
@@ -77,7 +86,9 @@ describe.each(dialects())('keyed batches survive SIGKILL (%s)', (dialect) => {
     env = fresh.env;
     cleanup = fresh.cleanup;
     server = await startServerProcess(env);
-    apiKey = (await runCli(['keys', 'create', '--email', 'crash-idem@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    apiKey =
+      (await runCli(['keys', 'create', '--email', 'crash-idem@example.com'], env)).stdout.trim().split('\n').at(-1) ??
+      '';
   });
   afterAll(async () => {
     await server?.stop();
@@ -86,8 +97,16 @@ describe.each(dialects())('keyed batches survive SIGKILL (%s)', (dialect) => {
 
   it(`${CYCLES} kill-and-restart cycles: every batch exists exactly once and retries replay its ids`, async () => {
     if (server === null) throw new Error('no server');
-    const bank = await http(`${server.url}/api/v3/bankAccounts`, { method: 'POST', key: apiKey, body: { bankAccounts: [{ name: 'Crash', routingNumber: '011000015', accountNumber: '1234' }] } });
-    const payee = await http(`${server.url}/api/v3/payees`, { method: 'POST', key: apiKey, body: { payees: [{ name: 'Crash payee' }] } });
+    const bank = await http(`${server.url}/api/v3/bankAccounts`, {
+      method: 'POST',
+      key: apiKey,
+      body: { bankAccounts: [{ name: 'Crash', routingNumber: '011000015', accountNumber: '1234' }] },
+    });
+    const payee = await http(`${server.url}/api/v3/payees`, {
+      method: 'POST',
+      key: apiKey,
+      body: { payees: [{ name: 'Crash payee' }] },
+    });
     const bankId: string = bank.body.data.bankAccounts[0].bankAccountId;
     const payeeId: string = payee.body.data.payees[0].payeeId;
     const batches: Batch[] = [];
@@ -100,7 +119,11 @@ describe.each(dialects())('keyed batches survive SIGKILL (%s)', (dialect) => {
       const mine: Batch[] = [];
       const clients = Array.from({ length: IN_FLIGHT }, async () => {
         while (mine.length < MAX_BATCHES_PER_CYCLE) {
-          const batch: Batch = { key: `cycle${cycle}-batch${mine.length}`, memo: `c${cycle}b${mine.length}`, answered: null };
+          const batch: Batch = {
+            key: `cycle${cycle}-batch${mine.length}`,
+            memo: `c${cycle}b${mine.length}`,
+            answered: null,
+          };
           mine.push(batch);
           const sent = await send(running.url, apiKey, batch, bankId, payeeId);
           if (sent.ok && sent.status === 201) batch.answered = sent.ids;
@@ -142,9 +165,11 @@ describe.each(dialects())('keyed batches survive SIGKILL (%s)', (dialect) => {
     const byMemo = new Map<string, string[]>();
     for (let page = 1; (page - 1) * 500 < total; page += 1) {
       const chunk = await http(`${restarted.url}/api/v3/checks?perPage=500&page=${page}`, { key: apiKey });
-      for (const check of chunk.body.data.checks as { checkId: string; memo: string }[]) byMemo.set(check.memo, [...(byMemo.get(check.memo) ?? []), check.checkId]);
+      for (const check of chunk.body.data.checks as { checkId: string; memo: string }[])
+        byMemo.set(check.memo, [...(byMemo.get(check.memo) ?? []), check.checkId]);
     }
-    for (const batch of batches) expect([...(byMemo.get(batch.memo) ?? [])].sort()).toEqual([...(batch.answered ?? [])].sort());
+    for (const batch of batches)
+      expect([...(byMemo.get(batch.memo) ?? [])].sort()).toEqual([...(batch.answered ?? [])].sort());
     // The kills did land mid-run: some batches had no answer before their retry.
     expect(killedMidway).toBeGreaterThan(0);
   }, 240_000);

@@ -41,7 +41,8 @@ describe.each(dialects())('log lines hold no credentials (%s)', (dialect) => {
       `/api/v3/checks?perPage=5&api_key=${SECRETS.apiKeyQuery}`,
       `/no/such/path?token=${SECRETS.verify}`,
     ];
-    for (const url of urls) await fetch(`${server.url}${url}`, { headers, redirect: 'manual' }).then((r) => r.arrayBuffer());
+    for (const url of urls)
+      await fetch(`${server.url}${url}`, { headers, redirect: 'manual' }).then((r) => r.arrayBuffer());
     await fetch(`${server.url}/c/${SECRETS.link}/pdf`, { method: 'POST', headers }).then((r) => r.arrayBuffer());
     // The request log is written as each request ends; give the last line a moment to flush.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -51,7 +52,8 @@ describe.each(dialects())('log lines hold no credentials (%s)', (dialect) => {
     expect(output).toContain('"url":"/panel/reset-password?token=[redacted]"');
     expect(output).toContain('"url":"/panel/verify-email?next=%2Fpanel&token=[redacted]"');
     expect(output).toContain('"url":"/api/v3/checks?perPage=5&api_key=[redacted]"');
-    for (const [what, secret] of Object.entries(SECRETS)) expect(output, `the ${what} reached the log`).not.toContain(secret);
+    for (const [what, secret] of Object.entries(SECRETS))
+      expect(output, `the ${what} reached the log`).not.toContain(secret);
   });
 });
 
@@ -60,20 +62,32 @@ describe('redaction rules', () => {
     expect(redactUrl('/c/abc')).toBe('/c/[redacted]');
     expect(redactUrl('/c/abc/pdf?x=1')).toBe('/c/[redacted]/pdf?x=1');
     expect(redactUrl('/checks/c/abc')).toBe('/checks/c/abc');
-    expect(redactUrl('/panel/x?TOKEN=a&page=2&code=9&sig=z&password=p')).toBe('/panel/x?TOKEN=[redacted]&page=2&code=[redacted]&sig=[redacted]&password=[redacted]');
+    expect(redactUrl('/panel/x?TOKEN=a&page=2&code=9&sig=z&password=p')).toBe(
+      '/panel/x?TOKEN=[redacted]&page=2&code=[redacted]&sig=[redacted]&password=[redacted]',
+    );
     expect(redactUrl('/panel/x?%74oken=a')).toBe('/panel/x?%74oken=[redacted]');
     expect(redactUrl('/api/v3/payees?term=token')).toBe('/api/v3/payees?term=token');
     expect(redactText('Acme sent you a check for $1,234.56. View and print it: https://checks.example/c/Zx9_-a')).toBe(
       'Acme sent you a check for $1,234.56. View and print it: https://checks.example/c/[redacted]',
     );
     // The same names as in URLs (one list): a reset link pasted into a message is blanked too.
-    expect(redactText('see https://x.test/r?password=hunter2&access_token=abc')).toBe('see https://x.test/r?password=[redacted]&access_token=[redacted]');
-    expect(redactText(phoneCodeSms('482913'))).toBe('Your checkwriter verification code is [redacted]. It works for 15 minutes.');
+    expect(redactText('see https://x.test/r?password=hunter2&access_token=abc')).toBe(
+      'see https://x.test/r?password=[redacted]&access_token=[redacted]',
+    );
+    expect(redactText(phoneCodeSms('482913'))).toBe(
+      'Your checkwriter verification code is [redacted]. It works for 15 minutes.',
+    );
   });
 
   it('the log SMS provider writes the message with its code blanked', async () => {
     const lines: Record<string, unknown>[] = [];
     await new LogSms((entry) => lines.push(entry)).send('+14155552671', phoneCodeSms('482913'), 'ref-1');
-    expect(lines).toEqual([{ to: '+14155552671', body: 'Your checkwriter verification code is [redacted]. It works for 15 minutes.', reference: 'ref-1' }]);
+    expect(lines).toEqual([
+      {
+        to: '+14155552671',
+        body: 'Your checkwriter verification code is [redacted]. It works for 15 minutes.',
+        reference: 'ref-1',
+      },
+    ]);
   });
 });

@@ -19,14 +19,23 @@ describe.each(dialects())('migration 010: hosted shipping and paper ids (%s)', (
     const basics = await seedBasics(api, { address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' });
     const made = await api.post('/checks', { checks: Array.from({ length: 4 }, () => ({ ...basics, amount: 1 })) });
     const ids: string[] = made.body.data.checks.map((c: { checkId: string }) => c.checkId);
-    const mailed = await api.post('/mailchecks', { mailChecks: ids.map((checkId) => ({ checkId, shippingTypeId: 1 })) });
+    const mailed = await api.post('/mailchecks', {
+      mailChecks: ids.map((checkId) => ({ checkId, shippingTypeId: 1 })),
+    });
     expect(mailed.status, mailed.raw).toBe(200);
     // Put the rows back as the old numbering wrote them, then run the migration's renumbering.
     for (const [i, checkId] of ids.entries()) {
-      await t.database.db.run('UPDATE mailings SET shipping_type_id = ?, paper_type_id = ? WHERE check_id = ?', [i + 1, (i % 2) + 1, checkId]);
+      await t.database.db.run('UPDATE mailings SET shipping_type_id = ?, paper_type_id = ? WHERE check_id = ?', [
+        i + 1,
+        (i % 2) + 1,
+        checkId,
+      ]);
     }
-    for (const statement of up(columnTypes(t.database.db.dialect)).filter((s) => s.startsWith('UPDATE'))) await t.database.db.run(statement);
-    const rows = await t.database.db.all<{ check_id: string; shipping_type_id: number; paper_type_id: number }>('SELECT check_id, shipping_type_id, paper_type_id FROM mailings');
+    for (const statement of up(columnTypes(t.database.db.dialect)).filter((s) => s.startsWith('UPDATE')))
+      await t.database.db.run(statement);
+    const rows = await t.database.db.all<{ check_id: string; shipping_type_id: number; paper_type_id: number }>(
+      'SELECT check_id, shipping_type_id, paper_type_id FROM mailings',
+    );
     const byCheck = new Map(rows.map((r) => [r.check_id, [Number(r.shipping_type_id), Number(r.paper_type_id)]]));
     expect(ids.map((id) => byCheck.get(id))).toEqual([
       [1, 7],

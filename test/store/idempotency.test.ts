@@ -12,23 +12,41 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
   let ctx: ServiceContext;
   let owner: { accountId: string; env: 'test' };
   const ok = (text: string) => async () => ({ status: 201, type: 'application/json', body: Buffer.from(text) });
-  const rows = async (): Promise<number> => Number((await database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM idempotency_keys'))?.n);
+  const rows = async (): Promise<number> =>
+    Number((await database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM idempotency_keys'))?.n);
 
   beforeAll(async () => {
     database = await freshDatabase(dialect);
-    ctx = { db: database.db, config: loadConfig({}), now: () => clock, secret: Buffer.from('s'), vault: new Vault(Buffer.from('s')) };
-    owner = { accountId: (await ensureAccount(database.db, { email: 'idem-store@example.com', verified: true })).account.id, env: 'test' };
+    ctx = {
+      db: database.db,
+      config: loadConfig({}),
+      now: () => clock,
+      secret: Buffer.from('s'),
+      vault: new Vault(Buffer.from('s')),
+    };
+    owner = {
+      accountId: (await ensureAccount(database.db, { email: 'idem-store@example.com', verified: true })).account.id,
+      env: 'test',
+    };
   });
   afterAll(() => database.drop());
 
   it('replays within the day; after it, the key is free again and purged records are gone', async () => {
     const first = await runOnce(ctx, owner, 'daily', requestHash('POST', '/x', { a: 1 }), ok('{"ok":1}'));
-    expect(first).toEqual({ replayed: false, response: { status: 201, type: 'application/json', body: Buffer.from('{"ok":1}') } });
+    expect(first).toEqual({
+      replayed: false,
+      response: { status: 201, type: 'application/json', body: Buffer.from('{"ok":1}') },
+    });
 
     clock += KEEP_MS - 1000;
     const replay = await runOnce(ctx, owner, 'daily', requestHash('POST', '/x', { a: 1 }), ok('{"ok":2}'));
-    expect(replay).toEqual({ replayed: true, response: { status: 201, type: 'application/json', body: Buffer.from('{"ok":1}') } });
-    await expect(runOnce(ctx, owner, 'daily', requestHash('POST', '/x', { a: 2 }), ok('{}'))).rejects.toThrow('already used with a different request');
+    expect(replay).toEqual({
+      replayed: true,
+      response: { status: 201, type: 'application/json', body: Buffer.from('{"ok":1}') },
+    });
+    await expect(runOnce(ctx, owner, 'daily', requestHash('POST', '/x', { a: 2 }), ok('{}'))).rejects.toThrow(
+      'already used with a different request',
+    );
     expect(await purgeExpired(ctx)).toBe(0);
 
     clock += 2000;
@@ -63,10 +81,14 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
         }),
       ).rejects.toThrow('inner');
       // Inside the work, its own uncommitted writes are visible to plain reads.
-      expect(await database.db.get('SELECT value FROM settings WHERE name = ?', ['joined-plain'])).toEqual({ value: '1' });
+      expect(await database.db.get('SELECT value FROM settings WHERE name = ?', ['joined-plain'])).toEqual({
+        value: '1',
+      });
       return { status: 200, type: 'application/json', body: Buffer.from('{}') };
     });
-    const names = (await database.db.all<{ name: string }>("SELECT name FROM settings WHERE name LIKE 'joined-%' ORDER BY name")).map((r) => r.name);
+    const names = (
+      await database.db.all<{ name: string }>("SELECT name FROM settings WHERE name LIKE 'joined-%' ORDER BY name")
+    ).map((r) => r.name);
     expect(names).toEqual(['joined-nested', 'joined-plain']);
   });
 });

@@ -20,9 +20,10 @@ import type { Db } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { pino } from 'pino';
 import type { Mailer, OutgoingEmail } from '../../src/delivery/mailer.ts';
-import { DeliveryWorker } from '../../src/delivery/worker.ts';
+import { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { dialects, freshDatabase, type TestDatabase } from '../support/databases.ts';
 import { BASE, clientFor, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
+import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
 
 const NUMBER = '987654321012';
 
@@ -30,8 +31,12 @@ const NUMBER = '987654321012';
 async function dumpAll(db: Db): Promise<Record<string, Record<string, unknown>[]>> {
   const tables =
     db.dialect === 'sqlite'
-      ? await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      : await db.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+      ? await db.all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )
+      : await db.all<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+        );
   const dump: Record<string, Record<string, unknown>[]> = {};
   for (const { name } of tables) dump[name] = await db.all<Record<string, unknown>>(`SELECT * FROM ${name}`);
   return dump;
@@ -41,7 +46,8 @@ async function dumpAll(db: Db): Promise<Record<string, Record<string, unknown>[]
 function candidateSecrets(dump: Record<string, Record<string, unknown>[]>): Buffer[] {
   const out = new Set<string>();
   for (const rows of Object.values(dump)) {
-    for (const row of rows) for (const value of Object.values(row)) if (typeof value === 'string' && value.length >= 16) out.add(value);
+    for (const row of rows)
+      for (const value of Object.values(row)) if (typeof value === 'string' && value.length >= 16) out.add(value);
   }
   return [...out].map((s) => Buffer.from(s, 'utf8'));
 }
@@ -59,7 +65,11 @@ function sqliteFiles(t: TestDatabase): Buffer {
   const file = t.config.url;
   const dir = file.slice(0, file.lastIndexOf('/'));
   const base = file.slice(file.lastIndexOf('/') + 1);
-  return Buffer.concat(readdirSync(dir).filter((f) => f.startsWith(base)).map((f) => readFileSync(join(dir, f))));
+  return Buffer.concat(
+    readdirSync(dir)
+      .filter((f) => f.startsWith(base))
+      .map((f) => readFileSync(join(dir, f))),
+  );
 }
 
 describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
@@ -77,17 +87,33 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     const live = await t.client('owner@example.com', { env: 'live' });
     key = live.key;
     const ids = await seedBasics(live);
-    const bank = await live.post('/bankAccounts', { bankAccounts: [{ name: 'Payroll', routingNumber: '011000015', accountNumber: NUMBER }] });
+    const bank = await live.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Payroll', routingNumber: '011000015', accountNumber: NUMBER }],
+    });
     bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
-    const newCheck = async (): Promise<string> => (await live.post('/checks', { checks: [{ ...ids, bankAccountId, amount: 25 }] })).body.data.checks[0].checkId;
+    const newCheck = async (): Promise<string> =>
+      (await live.post('/checks', { checks: [{ ...ids, bankAccountId, amount: 25 }] })).body.data.checks[0].checkId;
     expect((await live.post('/emailchecks', { emailChecks: [{ checkId: await newCheck() }] })).status).toBe(200);
-    const account = await accountService.signUp(ctx, { company: 'Owner Co', email: 'panel@example.com', phone: '+14155552671', password: 'correct horse battery' });
+    const account = await accountService.signUp(ctx, {
+      company: 'Owner Co',
+      email: 'panel@example.com',
+      phone: '+14155552671',
+      password: 'correct horse battery',
+    });
     if (account === null) throw new Error('the email already had an account');
     await accountService.startSession(ctx, account.id);
     await accountService.requestPasswordReset(ctx, 'panel@example.com');
     // Send what is queued (a mail server that keeps what it is given), then queue one more that stays unsent.
     const mailer: Mailer = { send: async (email) => void sent.push(email), close: () => undefined };
-    await new DeliveryWorker({ db: t.database.db, config: t.config, secret: t.keys.secret, mailer, sms: null, log: pino({ level: 'silent' }) }).drain();
+    await new DeliveryWorker({
+      db: t.database.db,
+      config: t.config,
+      webhooks: new HttpWebhookSender({ allowPrivate: t.config.webhooksAllowPrivate }),
+      secret: t.keys.secret,
+      mailer,
+      sms: null,
+      log: pino({ level: 'silent' }),
+    }).drain();
     expect((await live.post('/emailchecks', { emailChecks: [{ checkId: await newCheck() }] })).status).toBe(200);
   });
   afterAll(() => t.close());
@@ -110,7 +136,9 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
       expect(statSync(t.config.secretFile).mode & 0o777).toBe(0o600);
     }
     // The API still shows the masked number and prints the real one (micr-test-page.test.ts reads it back).
-    expect((await clientFor(t.app, key).get(`/bankAccounts/${bankAccountId}`)).body.data.accountNumber).toBe('****1012');
+    expect((await clientFor(t.app, key).get(`/bankAccounts/${bankAccountId}`)).body.data.accountNumber).toBe(
+      '****1012',
+    );
   });
 
   it('yields no API key, payee link, session or account token that works', async () => {
@@ -128,7 +156,11 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     const firstRow = keyRows[0];
     if (firstRow === undefined) throw new Error('no keys in the dump');
     for (const secret of candidates.slice(0, 5)) {
-      const reply = await t.app.inject({ method: 'GET', url: `${BASE}/checks`, headers: { authorization: `Bearer ${rebuiltKey(secret, firstRow)}` } });
+      const reply = await t.app.inject({
+        method: 'GET',
+        url: `${BASE}/checks`,
+        headers: { authorization: `Bearer ${rebuiltKey(secret, firstRow)}` },
+      });
       expect(reply.statusCode).toBe(401);
     }
     // Even holding the real secret, a key cannot be rebuilt: it carries 128 random bits.
@@ -148,7 +180,9 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     }
     const someDelivery = String(dump.deliveries?.[0]?.id);
     for (const secret of candidates.slice(0, 5)) {
-      expect((await t.app.inject({ method: 'GET', url: `/c/${linkToken(secret, someDelivery)}` })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: `/c/${linkToken(secret, someDelivery)}` })).statusCode).toBe(
+        404,
+      );
       expect(await accountService.resetLinkState(ctx, accountToken(secret, someDelivery))).toBe('invalid');
     }
     // Sent messages keep no token in their outbox row; an unsent one keeps its token sealed, and
@@ -158,15 +192,21 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     const unsent = outbox.filter((d) => d.status === 'queued');
     expect(unsent).toHaveLength(1);
     for (const secret of candidates) {
-      expect(() => new Vault(secret).open(String(unsent[0]?.sealed_token), deliveryTokenContext(String(unsent[0]?.id)))).toThrow();
+      expect(() =>
+        new Vault(secret).open(String(unsent[0]?.sealed_token), deliveryTokenContext(String(unsent[0]?.id))),
+      ).toThrow();
     }
     // The links that went out work, so the refusals above are not for want of a working link.
-    const links = sent.map((m) => /\/c\/([A-Za-z0-9_-]+)/.exec(m.text)?.[1]).filter((x): x is string => x !== undefined);
+    const links = sent
+      .map((m) => /\/c\/([A-Za-z0-9_-]+)/.exec(m.text)?.[1])
+      .filter((x): x is string => x !== undefined);
     expect(links).toHaveLength(1);
     expect((await t.app.inject({ method: 'GET', url: `/c/${links[0]}` })).statusCode).toBe(200);
-    const reset = sent.map((m) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1]).find((x) => x !== undefined) ?? '';
+    const reset =
+      sent.map((m) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1]).find((x) => x !== undefined) ?? '';
     expect(await accountService.resetLinkState(ctx, reset)).toBe('usable');
-    for (const stored of [...linkHashes, ...tokenHashes]) expect((await t.app.inject({ method: 'GET', url: `/c/${String(stored)}` })).statusCode).toBe(404);
+    for (const stored of [...linkHashes, ...tokenHashes])
+      expect((await t.app.inject({ method: 'GET', url: `/c/${String(stored)}` })).statusCode).toBe(404);
 
     // Sessions: the table holds hashes of random ids; a stored value used as the cookie signs no one in.
     const sessions = dump.panel_sessions ?? [];
@@ -214,9 +254,10 @@ describe.each(dialects())('migration 009 on a database of an older version (%s)'
     }
     // A reset link sent before the upgrade: derived from its id with the old secret.
     const oldLink = accountToken(Buffer.from(legacySecret), 'dlv_old');
-    await db.run('INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)', [
-      'dlv_old', account.id, 'reset-password', tokenHash(oldLink), Date.now(), Date.now() + 3_600_000,
-    ]);
+    await db.run(
+      'INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)',
+      ['dlv_old', account.id, 'reset-password', tokenHash(oldLink), Date.now(), Date.now() + 3_600_000],
+    );
     // Without the server's configuration the migration refuses rather than leave the secret behind.
     await expect(migrate(db)).rejects.toThrow(/migration 009 moves the server secret out of the database/);
 
@@ -225,7 +266,9 @@ describe.each(dialects())('migration 009 on a database of an older version (%s)'
     expect(readFileSync(secretFile, 'utf8').trim()).toBe(legacySecret);
     expect(statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(await db.get('SELECT value FROM settings WHERE name = ?', ['key_signing_secret'])).toBeUndefined();
-    const rows = await db.all<{ id: string; account_number: string; account_number_masked: string }>('SELECT id, account_number, account_number_masked FROM bank_accounts ORDER BY id');
+    const rows = await db.all<{ id: string; account_number: string; account_number_masked: string }>(
+      'SELECT id, account_number, account_number_masked FROM bank_accounts ORDER BY id',
+    );
     expect(rows.map((r) => r.account_number_masked)).toEqual(['****2333', '4444']);
     for (const r of rows) expect(sealedKeyId(r.account_number)).not.toBeNull();
     if (dialect === 'sqlite') expect(sqliteFiles(database).includes(Buffer.from('000111222333'))).toBe(false);
@@ -259,7 +302,12 @@ describe.each(dialects())('checkwriter keys rotate-encryption (%s)', (dialect) =
     });
     expect(created.status, created.raw).toBe(201);
     const [a, b] = created.body.data.bankAccounts.map((x: { bankAccountId: string }) => x.bankAccountId);
-    const raw = async (id: string): Promise<string> => (await t.database.db.get<{ account_number: string }>('SELECT account_number FROM bank_accounts WHERE id = ?', [id]))?.account_number ?? '';
+    const raw = async (id: string): Promise<string> =>
+      (
+        await t.database.db.get<{ account_number: string }>('SELECT account_number FROM bank_accounts WHERE id = ?', [
+          id,
+        ])
+      )?.account_number ?? '';
     const before = await raw(a);
     const firstKeyId = sealedKeyId(before);
     expect(firstKeyId).not.toBeNull();
@@ -276,7 +324,11 @@ describe.each(dialects())('checkwriter keys rotate-encryption (%s)', (dialect) =
     await t.database.db.run('UPDATE bank_accounts SET account_number = ? WHERE id = ?', [before, a]);
     expect((await api.get(`/bankAccounts/${a}/micr-test.pdf`)).status).toBe(200);
     // New accounts are sealed under the new key id; a second rotation picks the stray one up.
-    const c = (await api.post('/bankAccounts', { bankAccounts: [{ name: 'C', routingNumber: '011000015', accountNumber: '77770000' }] })).body.data.bankAccounts[0].bankAccountId;
+    const c = (
+      await api.post('/bankAccounts', {
+        bankAccounts: [{ name: 'C', routingNumber: '011000015', accountNumber: '77770000' }],
+      })
+    ).body.data.bankAccounts[0].bankAccountId;
     expect(sealedKeyId(await raw(c))).toBe(rotation.keyId);
     const again = await rotateDataKey(t.database.db, t.keys.vault);
     for (const id of [a, b, c]) expect(sealedKeyId(await raw(id))).toBe(again.keyId);
@@ -296,8 +348,13 @@ describe.each(dialects())('checkwriter keys rotate-encryption (%s)', (dialect) =
 describe('where the server secret may live', () => {
   it('PostgreSQL without KEY_SIGNING_SECRET or SECRET_FILE fails at start with a clear message', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db.example/checkwriter' })).toThrow(ConfigError);
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://db.example/checkwriter' })).toThrow(/PostgreSQL deployments must keep the server secret outside the database/);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/checkwriter', SECRET_FILE: '/etc/checkwriter/secret' }).secretFile).toBe('/etc/checkwriter/secret');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db.example/checkwriter' })).toThrow(
+      /PostgreSQL deployments must keep the server secret outside the database/,
+    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db.example/checkwriter', SECRET_FILE: '/etc/checkwriter/secret' })
+        .secretFile,
+    ).toBe('/etc/checkwriter/secret');
     expect(loadConfig({ DATABASE_URL: 'sqlite:./data/checkwriter.db' }).secretFile).toBe('./data/checkwriter.secret');
     expect(() => loadConfig({ KEY_SIGNING_SECRET: 'short' })).toThrow(/at least 32 characters/);
   });

@@ -10,7 +10,8 @@ import { freshDatabase, type TestDatabase, type TestDialect } from './databases.
 export interface Reply {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON read back in tests
+  // biome-ignore lint/suspicious/noExplicitAny: JSON read back in tests, walked freely by the assertions
+  body: any;
   raw: string;
 }
 
@@ -50,7 +51,10 @@ export function clientFor(app: FastifyInstance, key: string): Client {
     const response = await app.inject({
       method,
       url: `${BASE}${url}`,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     return replyOf(response);
@@ -67,7 +71,13 @@ export function clientFor(app: FastifyInstance, key: string): Client {
 export async function startTestApp(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   // The database's own environment: the server secret is kept where a server on it would keep it.
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_KEY: '0', FAILED_REQUEST_LIMIT_PER_MINUTE: '0', ...database.env, ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_KEY: '0',
+    FAILED_REQUEST_LIMIT_PER_MINUTE: '0',
+    ...database.env,
+    ...env,
+  });
   const keys = await ApiKeys.open(database.db, config);
   const app = await buildApp(config, { db: database.db, keys });
   await app.ready();
@@ -77,7 +87,11 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
     keys,
     config,
     client: async (email, options = {}) => {
-      const { account } = await ensureAccount(database.db, { email, verified: options.verified ?? true, phone: '+14155552671' });
+      const { account } = await ensureAccount(database.db, {
+        email,
+        verified: options.verified ?? true,
+        phone: '+14155552671',
+      });
       const { key } = await keys.create(account.id, options.env ?? 'test', 'test key');
       return clientFor(app, key);
     },
@@ -89,12 +103,19 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
 }
 
 /** A bank account and a payee, the least a check needs. */
-export async function seedBasics(client: Client, payee: Record<string, string> = {}): Promise<{ bankAccountId: string; payeeId: string }> {
+export async function seedBasics(
+  client: Client,
+  payee: Record<string, string> = {},
+): Promise<{ bankAccountId: string; payeeId: string }> {
   const bank = await client.post('/bankAccounts', {
-    bankAccounts: [{ name: 'Operating', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' }],
+    bankAccounts: [
+      { name: 'Operating', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' },
+    ],
   });
   if (bank.status !== 201) throw new Error(`bank account: ${bank.status} ${bank.raw}`);
-  const created = await client.post('/payees', { payees: [{ name: 'Acme Supplies', email: 'ap@acme.test', phone: '+1 415 555 2671', ...payee }] });
+  const created = await client.post('/payees', {
+    payees: [{ name: 'Acme Supplies', email: 'ap@acme.test', phone: '+1 415 555 2671', ...payee }],
+  });
   if (created.status !== 201) throw new Error(`payee: ${created.status} ${created.raw}`);
   return { bankAccountId: bank.body.data.bankAccounts[0].bankAccountId, payeeId: created.body.data.payees[0].payeeId };
 }

@@ -9,8 +9,11 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM_PATH)) return true;
-  if (process.env.CI === 'true') throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} does not exist (apt-get install -y chromium)`);
-  process.stderr.write(`\nbrowser tests skipped: ${CHROMIUM_PATH} not found (apt-get install -y chromium, or set CHROMIUM_PATH)\n`);
+  if (process.env.CI === 'true')
+    throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} does not exist (apt-get install -y chromium)`);
+  process.stderr.write(
+    `\nbrowser tests skipped: ${CHROMIUM_PATH} not found (apt-get install -y chromium, or set CHROMIUM_PATH)\n`,
+  );
   return false;
 }
 
@@ -20,7 +23,16 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     // Without the background-networking flags Chromium keeps dialling Google's hosts, which this
     // machine's closed network refuses.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 

@@ -27,7 +27,9 @@ function postgresUrl(dialect: TestDialect): string {
 }
 
 /** A fresh database config (not yet connected). */
-export function freshDatabaseConfig(dialect: TestDialect): Promise<{ config: DatabaseConfig; env: Record<string, string>; cleanup: () => Promise<void> }> {
+export function freshDatabaseConfig(
+  dialect: TestDialect,
+): Promise<{ config: DatabaseConfig; env: Record<string, string>; cleanup: () => Promise<void> }> {
   return scratchConfig(dialect, postgresUrl(dialect), 'test');
 }
 

@@ -5,11 +5,19 @@ import { deliveryTokenContext } from '../../src/domain/sealed.ts';
 import type { TestApp } from './app.ts';
 import { parseMail, type ReceivedMail } from './mail-peers.ts';
 
-export async function payeeLinkToken(t: TestApp, deliveryId: string, mails: readonly ReceivedMail[] = []): Promise<string> {
+export async function payeeLinkToken(
+  t: TestApp,
+  deliveryId: string,
+  mails: readonly ReceivedMail[] = [],
+): Promise<string> {
   const db = t.database.db;
-  const row = await db.get<{ sealed_token: string | null }>('SELECT sealed_token FROM deliveries WHERE id = ?', [deliveryId]);
+  const row = await db.get<{ sealed_token: string | null }>('SELECT sealed_token FROM deliveries WHERE id = ?', [
+    deliveryId,
+  ]);
   if (row?.sealed_token != null) return t.keys.vault.open(row.sealed_token, deliveryTokenContext(deliveryId));
-  const sandbox = await db.get<{ link: string }>('SELECT link FROM sandbox_messages WHERE delivery_id = ?', [deliveryId]);
+  const sandbox = await db.get<{ link: string }>('SELECT link FROM sandbox_messages WHERE delivery_id = ?', [
+    deliveryId,
+  ]);
   if (sandbox !== undefined) return new URL(sandbox.link).pathname.replace(/^\/c\//, '');
   for (const mail of mails) {
     if (mail.messageId !== `<${deliveryId}@checkwriter>`) continue;

@@ -84,9 +84,20 @@ export async function startSmsPeer(): Promise<SmsPeer> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (status === 201) received.push({ path: request.url ?? '', authorization: request.headers.authorization ?? '', form: new URLSearchParams(Buffer.concat(chunks).toString()) });
+      if (status === 201)
+        received.push({
+          path: request.url ?? '',
+          authorization: request.headers.authorization ?? '',
+          form: new URLSearchParams(Buffer.concat(chunks).toString()),
+        });
       response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(status === 201 ? { sid: `SM${received.length}`, status: 'queued' } : { code: 21211, message: 'invalid number' }));
+      response.end(
+        JSON.stringify(
+          status === 201
+            ? { sid: `SM${received.length}`, status: 'queued' }
+            : { code: 21211, message: 'invalid number' },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

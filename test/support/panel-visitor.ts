@@ -46,13 +46,28 @@ export class Visitor {
   }
 
   async get(url: string): Promise<PanelResponse> {
-    const response = await this.app.inject({ method: 'GET', url, remoteAddress: this.address, headers: { cookie: this.cookieHeader() } });
+    const response = await this.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: this.address,
+      headers: { cookie: this.cookieHeader() },
+    });
     const setCookies = this.remember(response.headers);
-    return { status: response.statusCode, headers: response.headers, body: response.body, location: String(response.headers.location ?? ''), setCookies };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body,
+      location: String(response.headers.location ?? ''),
+      setCookies,
+    };
   }
 
   /** POSTs a form as the browser would; `csrf` defaults to none (use `submit` for the page's token). */
-  async post(url: string, form: Record<string, string | string[]>, extraHeaders: Record<string, string> = {}): Promise<PanelResponse> {
+  async post(
+    url: string,
+    form: Record<string, string | string[]>,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<PanelResponse> {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(form)) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
     const response = await this.app.inject({
@@ -63,11 +78,22 @@ export class Visitor {
       payload: body.toString(),
     });
     const setCookies = this.remember(response.headers);
-    return { status: response.statusCode, headers: response.headers, body: response.body, location: String(response.headers.location ?? ''), setCookies };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body,
+      location: String(response.headers.location ?? ''),
+      setCookies,
+    };
   }
 
   /** Opens `pageUrl`, then posts `form` to `action` with that page's CSRF token. */
-  async submit(pageUrl: string, action: string, form: Record<string, string | string[]>, extraHeaders: Record<string, string> = {}): Promise<PanelResponse> {
+  async submit(
+    pageUrl: string,
+    action: string,
+    form: Record<string, string | string[]>,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<PanelResponse> {
     const page = await this.get(pageUrl);
     if (page.status !== 200) throw new Error(`${pageUrl} answered ${page.status}`);
     return this.post(action, { ...form, _csrf: csrfOf(page.body) }, extraHeaders);

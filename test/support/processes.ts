@@ -25,7 +25,12 @@ export interface CliResult {
 
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = tracked(spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = tracked(
+      spawn(process.execPath, [BIN, ...args], {
+        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -45,10 +50,20 @@ export interface ServerProcess {
 
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = tracked(spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_KEY: '0', FAILED_REQUEST_LIMIT_PER_MINUTE: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    const child = tracked(
+      spawn(process.execPath, [BIN, 'serve'], {
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: '0',
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_PER_KEY: '0',
+          FAILED_REQUEST_LIMIT_PER_MINUTE: '0',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     // A server that did not start in time is killed: left running, it would eat the CPU the
@@ -82,10 +97,17 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
   });
 }
 
-export async function http(url: string, init: { method?: string; key?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON read back
+export async function http(
+  url: string,
+  init: { method?: string; key?: string; body?: unknown } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: JSON read back in tests, walked freely by the assertions
+): Promise<{ status: number; body: any }> {
   const response = await fetch(url, {
     method: init.method ?? 'GET',
-    headers: { ...(init.key === undefined ? {} : { authorization: `Bearer ${init.key}` }), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(init.key === undefined ? {} : { authorization: `Bearer ${init.key}` }),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   const text = await response.text();
@@ -99,9 +121,16 @@ export async function http(url: string, init: { method?: string; key?: string; b
 }
 
 /** `checkwriter worker` as its own process; resolves once it has started. */
-export function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; stop: (signal?: NodeJS.Signals) => Promise<number | null> }> {
+export function startWorkerProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; stop: (signal?: NodeJS.Signals) => Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = tracked(spawn(process.execPath, [BIN, 'worker'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = tracked(
+      spawn(process.execPath, [BIN, 'worker'], {
+        env: { ...process.env, LOG_LEVEL: 'info', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 20_000);

@@ -34,7 +34,11 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 }
 
 /** A fresh, empty database, not yet connected. `label` names the folder or schema. */
-export async function scratchConfig(kind: 'sqlite' | 'postgres', postgresUrl: string, label: string): Promise<ScratchConfig> {
+export async function scratchConfig(
+  kind: 'sqlite' | 'postgres',
+  postgresUrl: string,
+  label: string,
+): Promise<ScratchConfig> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), `checkwriter-${label}-`));
     const file = join(dir, `${label}.db`);
@@ -59,7 +63,11 @@ export async function scratchConfig(kind: 'sqlite' | 'postgres', postgresUrl: st
 }
 
 /** A fresh database, connected and migrated. */
-export async function scratchDatabase(kind: 'sqlite' | 'postgres', postgresUrl: string, label: string): Promise<ScratchDatabase> {
+export async function scratchDatabase(
+  kind: 'sqlite' | 'postgres',
+  postgresUrl: string,
+  label: string,
+): Promise<ScratchDatabase> {
   const scratch = await scratchConfig(kind, postgresUrl, label);
   const db = connect(scratch.config);
   try {

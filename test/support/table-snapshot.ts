@@ -8,8 +8,12 @@ export type TableSnapshot = Record<string, { rows: number; hash: string }>;
 async function tableNames(db: Db): Promise<string[]> {
   const rows =
     db.dialect === 'sqlite'
-      ? await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      : await db.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = \'BASE TABLE\' ORDER BY table_name');
+      ? await db.all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+      : await db.all<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
+        );
   return rows.map((r) => r.name);
 }
 
@@ -18,7 +22,17 @@ export async function snapshotTables(db: Db): Promise<TableSnapshot> {
   for (const name of await tableNames(db)) {
     const rows = await db.all<Record<string, unknown>>(`SELECT * FROM "${name}"`);
     // Row order is not part of the state: each row is hashed, and the sorted hashes hashed again.
-    const hashes = rows.map((row) => createHash('sha256').update(JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : Buffer.isBuffer(v) ? v.toString('base64') : v))).digest('hex')).sort();
+    const hashes = rows
+      .map((row) =>
+        createHash('sha256')
+          .update(
+            JSON.stringify(row, (_k, v: unknown) =>
+              typeof v === 'bigint' ? String(v) : Buffer.isBuffer(v) ? v.toString('base64') : v,
+            ),
+          )
+          .digest('hex'),
+      )
+      .sort();
     snapshot[name] = { rows: rows.length, hash: createHash('sha256').update(hashes.join('\n')).digest('hex') };
   }
   return snapshot;

@@ -14,7 +14,14 @@ const OUT = fileURLToPath(new URL('../src/schema.ts', import.meta.url));
 async function withScratchServer<T>(work: (url: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'checkwriter-client-'));
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'scratch.db')}`, KEY_SIGNING_SECRET: 'scratch-secret-for-schema-generation-only' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: `sqlite:${join(dir, 'scratch.db')}`,
+      KEY_SIGNING_SECRET: 'scratch-secret-for-schema-generation-only',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

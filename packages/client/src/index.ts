@@ -7,7 +7,13 @@ import type { paths } from './schema.ts';
 
 export type { components, paths } from './schema.ts';
 export { retryAfterMs, retryingFetch, type RetryOptions } from './retrying-fetch.ts';
-export { verifyLegacySignature, verifyWebhook, WebhookSignatureError, type VerifyOptions, type WebhookEvent } from './webhooks.ts';
+export {
+  verifyLegacySignature,
+  verifyWebhook,
+  WebhookSignatureError,
+  type VerifyOptions,
+  type WebhookEvent,
+} from './webhooks.ts';
 
 export interface CheckwriterOptions extends RetryOptions {
   /** The server's base URL, e.g. https://checks.example.com (with or without /api/v3). */

@@ -42,7 +42,8 @@ export function retryingFetch(options: RetryOptions = {}): (request: Request) =>
 
   return async (input: Request): Promise<Response> => {
     const original = input.clone();
-    if (UNSAFE_METHODS.has(original.method) && !original.headers.has('idempotency-key')) original.headers.set('idempotency-key', newKey());
+    if (UNSAFE_METHODS.has(original.method) && !original.headers.has('idempotency-key'))
+      original.headers.set('idempotency-key', newKey());
     for (let attempt = 0; ; attempt += 1) {
       const backoff = Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
       let response: Response;

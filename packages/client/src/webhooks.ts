@@ -49,19 +49,28 @@ export function verifyWebhook(options: VerifyOptions): WebhookEvent {
   }
   const timestamp = parts.get('t')?.[0];
   const signatures = parts.get('v1') ?? [];
-  if (timestamp === undefined || !/^\d+$/.test(timestamp) || signatures.length === 0) throw new WebhookSignatureError('Checkwriter-Signature header missing or malformed');
+  if (timestamp === undefined || !/^\d+$/.test(timestamp) || signatures.length === 0)
+    throw new WebhookSignatureError('Checkwriter-Signature header missing or malformed');
   const ageSeconds = ((options.now ?? Date.now()) - Number(timestamp) * 1000) / 1000;
   const tolerance = options.toleranceSeconds ?? 300;
-  if (Math.abs(ageSeconds) > tolerance) throw new WebhookSignatureError(`signature timestamp is ${Math.round(ageSeconds)} s away from now (tolerance ${tolerance} s)`);
+  if (Math.abs(ageSeconds) > tolerance)
+    throw new WebhookSignatureError(
+      `signature timestamp is ${Math.round(ageSeconds)} s away from now (tolerance ${tolerance} s)`,
+    );
   const payload = typeof options.payload === 'string' ? Buffer.from(options.payload) : Buffer.from(options.payload);
   const expected = hmacHex(options.secret, Buffer.concat([Buffer.from(`${timestamp}.`), payload]));
-  if (!signatures.some((given) => sameHex(expected, given))) throw new WebhookSignatureError('signature does not match the payload');
+  if (!signatures.some((given) => sameHex(expected, given)))
+    throw new WebhookSignatureError('signature does not match the payload');
   const parsed = JSON.parse(payload.toString('utf8')) as { event?: WebhookEvent };
   if (parsed.event === undefined) throw new WebhookSignatureError('payload holds no event');
   return parsed.event;
 }
 
 /** The hosted service's `Signature` header (no timestamp, so no replay protection). */
-export function verifyLegacySignature(payload: string | Uint8Array, signature: string | null | undefined, secret: string): boolean {
+export function verifyLegacySignature(
+  payload: string | Uint8Array,
+  signature: string | null | undefined,
+  secret: string,
+): boolean {
   return sameHex(hmacHex(secret, payload), signature ?? '');
 }

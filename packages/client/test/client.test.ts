@@ -24,7 +24,10 @@ interface Seen {
 }
 
 /** A proxy in front of the server that misbehaves as scripted, one step per request, then forwards. */
-async function startProxy(target: string, steps: Step[]): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
+async function startProxy(
+  target: string,
+  steps: Step[],
+): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = [];
   const to = new URL(target);
   const server: Server = createServer((req, res) => {
@@ -33,22 +36,41 @@ async function startProxy(target: string, steps: Step[]): Promise<{ url: string;
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
       const step = steps.shift() ?? 'forward';
-      if (step === '503') return res.writeHead(503, { 'content-type': 'application/json' }).end('{"success":false,"errorMsg":"Service unavailable."}');
-      if (step === '429') return res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"success":false,"errorMsg":"Too many requests."}');
-      const upstream = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => body.push(chunk));
-        answer.on('end', () => {
-          // The server did the work and answered; the client never hears of it.
-          if (step === 'lose-response') return req.socket.destroy();
-          res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
-        });
-      });
+      if (step === '503')
+        return res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end('{"success":false,"errorMsg":"Service unavailable."}');
+      if (step === '429')
+        return res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+          .end('{"success":false,"errorMsg":"Too many requests."}');
+      const upstream = httpRequest(
+        {
+          host: to.hostname,
+          port: to.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: to.host },
+        },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => body.push(chunk));
+          answer.on('end', () => {
+            // The server did the work and answered; the client never hears of it.
+            if (step === 'lose-response') return req.socket.destroy();
+            res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
+          });
+        },
+      );
       upstream.end(Buffer.concat(chunks));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe.each(dialects())('@checkwriter/client against a real server (%s)', (dialect) => {
@@ -85,7 +107,16 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
     const file = `${SCRATCH}readme-${dialect}.ts`;
     writeFileSync(file, code.replace("'@checkwriter/client'", JSON.stringify(SRC)));
     // It type-checks against the generated types, as a user's editor would check it.
-    const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] });
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      types: ['node'],
+    });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
     const logged: unknown[][] = [];
@@ -123,7 +154,9 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
 
   it('503, then 429 with Retry-After, then a response lost after the commit: one batch, the same key on every attempt, the ids of the first run', async () => {
     const api = createCheckwriterClient({ baseUrl: url(), apiKey });
-    const bank = await api.POST('/bankAccounts', { body: { bankAccounts: [{ name: 'Retries', routingNumber: '011000015', accountNumber: '55555' }] } });
+    const bank = await api.POST('/bankAccounts', {
+      body: { bankAccounts: [{ name: 'Retries', routingNumber: '011000015', accountNumber: '55555' }] },
+    });
     const payee = await api.POST('/payees', { body: { payees: [{ name: 'Retry payee' }] } });
     const bankAccountId = bank.data?.data.bankAccounts[0]?.bankAccountId ?? '';
     const payeeId = payee.data?.data.payees[0]?.payeeId ?? '';
@@ -131,7 +164,14 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
     try {
       const flaky = createCheckwriterClient({ baseUrl: proxy.url, apiKey, baseDelayMs: 10 });
       const started = Date.now();
-      const created = await flaky.POST('/checks', { body: { checks: [{ bankAccountId, payeeId, amount: '10.00', memo: 'retried batch' }, { bankAccountId, payeeId, amount: 20, memo: 'retried batch' }] } });
+      const created = await flaky.POST('/checks', {
+        body: {
+          checks: [
+            { bankAccountId, payeeId, amount: '10.00', memo: 'retried batch' },
+            { bankAccountId, payeeId, amount: 20, memo: 'retried batch' },
+          ],
+        },
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // Retry-After: 1 was honoured
       expect(created.response.status, JSON.stringify(created.error)).toBe(201);
       expect(proxy.seen.map((s) => s.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
@@ -140,7 +180,9 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
       expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
       const listed = await api.GET('/checks', { params: { query: { term: 'retried batch', perPage: '50' } } });
       expect(listed.data?.data.meta.total).toBe(2);
-      expect((listed.data?.data.checks ?? []).map((c) => c.checkId).sort()).toEqual((created.data?.data.checks ?? []).map((c) => c.checkId).sort());
+      expect((listed.data?.data.checks ?? []).map((c) => c.checkId).sort()).toEqual(
+        (created.data?.data.checks ?? []).map((c) => c.checkId).sort(),
+      );
     } finally {
       await proxy.close();
     }
@@ -171,12 +213,26 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const api = createCheckwriterClient({ baseUrl: url(), apiKey });
-      const hook = await api.POST('/webhooks', { body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['check.created'] } });
+      const hook = await api.POST('/webhooks', {
+        body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['check.created'] },
+      });
       const secret = hook.data?.data.secret ?? '';
       expect(secret).not.toBe('');
-      const bank = await api.POST('/bankAccounts', { body: { bankAccounts: [{ name: 'Hooks', routingNumber: '011000015', accountNumber: '77777' }] } });
+      const bank = await api.POST('/bankAccounts', {
+        body: { bankAccounts: [{ name: 'Hooks', routingNumber: '011000015', accountNumber: '77777' }] },
+      });
       const payee = await api.POST('/payees', { body: { payees: [{ name: 'Hook payee' }] } });
-      await api.POST('/checks', { body: { checks: [{ bankAccountId: bank.data?.data.bankAccounts[0]?.bankAccountId ?? '', payeeId: payee.data?.data.payees[0]?.payeeId ?? '', amount: '5.00' }] } });
+      await api.POST('/checks', {
+        body: {
+          checks: [
+            {
+              bankAccountId: bank.data?.data.bankAccounts[0]?.bankAccountId ?? '',
+              payeeId: payee.data?.data.payees[0]?.payeeId ?? '',
+              amount: '5.00',
+            },
+          ],
+        },
+      });
       await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });
       const [delivery] = received;
       if (delivery === undefined) throw new Error('no delivery');
@@ -187,8 +243,12 @@ describe.each(dialects())('@checkwriter/client against a real server (%s)', (dia
       const tampered = Buffer.from(delivery.raw.toString().replace('5.00', '9.00').replace('"amount":5', '"amount":9'));
       expect(tampered.equals(delivery.raw)).toBe(false);
       expect(() => verifyWebhook({ payload: tampered, header, secret })).toThrow(WebhookSignatureError);
-      expect(() => verifyWebhook({ payload: delivery.raw, header, secret: `${secret}x` })).toThrow(WebhookSignatureError);
-      expect(() => verifyWebhook({ payload: delivery.raw, header, secret, now: Date.now() + 10 * 60_000 })).toThrow(/tolerance/);
+      expect(() => verifyWebhook({ payload: delivery.raw, header, secret: `${secret}x` })).toThrow(
+        WebhookSignatureError,
+      );
+      expect(() => verifyWebhook({ payload: delivery.raw, header, secret, now: Date.now() + 10 * 60_000 })).toThrow(
+        /tolerance/,
+      );
       expect(() => verifyWebhook({ payload: delivery.raw, header: undefined, secret })).toThrow(WebhookSignatureError);
       expect(verifyLegacySignature(tampered, String(delivery.headers.signature), secret)).toBe(false);
     } finally {

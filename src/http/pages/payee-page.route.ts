@@ -10,7 +10,11 @@ import type { ServiceContext } from '../../services/context.ts';
 import * as deliveryService from '../../services/delivery.service.ts';
 
 const PROBLEMS: Record<deliveryService.PayeePageProblem, [number, string, string]> = {
-  unknown: [404, 'Link not found', 'This link does not lead to a check. Check that you copied the whole link from the email.'],
+  unknown: [
+    404,
+    'Link not found',
+    'This link does not lead to a check. Check that you copied the whole link from the email.',
+  ],
   expired: [410, 'Link expired', 'This link has expired. Ask the sender to email the check again.'],
   void: [410, 'Check cancelled', 'The sender has cancelled this check. Contact them for payment.'],
 };
@@ -47,15 +51,27 @@ function money(cents: number | null): string {
 
 function problem(reply: FastifyReply, kind: deliveryService.PayeePageProblem): FastifyReply {
   const [status, title, text] = PROBLEMS[kind];
-  return reply.code(status).headers(HEADERS).type('text/html; charset=utf-8').send(page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`));
+  return reply
+    .code(status)
+    .headers(HEADERS)
+    .type('text/html; charset=utf-8')
+    .send(page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`));
 }
 
-const TOKEN = { type: 'object', properties: { token: { type: 'string', minLength: 1, maxLength: 100 } }, required: ['token'] } as const;
+const TOKEN = {
+  type: 'object',
+  properties: { token: { type: 'string', minLength: 1, maxLength: 100 } },
+  required: ['token'],
+} as const;
 
 export async function registerPayeePage(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   await app.register(async (scope) => {
     // The download form posts an empty urlencoded body; nothing in it is read.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, _body, done) => done(null, {}),
+    );
 
     scope.get('/c/:token', { schema: { hide: true, params: TOKEN } }, async (request, reply) => {
       const { token } = request.params as { token: string };
@@ -75,7 +91,10 @@ export async function registerPayeePage(app: FastifyInstance, ctx: ServiceContex
 <dl>${rows.map(([k, v]) => `<dt>${e(k)}</dt><dd>${e(v)}</dd>`).join('')}</dl>
 <form method="post" action="/c/${encodeURIComponent(token)}/pdf"><button class="button" type="submit">Download the check to print</button></form>
 <p>Print it on plain white paper at full size, then deposit it as you would any check.</p>`;
-      return reply.headers(HEADERS).type('text/html; charset=utf-8').send(page(`Check from ${company}`, body));
+      return reply
+        .headers(HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(page(`Check from ${company}`, body));
     });
 
     // The form button of the page: the PDF, and the check becomes `eprinted`.
@@ -84,7 +103,11 @@ export async function registerPayeePage(app: FastifyInstance, ctx: ServiceContex
       const view = await deliveryService.payeeView(ctx, token);
       if (typeof view === 'string') return problem(reply, view);
       const { pdf, serialNumber } = await deliveryService.payeeDownload(ctx, view);
-      return reply.headers(HEADERS).type('application/pdf').header('content-disposition', `attachment; filename="check-${serialNumber}.pdf"`).send(pdf);
+      return reply
+        .headers(HEADERS)
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="check-${serialNumber}.pdf"`)
+        .send(pdf);
     });
 
     // Links to the download from before it became a form (emails already sent) land on the page,

@@ -50,7 +50,10 @@ export class AddressLimiter {
    */
   overBudget(address: string): AppError | null {
     const wait = this.blockedFor(address);
-    if (wait > 0) return new AppError('rate_limited', 'Too many failed requests from this address; slow down.', { 'retry-after': String(wait) });
+    if (wait > 0)
+      return new AppError('rate_limited', 'Too many failed requests from this address; slow down.', {
+        'retry-after': String(wait),
+      });
     this.fail(address);
     return null;
   }

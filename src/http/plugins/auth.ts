@@ -40,26 +40,47 @@ export function principalOf(request: FastifyRequest): Principal {
  * `failures` limits requests without a valid key per client address (address-limiter.ts); the key
  * is checked first, so a valid key is never refused for its neighbours' failures.
  */
-export function registerAuth(scope: FastifyInstance, keys: ApiKeys, ratePerSecond: number, failures: AddressLimiter | null): void {
+export function registerAuth(
+  scope: FastifyInstance,
+  keys: ApiKeys,
+  ratePerSecond: number,
+  failures: AddressLimiter | null,
+): void {
   const limiter = ratePerSecond > 0 ? new RateLimiter(ratePerSecond) : null;
-  const unauthenticated = (request: FastifyRequest): AppError => failures?.overBudget(request.ip) ?? new AppError('unauthenticated', 'Unauthenticated.');
-  scope.addHook('onRequest', async (request) => {
+  const unauthenticated = (request: FastifyRequest): AppError =>
+    failures?.overBudget(request.ip) ?? new AppError('unauthenticated', 'Unauthenticated.');
+  const admit = (request: FastifyRequest, principal: Principal): AppError | null => {
+    if (limiter !== null) {
+      const wait = limiter.take(principal.keyId, Date.now());
+      if (wait > 0)
+        return new AppError('rate_limited', 'Too many requests for this API key; slow down.', {
+          'retry-after': String(wait),
+        });
+    }
+    request.principal = principal;
+    return null;
+  };
+  // A callback-style hook, not an async one: a key this process has seen is answered from the
+  // cache without a promise (issue 13, the hot read path); only a new key waits for the database.
+  scope.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.authorization;
     // The scheme is case-insensitive (RFC 9110 §11.1) and clients pad the token with spaces:
     // neither changes which key is meant (issue 11).
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (match === null || match[1] === undefined) throw unauthenticated(request);
-    let principal: Principal;
-    try {
-      principal = await keys.verify(match[1]);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'unauthenticated') throw unauthenticated(request);
-      throw error;
-    }
-    if (limiter !== null) {
-      const wait = limiter.take(principal.keyId, Date.now());
-      if (wait > 0) throw new AppError('rate_limited', 'Too many requests for this API key; slow down.', { 'retry-after': String(wait) });
-    }
-    request.principal = principal;
+    if (match === null || match[1] === undefined) return done(unauthenticated(request));
+    const token = match[1];
+    const cached = keys.cached(token);
+    if (cached !== undefined) return done(admit(request, cached) ?? undefined);
+    keys.verify(token).then(
+      (principal) => done(admit(request, principal) ?? undefined),
+      (error: unknown) =>
+        done(
+          error instanceof AppError && error.code === 'unauthenticated'
+            ? unauthenticated(request)
+            : error instanceof Error
+              ? error
+              : new Error(String(error)),
+        ),
+    );
   });
 }

@@ -16,8 +16,18 @@ declare module 'fastify' {
   }
 }
 
-function send(reply: FastifyReply, code: ErrorCode, status: number, message: string, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(toWire(code, message)));
+function send(
+  reply: FastifyReply,
+  code: ErrorCode,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(toWire(code, message)));
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -26,11 +36,15 @@ function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
 
 const UNPARSABLE = 'The request body could not be parsed: send a JSON object with Content-Type: application/json.';
 
-function fromFastify(error: FastifyError, request: FastifyRequest): { code: ErrorCode; status: number; message: string } | null {
+function fromFastify(
+  error: FastifyError,
+  request: FastifyRequest,
+): { code: ErrorCode; status: number; message: string } | null {
   const prefix = request.routeOptions.config.validationPrefix ?? '';
   if (error.validation !== undefined) {
     const context = error.validationContext ?? 'body';
-    if (context === 'body' && (request.body === undefined || request.body === null)) return { code: 'bad_request', status: 400, message: UNPARSABLE };
+    if (context === 'body' && (request.body === undefined || request.body === null))
+      return { code: 'bad_request', status: 400, message: UNPARSABLE };
     const chosen = pickValidationError(error.validation as ErrorObject[]);
     const message = chosen === undefined ? `The ${context} is invalid.` : describeValidationError(chosen, context);
     return { code: 'validation', status: 422, message: `${prefix}${message}` };
@@ -44,7 +58,11 @@ function fromFastify(error: FastifyError, request: FastifyRequest): { code: Erro
     case 'FST_FILES_LIMIT':
       return { code: 'validation', status: 422, message: 'Send one file at a time.' };
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return { code: 'bad_request', status: 400, message: 'Send the file as multipart/form-data in a field named "file".' };
+      return {
+        code: 'bad_request',
+        status: 400,
+        message: 'Send the file as multipart/form-data in a field named "file".',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -53,8 +71,10 @@ function fromFastify(error: FastifyError, request: FastifyRequest): { code: Erro
     default:
       break;
   }
-  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|body/i.test(error.message))) return { code: 'bad_request', status: 400, message: UNPARSABLE };
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return { code: 'bad_request', status: error.statusCode, message: error.message };
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|body/i.test(error.message)))
+    return { code: 'bad_request', status: 400, message: UNPARSABLE };
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+    return { code: 'bad_request', status: error.statusCode, message: error.message };
   return null;
 }
 
@@ -73,11 +93,23 @@ function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | unde
   // a missing one (it is what the client wrote).
   const knowsSentField = (e: ErrorObject): boolean => {
     const properties = (e.parentSchema as Record<string, unknown> | undefined)?.properties;
-    return typeof e.data === 'object' && e.data !== null && typeof properties === 'object' && properties !== null && Object.keys(e.data).some((key) => key in properties);
+    return (
+      typeof e.data === 'object' &&
+      e.data !== null &&
+      typeof properties === 'object' &&
+      properties !== null &&
+      Object.keys(e.data).some((key) => key in properties)
+    );
   };
-  const score = (e: ErrorObject) => e.instancePath.split('/').length * 4 + (knowsSentField(e) ? 2 : 0) + (e.keyword === 'additionalProperties' ? 1 : 0);
+  const score = (e: ErrorObject) =>
+    e.instancePath.split('/').length * 4 + (knowsSentField(e) ? 2 : 0) + (e.keyword === 'additionalProperties' ? 1 : 0);
   const branches = errors.filter((e) => e !== union && e.instancePath.startsWith(union.instancePath));
-  return branches.reduce<ErrorObject | undefined>((best, e) => (best === undefined || score(e) > score(best) ? e : best), undefined) ?? union;
+  return (
+    branches.reduce<ErrorObject | undefined>(
+      (best, e) => (best === undefined || score(e) > score(best) ? e : best),
+      undefined,
+    ) ?? union
+  );
 }
 
 /** Longest path parameter the router matches; ids are at most 200 characters (schemas/common.ts). */
@@ -92,9 +124,15 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     return send(reply, 'not_found', 404, `Not found: an id in the path is longer than ${MAX_PARAM_LENGTH} characters.`);
   }
-  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 'bad_request', 400, 'The URL could not be parsed: check its percent-encoding.');
-  request.log.error({ err: error }, 'unexpected router error');
-  return send(reply, 'internal', 500, `Something went wrong on our side. Quote request id ${request.id} when reporting it.`);
+  if (error.code === 'FST_ERR_BAD_URL')
+    return send(reply, 'bad_request', 400, 'The URL could not be parsed: check its percent-encoding.');
+  request.log.error({ err: error, reqId: request.id }, 'unexpected router error');
+  return send(
+    reply,
+    'internal',
+    500,
+    `Something went wrong on our side. Quote request id ${request.id} when reporting it.`,
+  );
 };
 
 /**
@@ -112,7 +150,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
         : [400, 'The request could not be parsed as HTTP.'];
   const body = JSON.stringify(toWire('bad_request', message));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }
@@ -124,19 +164,25 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
   app.removeContentTypeParser('application/json');
   // An unknown path is answered before its body is read or parsed (issue 10, item 1). The panel
   // draws its own 404 page (panel.ts), so its paths are left to it.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404 || request.url.startsWith('/panel/')) return;
+  // Callback-style: this runs on every request, and a matched route must not pay for a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404 || request.url.startsWith('/panel/')) return done();
     // Scanning for paths counts as a failed request of the client address (address-limiter.ts).
     const limited = failures?.overBudget(request.ip) ?? null;
-    if (limited !== null) return send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
-    return notFound(request, reply);
+    if (limited !== null) send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
+    else notFound(request, reply);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
     const known = fromFastify(error, request);
     if (known !== null) return send(reply, known.code, known.status, known.message);
-    request.log.error({ err: error }, 'unexpected error');
-    return send(reply, 'internal', 500, `Something went wrong on our side. Quote request id ${request.id} when reporting it.`);
+    request.log.error({ err: error, reqId: request.id }, 'unexpected error');
+    return send(
+      reply,
+      'internal',
+      500,
+      `Something went wrong on our side. Quote request id ${request.id} when reporting it.`,
+    );
   });
 
   app.setNotFoundHandler(notFound);

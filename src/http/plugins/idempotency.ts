@@ -27,10 +27,16 @@ function keyOf(request: FastifyRequest): string | null {
 /** What a handler returned, as the bytes the client will get. */
 function stored(reply: FastifyReply, payload: unknown): idempotency.StoredResponse {
   const type = reply.getHeader('content-type');
-  if (Buffer.isBuffer(payload)) return { status: reply.statusCode, type: String(type ?? 'application/octet-stream'), body: payload };
-  if (typeof payload === 'string') return { status: reply.statusCode, type: String(type ?? 'text/plain; charset=utf-8'), body: Buffer.from(payload) };
+  if (Buffer.isBuffer(payload))
+    return { status: reply.statusCode, type: String(type ?? 'application/octet-stream'), body: payload };
+  if (typeof payload === 'string')
+    return { status: reply.statusCode, type: String(type ?? 'text/plain; charset=utf-8'), body: Buffer.from(payload) };
   const serialized = reply.serialize(payload);
-  return { status: reply.statusCode, type: JSON_TYPE, body: typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(new Uint8Array(serialized)) };
+  return {
+    status: reply.statusCode,
+    type: JSON_TYPE,
+    body: typeof serialized === 'string' ? Buffer.from(serialized) : Buffer.from(new Uint8Array(serialized)),
+  };
 }
 
 function unsafeMethod(method: string | string[]): boolean {
@@ -47,7 +53,11 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
     if (claimed === null || !claimed.refused || reply.statusCode < 400 || reply.statusCode >= 500) return payload;
     const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
     if (body !== null) {
-      await idempotency.keepRefusal(ctx, principalOf(request), claimed.key, claimed.hash, { status: reply.statusCode, type: String(reply.getHeader('content-type') ?? JSON_TYPE), body });
+      await idempotency.keepRefusal(ctx, principalOf(request), claimed.key, claimed.hash, {
+        status: reply.statusCode,
+        type: String(reply.getHeader('content-type') ?? JSON_TYPE),
+        body,
+      });
     }
     return payload;
   };
@@ -56,8 +66,15 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
     if (!unsafeMethod(route.method)) return;
     const handler = route.handler as RouteHandlerMethod;
     const label = `${String(route.method)} ${route.url}`;
-    route.onSend = [...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]), keepRefusal];
-    route.handler = async function idempotentHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    route.onSend = [
+      ...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]),
+      keepRefusal,
+    ];
+    route.handler = async function idempotentHandler(
+      this: FastifyInstance,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) {
       const key = keyOf(request);
       if (key === null) return handler.call(this, request, reply);
       const claimed = { key, hash: idempotency.requestHash(request.method, request.url, request.body), refused: false };
@@ -66,7 +83,8 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
       const outcome = await idempotency.runOnce(ctx, principalOf(request), key, claimed.hash, async () => {
         try {
           const payload: unknown = await handler.call(this, request, reply);
-          if (reply.sent) throw new Error(`${label} sent its own response: a route with idempotency keys must return its payload`);
+          if (reply.sent)
+            throw new Error(`${label} sent its own response: a route with idempotency keys must return its payload`);
           return stored(reply, payload);
         } catch (error) {
           claimed.refused = true;

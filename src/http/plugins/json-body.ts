@@ -21,7 +21,10 @@ export const MAX_DEPTH = 32;
 const MONEY_LITERAL = /(?<!\\)"(amount|unitCost|total)"(\s*:\s*)(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=\s*[,}\]])/g;
 
 export function quoteMoneyLiterals(text: string): string {
-  return text.replace(MONEY_LITERAL, (_match, key: string, colon: string, literal: string) => `"${key}"${colon}"${literal}"`);
+  return text.replace(
+    MONEY_LITERAL,
+    (_match, key: string, colon: string, literal: string) => `"${key}"${colon}"${literal}"`,
+  );
 }
 
 /**
@@ -35,7 +38,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -55,13 +59,23 @@ export function registerJsonBody(scope: FastifyInstance): void {
     // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
     // that needs a body still answers 400 for it, as for a request without one.
     if (text.trim() === '') return done(null, undefined);
-    if (nestsDeeperThan(text, MAX_DEPTH)) return done(new AppError('bad_request', `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`), undefined);
+    if (nestsDeeperThan(text, MAX_DEPTH))
+      return done(
+        new AppError(
+          'bad_request',
+          `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`,
+        ),
+        undefined,
+      );
     parse(request, quoteMoneyLiterals(text), (error: Error | null, value?: unknown) => {
       if (error !== null) return done(error, undefined);
       const unsafe = findUnsafeText(value);
       if (unsafe !== null) {
         const prefix = request.routeOptions.config.validationPrefix ?? '';
-        return done(validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`), undefined);
+        return done(
+          validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`),
+          undefined,
+        );
       }
       return done(null, value);
     });

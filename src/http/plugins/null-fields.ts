@@ -5,11 +5,12 @@
 // is a value) is removed, so the schema then sees the field as absent: optional fields are
 // skipped, required ones are "required", and on PUT the field stays as it is. A null under a key
 // the schema does not know is left in place, so an unknown field is still a 422.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function takesNull(schema: Schema): boolean {
   const type = schema.type;
@@ -43,8 +44,21 @@ export function dropNullFields(schema: Schema, value: unknown): void {
 }
 
 export function registerNullFields(scope: FastifyInstance): void {
-  scope.addHook('preValidation', async (request) => {
-    const schema = request.routeOptions.schema?.body;
-    if (isSchema(schema) && typeof request.body === 'object' && request.body !== null) dropNullFields(schema, request.body);
+  // Only routes that take a JSON body get the hook: a GET pays nothing (issue 13).
+  scope.addHook('onRoute', (route) => {
+    const schema = route.schema?.body;
+    if (!isSchema(schema)) return;
+    const dropNulls = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+      if (typeof request.body === 'object' && request.body !== null) dropNullFields(schema, request.body);
+      done();
+    };
+    route.preValidation = [
+      ...(route.preValidation === undefined
+        ? []
+        : Array.isArray(route.preValidation)
+          ? route.preValidation
+          : [route.preValidation]),
+      dropNulls,
+    ];
   });
 }

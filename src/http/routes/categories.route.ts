@@ -3,19 +3,30 @@ import * as addressService from '../../services/address.service.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { categoryWire, metaWire } from '../presenters.ts';
-import { errorResponses, pageOf } from '../schemas/common.ts';
-import { CreateCategoriesBody, CreateCategoriesResponse, ListCategoriesResponse, ListQuery } from '../schemas/resources.ts';
+import { CreateCategoriesBody, CreateCategoriesResponse, ListCategoriesResponse } from '../../schemas/categories.ts';
+import { errorResponses, ListQuery, pageOf } from '../../schemas/common.ts';
 
-export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const categoryRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.post(
     '/categories',
-    { schema: { summary: 'Create categories', tags: ['categories'], body: CreateCategoriesBody, response: { 201: CreateCategoriesResponse, ...errorResponses() } } },
+    {
+      schema: {
+        summary: 'Create categories',
+        tags: ['categories'],
+        body: CreateCategoriesBody,
+        response: { 201: CreateCategoriesResponse, ...errorResponses() },
+      },
+    },
     async (request, reply) => {
       const body = request.body;
       if ('categories' in body) {
         const created = await addressService.createCategories(ctx, principalOf(request), body.categories);
         reply.code(201);
-        return { success: true as const, message: 'Categories created successfully.', data: { categories: created.map(categoryWire) } };
+        return {
+          success: true as const,
+          message: 'Categories created successfully.',
+          data: { categories: created.map(categoryWire) },
+        };
       }
       // One category unwrapped: answered unwrapped, as the clients that send it read it.
       const [created] = await addressService.createCategories(ctx, principalOf(request), [body]);
@@ -27,11 +38,25 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
 
   app.get(
     '/categories',
-    { schema: { summary: 'List categories', tags: ['categories'], querystring: ListQuery, response: { 200: ListCategoriesResponse, ...errorResponses() } } },
+    {
+      schema: {
+        summary: 'List categories',
+        tags: ['categories'],
+        querystring: ListQuery,
+        response: { 200: ListCategoriesResponse, ...errorResponses() },
+      },
+    },
     async (request) => {
       const { perPage, page, limit, offset } = pageOf(request.query);
-      const result = await addressService.listCategories(ctx, principalOf(request), { limit, offset, term: request.query.term ?? null });
-      return { success: true as const, data: { meta: metaWire(result.total, page, perPage), categories: result.items.map(categoryWire) } };
+      const result = await addressService.listCategories(ctx, principalOf(request), {
+        limit,
+        offset,
+        term: request.query.term ?? null,
+      });
+      return {
+        success: true as const,
+        data: { meta: metaWire(result.total, page, perPage), categories: result.items.map(categoryWire) },
+      };
     },
   );
 };

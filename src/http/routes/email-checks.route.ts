@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../services/context.ts';
 import * as emailCheckService from '../../services/email-check.service.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { errorResponses, Message } from '../schemas/common.ts';
-import { EmailChecksBody } from '../schemas/resources.ts';
+import { errorResponses, Message } from '../../schemas/common.ts';
+import { EmailChecksBody } from '../../schemas/email-checks.ts';
 
-export const emailChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const emailCheckRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.post(
     '/emailchecks',
     {
@@ -14,7 +14,8 @@ export const emailChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
       preValidation: async (request) => emailCheckService.assertMayEmail(ctx, principalOf(request)),
       schema: {
         summary: 'Email one or more checks to their payees, optionally with an SMS (all or nothing)',
-        description: 'Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery.',
+        description:
+          'Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery.',
         tags: ['checks'],
         body: EmailChecksBody,
         response: { 200: Message, ...errorResponses(403) },
@@ -23,7 +24,10 @@ export const emailChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
     async (request) => {
       const items = request.body.emailChecks;
       await emailCheckService.emailChecks(ctx, principalOf(request), items);
-      return { success: true as const, message: items.length === 1 ? 'Check emailed successfully.' : `${items.length} checks emailed successfully.` };
+      return {
+        success: true as const,
+        message: items.length === 1 ? 'Check emailed successfully.' : `${items.length} checks emailed successfully.`,
+      };
     },
   );
 };

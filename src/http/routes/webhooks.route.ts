@@ -1,35 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { ServiceContext } from '../../services/context.ts';
-import { EVENT_TYPES } from '../../services/events.ts';
 import * as webhookService from '../../services/webhook.service.ts';
-import type { WebhookEndpoint } from '../../store/events.repository.ts';
+import type { WebhookEndpoint } from '../../domain/webhook.ts';
 import { principalOf } from '../plugins/auth.ts';
-import { errorResponses, IdParam, Message, pathId, NullableString, NullableInteger } from '../schemas/common.ts';
+import { errorResponses, IdParam, Message, pathId } from '../../schemas/common.ts';
+import {
+  CreateWebhookBody,
+  CreateWebhookResponse,
+  DeliveryParams,
+  ListWebhookDeliveriesResponse,
+  ListWebhooksResponse,
+} from '../../schemas/webhooks.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-const WebhookRead = Type.Object({
-  webhookId: Type.String(),
-  url: Type.String(),
-  secret: Type.String({ description: 'HMAC-SHA256 key of the Signature headers.' }),
-  events: Type.Array(Type.String()),
-  createdAt: Type.String(),
+const wire = (e: WebhookEndpoint) => ({
+  webhookId: e.id,
+  url: e.url,
+  secret: e.secret,
+  events: e.events,
+  createdAt: iso(e.createdAt) ?? '',
 });
 
-const wire = (e: WebhookEndpoint) => ({ webhookId: e.id, url: e.url, secret: e.secret, events: e.events, createdAt: iso(e.createdAt) ?? '' });
-
-const CreateWebhookBody = Type.Object(
-  {
-    url: Type.String({ minLength: 1, maxLength: 2000 }),
-    events: Type.Optional(Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), { minItems: 1, maxItems: EVENT_TYPES.length, 'x-message': `must name events among ${EVENT_TYPES.join(', ')}` })),
-  },
-  { additionalProperties: false },
-);
-
-const DeliveryParams = Type.Object({ webhookId: Type.String({ minLength: 1, maxLength: 200 }), deliveryId: Type.String({ minLength: 1, maxLength: 200 }) });
-
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.post(
     '/webhooks',
     {
@@ -37,7 +30,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         summary: 'Register a webhook endpoint (all events unless `events` narrows them)',
         tags: ['webhooks'],
         body: CreateWebhookBody,
-        response: { 201: Type.Object({ success: Type.Literal(true), message: Type.String(), data: WebhookRead }), ...errorResponses() },
+        response: {
+          201: CreateWebhookResponse,
+          ...errorResponses(),
+        },
       },
     },
     async (request, reply) => {
@@ -53,15 +49,28 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       schema: {
         summary: 'List webhook endpoints',
         tags: ['webhooks'],
-        response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ webhooks: Type.Array(WebhookRead) }) }), ...errorResponses() },
+        response: {
+          200: ListWebhooksResponse,
+          ...errorResponses(),
+        },
       },
     },
-    async (request) => ({ success: true as const, data: { webhooks: (await webhookService.listEndpoints(ctx, principalOf(request))).map(wire) } }),
+    async (request) => ({
+      success: true as const,
+      data: { webhooks: (await webhookService.listEndpoints(ctx, principalOf(request))).map(wire) },
+    }),
   );
 
   app.delete(
     '/webhooks/:webhookId',
-    { schema: { summary: 'Delete a webhook endpoint', tags: ['webhooks'], params: IdParam('webhookId'), response: { 200: Message, ...errorResponses(404) } } },
+    {
+      schema: {
+        summary: 'Delete a webhook endpoint',
+        tags: ['webhooks'],
+        params: IdParam('webhookId'),
+        response: { 200: Message, ...errorResponses(404) },
+      },
+    },
     async (request) => {
       await webhookService.deleteEndpoint(ctx, principalOf(request), pathId(request.params, 'webhookId'));
       return { success: true as const, message: 'Webhook deleted successfully.' };
@@ -76,30 +85,17 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         tags: ['webhooks'],
         params: IdParam('webhookId'),
         response: {
-          200: Type.Object({
-            success: Type.Literal(true),
-            data: Type.Object({
-              deliveries: Type.Array(
-                Type.Object({
-                  deliveryId: Type.String(),
-                  eventId: Type.String(),
-                  eventType: Type.String(),
-                  status: Type.String(),
-                  attempts: Type.Integer(),
-                  responseStatus: NullableInteger(),
-                  lastError: NullableString(),
-                  createdAt: Type.String(),
-                  sentAt: NullableString(),
-                }),
-              ),
-            }),
-          }),
+          200: ListWebhookDeliveriesResponse,
           ...errorResponses(404),
         },
       },
     },
     async (request) => {
-      const { deliveries } = await webhookService.endpointDeliveries(ctx, principalOf(request), pathId(request.params, 'webhookId'));
+      const { deliveries } = await webhookService.endpointDeliveries(
+        ctx,
+        principalOf(request),
+        pathId(request.params, 'webhookId'),
+      );
       return {
         success: true as const,
         data: {
@@ -121,9 +117,21 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
 
   app.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
-    { schema: { summary: 'Send an event to the endpoint again', tags: ['webhooks'], params: DeliveryParams, response: { 200: Message, ...errorResponses(404) } } },
+    {
+      schema: {
+        summary: 'Send an event to the endpoint again',
+        tags: ['webhooks'],
+        params: DeliveryParams,
+        response: { 200: Message, ...errorResponses(404) },
+      },
+    },
     async (request) => {
-      await webhookService.redeliver(ctx, principalOf(request), pathId(request.params, 'webhookId'), pathId(request.params, 'deliveryId'));
+      await webhookService.redeliver(
+        ctx,
+        principalOf(request),
+        pathId(request.params, 'webhookId'),
+        pathId(request.params, 'deliveryId'),
+      );
       return { success: true as const, message: 'Delivery queued again.' };
     },
   );

@@ -44,7 +44,10 @@ function distance(a: readonly number[], b: readonly number[]): number {
   return Math.hypot(...a.map((v, i) => v - (b[i] ?? 0)));
 }
 
-const TEMPLATE_VECTORS = E13B_NAMES.map((name) => ({ name, vector: unitVector(templateSamples(WAVEFORM_TEMPLATES[name])) }));
+const TEMPLATE_VECTORS = E13B_NAMES.map((name) => ({
+  name,
+  vector: unitVector(templateSamples(WAVEFORM_TEMPLATES[name])),
+}));
 
 /** The nearest template to eight samples, and how clear the choice is. */
 export function classify(samples: readonly number[]): Classification {
@@ -188,7 +191,13 @@ export function cellShape(bitmap: GreyBitmap, region: Region): CellShape {
         const uTop = (maxY + 1 - top) / unitPx;
         const uBottom = (maxY - bottom) / unitPx;
         if (open === null) open = { left: ux, right: ux + 1 / unitPx, bottom: uBottom, top: uTop };
-        else open = { left: open.left, right: ux + 1 / unitPx, bottom: Math.min(open.bottom, uBottom), top: Math.max(open.top, uTop) };
+        else
+          open = {
+            left: open.left,
+            right: ux + 1 / unitPx,
+            bottom: Math.min(open.bottom, uBottom),
+            top: Math.max(open.top, uTop),
+          };
       }
       return runs;
     },

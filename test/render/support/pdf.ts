@@ -116,7 +116,11 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedPage[]> {
           const op = parts[0];
           const mm = numbers(parts[2]);
           const paint =
-            op === OPS.fill || op === OPS.eoFill ? 'fill' : op === OPS.stroke || op === OPS.closeStroke ? 'stroke' : 'other';
+            op === OPS.fill || op === OPS.eoFill
+              ? 'fill'
+              : op === OPS.stroke || op === OPS.closeStroke
+                ? 'stroke'
+                : 'other';
           paths.push({ paint, box: transformBox(ctm, mm[0] ?? 0, mm[1] ?? 0, mm[2] ?? 0, mm[3] ?? 0) });
         } else if (fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject) {
           images.push(transformBox(ctm, 0, 0, 1, 1));

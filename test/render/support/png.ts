@@ -83,9 +83,21 @@ export function signaturePng(width = 360, height = 90): Buffer {
     }
   };
   // A looping cursive line and an underline flourish.
-  stroke((t) => 20 + t * (width - 60), (t) => height * 0.5 + Math.sin(t * 26) * height * 0.28 * (1 - t * 0.4) + Math.sin(t * 5) * 6, 4000);
-  stroke((t) => 30 + t * (width - 50), (t) => height * 0.82 - Math.sin(t * Math.PI) * 8, 1500);
-  stroke((t) => 40 + Math.sin(t * Math.PI * 2) * 18 + t * 10, (t) => height * 0.2 + t * height * 0.6, 800);
+  stroke(
+    (t) => 20 + t * (width - 60),
+    (t) => height * 0.5 + Math.sin(t * 26) * height * 0.28 * (1 - t * 0.4) + Math.sin(t * 5) * 6,
+    4000,
+  );
+  stroke(
+    (t) => 30 + t * (width - 50),
+    (t) => height * 0.82 - Math.sin(t * Math.PI) * 8,
+    1500,
+  );
+  stroke(
+    (t) => 40 + Math.sin(t * Math.PI * 2) * 18 + t * 10,
+    (t) => height * 0.2 + t * height * 0.6,
+    800,
+  );
   return encodePng(width, height, (x, y) => (ink[y * width + x] === 1 ? [20, 30, 110, 255] : [255, 255, 255, 0]));
 }
 
@@ -95,5 +107,10 @@ export function pngClaiming(width: number, height: number, idat: Buffer): Buffer
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit, RGBA, deflate, no filter, no interlace
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }

@@ -36,10 +36,16 @@ export function rasterisePdf(pdf: Uint8Array, dpi: number, page = 1): GreyBitmap
     const input = join(dir, 'in.pdf');
     writeFileSync(input, pdf);
     try {
-      execFileSync('pdftoppm', ['-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', input, join(dir, 'out')], { stdio: 'pipe' });
+      execFileSync(
+        'pdftoppm',
+        ['-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', input, join(dir, 'out')],
+        { stdio: 'pipe' },
+      );
     } catch (error) {
       const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
-      throw new Error(missing ? 'pdftoppm is not installed: apt-get install poppler-utils' : `pdftoppm failed: ${String(error)}`);
+      throw new Error(
+        missing ? 'pdftoppm is not installed: apt-get install poppler-utils' : `pdftoppm failed: ${String(error)}`,
+      );
     }
     return parsePgm(readFileSync(join(dir, 'out.pgm')), dpi);
   } finally {

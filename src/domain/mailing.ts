@@ -1,0 +1,23 @@
+// A mailing: a check in the print-and-mail queue.
+
+export type MailingStatus = 'queued' | 'dispatched' | 'cancelled';
+
+export interface Mailing {
+  id: string;
+  checkId: string;
+  shippingTypeId: number;
+  paperTypeId: number;
+  toAddressId: string | null;
+  status: MailingStatus;
+  createdAt: number;
+  updatedAt: number;
+  /** What the hosted service's POST /mailchecks also takes (issue 11): kept and returned. */
+  informTypeId: number | null;
+  enableSmsInform: boolean;
+  enableEmailInform: boolean;
+  payeeEmail: string | null;
+  payeePhone: string | null;
+  shippingToCustomAddress: boolean;
+  fromAddressId: string | null;
+  customShippingTypeId: number | null;
+}

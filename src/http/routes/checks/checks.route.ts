@@ -1,0 +1,149 @@
+// /checks and /checks/{checkId}: create, list, read, edit and delete while new, void.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { statusCode } from '../../../domain/check-status.ts';
+import * as checkService from '../../../services/check.service.ts';
+import type { ServiceContext } from '../../../services/context.ts';
+import * as lifecycle from '../../../services/lifecycle.service.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import { checkWire, createdCheckWire, metaWire } from '../../presenters.ts';
+import {
+  CheckEditBody,
+  CheckMessageResponse,
+  CheckResponse,
+  CreateChecksBody,
+  CreateChecksResponse,
+  ListChecksQuery,
+  ListChecksResponse,
+} from '../../../schemas/checks.ts';
+import { errorResponses, IdParam, Message, pageOf, pathId } from '../../../schemas/common.ts';
+
+export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.post(
+    '/checks',
+    {
+      schema: {
+        summary: 'Create one or more checks (all or nothing)',
+        tags: ['checks'],
+        body: CreateChecksBody,
+        response: { 201: CreateChecksResponse, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const created = await checkService.createChecks(ctx, principalOf(request), request.body.checks);
+      reply.code(201);
+      return {
+        success: true as const,
+        message:
+          created.length === 1 ? 'Check created successfully.' : `${created.length} checks created successfully.`,
+        data: { checks: created.map(createdCheckWire) },
+      };
+    },
+  );
+
+  app.get(
+    '/checks',
+    {
+      schema: {
+        summary: 'List checks, newest first',
+        tags: ['checks'],
+        querystring: ListChecksQuery,
+        response: { 200: ListChecksResponse, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { perPage, page } = pageOf(request.query);
+      const { status, term, referenceId } = request.query;
+      const result = await checkService.listChecks(ctx, principal, {
+        perPage,
+        page,
+        term: term === undefined || term === '' ? null : term,
+        status: status === undefined || status === '' ? null : statusCode(status),
+        referenceId: referenceId === undefined || referenceId === '' ? null : referenceId,
+      });
+      return {
+        success: true as const,
+        data: {
+          meta: metaWire(result.total, page, perPage),
+          checks: result.checks.map((c) => checkWire(c, principal.timeZone)),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/checks/:checkId',
+    {
+      schema: {
+        summary: 'Fetch one check',
+        tags: ['checks'],
+        params: IdParam('checkId'),
+        response: { 200: CheckResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const check = await checkService.getCheck(ctx, principal, pathId(request.params, 'checkId'));
+      return { success: true as const, data: checkWire(check, principal.timeZone) };
+    },
+  );
+
+  app.post(
+    '/checks/:checkId/void',
+    {
+      schema: {
+        summary: 'Void a check (final)',
+        tags: ['checks'],
+        params: IdParam('checkId'),
+        response: { 200: CheckMessageResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const check = await lifecycle.voidCheck(ctx, principal, pathId(request.params, 'checkId'));
+      return {
+        success: true as const,
+        message: 'Check voided successfully.',
+        data: checkWire(check, principal.timeZone),
+      };
+    },
+  );
+
+  app.put(
+    '/checks/:checkId',
+    {
+      schema: {
+        summary: 'Edit a check while it is still new (the fields given change)',
+        tags: ['checks'],
+        params: IdParam('checkId'),
+        body: CheckEditBody,
+        response: { 200: CheckMessageResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const check = await lifecycle.editCheck(ctx, principal, pathId(request.params, 'checkId'), request.body);
+      return {
+        success: true as const,
+        message: 'Check updated successfully.',
+        data: checkWire(check, principal.timeZone),
+      };
+    },
+  );
+
+  app.delete(
+    '/checks/:checkId',
+    {
+      schema: {
+        summary: 'Delete a check that is still new',
+        tags: ['checks'],
+        params: IdParam('checkId'),
+        response: { 200: Message, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await lifecycle.deleteCheck(ctx, principalOf(request), pathId(request.params, 'checkId'));
+      return { success: true as const, message: 'Check deleted successfully.' };
+    },
+  );
+};

@@ -1,0 +1,54 @@
+// Checks on paper (our extension of the spec): /checks/{checkId}/pdf and /checks/print.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ServiceContext } from '../../../services/context.ts';
+import * as printService from '../../../services/print.service.ts';
+import { principalOf } from '../../plugins/auth.ts';
+import { PrintChecksBody } from '../../../schemas/checks.ts';
+import { errorResponses, IdParam, pathId } from '../../../schemas/common.ts';
+
+const Pdf = {
+  description: 'A US letter PDF: the check on top, two stubs below.',
+  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+};
+
+export const checkPdfRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.get(
+    '/checks/:checkId/pdf',
+    {
+      schema: {
+        summary: 'The check as a printable PDF (its status does not change)',
+        tags: ['printing'],
+        params: IdParam('checkId'),
+        response: { 200: Pdf, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { pdf, serialNumber } = await printService.checkPdf(
+        ctx,
+        principalOf(request),
+        pathId(request.params, 'checkId'),
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="check-${serialNumber}.pdf"`)
+        .send(pdf);
+    },
+  );
+
+  app.post(
+    '/checks/print',
+    {
+      schema: {
+        summary: 'Print several checks: one PDF, one check a page; each moves to printed (all or nothing)',
+        tags: ['printing'],
+        body: PrintChecksBody,
+        response: { 200: Pdf, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await printService.printChecks(ctx, principalOf(request), request.body.checkIds);
+      reply.type('application/pdf').header('content-disposition', 'inline; filename="checks.pdf"');
+      return pdf;
+    },
+  );
+};

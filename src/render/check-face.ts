@@ -1,0 +1,198 @@
+import { amountInWords } from '../domain/amount-words.ts';
+import { formatCents } from '../domain/money.ts';
+import type { CheckDocument, CheckParty, CustomElementKey } from './check-document.ts';
+import {
+  CHECK_PAGE_LAYOUT,
+  IN,
+  LABEL,
+  LEFT,
+  PAGE_WIDTH,
+  put,
+  RIGHT,
+  RULE,
+  rule,
+  sizeToFit,
+  VOID_RED,
+} from './check-layout.ts';
+import { type PreparedCheck, signatureError } from './check-validation.ts';
+import { drawMicrLine } from './micr-line.ts';
+import type { Pdf } from './pdf-document.ts';
+import { RenderInputError } from './render-error.ts';
+import { drawImageInBox } from './signature-image.ts';
+
+export function drawFrom(doc: Pdf, from: CheckParty): void {
+  put(doc, from.name, LEFT, 0.3 * IN, { font: 'Helvetica-Bold', size: 10, maxWidth: 2.6 * IN });
+  from.addressLines.forEach((line, i) => {
+    put(doc, line, LEFT, 0.3 * IN + 13 + i * 10, { font: 'Helvetica', size: 8.5, maxWidth: 2.6 * IN });
+  });
+}
+
+export function element(doc: CheckDocument, key: CustomElementKey): string {
+  return doc.customElements[key] ?? '';
+}
+
+export function drawAmountBox(doc: Pdf, check: CheckDocument): void {
+  const box = { x: 6.4 * IN, y: 1.12 * IN, width: 1.6 * IN, height: 0.3 * IN };
+  put(doc, '$', box.x - 4, box.y + 5, { font: 'Helvetica-Bold', size: 12, align: 'right' });
+  doc.rect(box.x, box.y, box.width, box.height).lineWidth(0.8).strokeColor(RULE).stroke();
+  if (check.noAmount || check.amountCents === null) return;
+  // Protective fill: asterisks from the box's left edge up to the figures, so nothing can be
+  // written in front of the amount.
+  const figures = formatCents(check.amountCents);
+  doc.font('Helvetica-Bold').fontSize(11);
+  const room = box.width - 10 - doc.widthOfString(figures);
+  const stars = Math.max(2, Math.floor(room / doc.widthOfString('*')));
+  put(doc, `${'*'.repeat(stars)}${figures}`, box.x + box.width - 5, box.y + 6.5, {
+    font: 'Helvetica-Bold',
+    size: 11,
+    align: 'right',
+  });
+}
+
+export function drawLegalLine(doc: Pdf, check: CheckDocument): void {
+  const y = 1.6 * IN;
+  const dollarsX = 7.35 * IN;
+  put(doc, 'Dollars', dollarsX, y + 1, { font: 'Helvetica', size: 9 });
+  rule(doc, LEFT, RIGHT, y + 12);
+  if (check.noAmount || check.amountCents === null) return;
+  const words = amountInWords(check.amountCents);
+  const room = dollarsX - 6 - LEFT;
+  // The longest legal line the amount field allows (77,777,777.77 in words) fits at 9.5 pt.
+  const size = sizeToFit(doc, `${words} ***`, 'Helvetica', 10, 7, room) ?? 7;
+  doc.font('Helvetica').fontSize(size);
+  const stars = Math.floor((room - doc.widthOfString(`${words} `)) / doc.widthOfString('*'));
+  put(doc, `${words} ${'*'.repeat(Math.max(3, stars))}`, LEFT, y + (10 - size) / 2 + 1, { font: 'Helvetica', size });
+}
+
+export function drawPayee(doc: Pdf, check: CheckDocument): void {
+  const y = 1.2 * IN;
+  put(doc, 'PAY TO THE', LEFT, y, { font: 'Helvetica', size: 6.5, color: LABEL });
+  put(doc, 'ORDER OF', LEFT, y + 8, { font: 'Helvetica', size: 6.5, color: LABEL });
+  const nameX = 1.15 * IN;
+  const nameRight = 6.05 * IN;
+  rule(doc, nameX - 4, nameRight, y + 16);
+  if (check.noPayee || check.payee === null) return;
+  const payee = check.payee;
+  const size = sizeToFit(doc, payee.name, 'Helvetica-Bold', 11, 7, nameRight - nameX);
+  if (size === null) {
+    throw new RenderInputError('text_too_long', 'payee.name', 'payee name does not fit on the pay line');
+  }
+  put(doc, payee.name, nameX, y + 3 + (11 - size), { font: 'Helvetica-Bold', size });
+
+  // Name and mailing address again, where the envelope window shows them.
+  // Up to 4 lines get 9.5-pt type on 10.5-pt spacing; a fifth tightens both (to about 8 pt) so the
+  // block still ends inside the window. A line's ink reaches ~0.93 em below its top (Helvetica).
+  const w = CHECK_PAGE_LAYOUT.payeeWindow;
+  const lines = [payee.name, ...payee.addressLines];
+  const lineHeight = Math.min(10.5, (w.bottom - w.top + 1) / (lines.length - 1 + 0.93));
+  const blockSize = Math.min(9.5, lineHeight - 1);
+  lines.forEach((line, i) => {
+    put(doc, line, w.x, w.top + i * lineHeight, { font: 'Helvetica', size: blockSize, maxWidth: w.width });
+  });
+}
+
+export function drawSignature(doc: Pdf, prepared: PreparedCheck): void {
+  const lineY = 2.6 * IN;
+  // Starts right of where the envelope window can reach (5 3/8 in), so no signature shows through it.
+  const x1 = 5.4 * IN;
+  rule(doc, x1, RIGHT, lineY, 0.8);
+  put(doc, 'AUTHORIZED SIGNATURE', (x1 + RIGHT) / 2, lineY + 3, {
+    font: 'Helvetica',
+    size: 6,
+    align: 'center',
+    color: LABEL,
+  });
+  if (prepared.doc.noSign || prepared.signature === null) return;
+  const box = { x: x1 + 0.1 * IN, y: 2.05 * IN, width: RIGHT - x1 - 0.2 * IN, height: lineY - 2.05 * IN - 1 };
+  try {
+    drawImageInBox(doc, prepared.signature, box);
+  } catch (error) {
+    throw signatureError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export function drawVoidMark(doc: Pdf): void {
+  // Test checks must never pass for real ones: a large red stamp across the face, kept above the
+  // MICR clear band so it cannot disturb magnetic reading.
+  const cx = PAGE_WIDTH / 2;
+  const cy = 1.45 * IN;
+  doc.save();
+  doc.rotate(-10, { origin: [cx, cy] });
+  doc.fillOpacity(0.55);
+  put(doc, 'VOID — TEST', cx, cy - 24, { font: 'Helvetica-Bold', size: 48, align: 'center', color: VOID_RED });
+  put(doc, 'NOT NEGOTIABLE — TEST ENVIRONMENT', cx, cy + 26, {
+    font: 'Helvetica-Bold',
+    size: 10,
+    align: 'center',
+    color: VOID_RED,
+  });
+  doc.restore();
+}
+
+export function drawCheckFace(doc: Pdf, prepared: PreparedCheck): void {
+  const check = prepared.doc;
+  drawFrom(doc, check.from);
+
+  const bankX = 4.35 * IN;
+  put(doc, check.bankName, bankX, 0.3 * IN, { font: 'Helvetica-Bold', size: 9, align: 'center', maxWidth: 2.5 * IN });
+  put(doc, element(check, 'element1'), bankX, 0.3 * IN + 12, {
+    font: 'Helvetica',
+    size: 7.5,
+    align: 'center',
+    maxWidth: 2.5 * IN,
+  });
+  put(doc, element(check, 'element2'), bankX, 0.3 * IN + 22, {
+    font: 'Helvetica',
+    size: 7.5,
+    align: 'center',
+    maxWidth: 2.5 * IN,
+  });
+
+  put(doc, check.checkNumber, RIGHT, 0.28 * IN, { font: 'Helvetica-Bold', size: 12, align: 'right' });
+  put(doc, element(check, 'element3'), RIGHT, 0.28 * IN + 16, {
+    font: 'Helvetica',
+    size: 7,
+    align: 'right',
+    maxWidth: 2 * IN,
+  });
+  put(doc, element(check, 'element4'), RIGHT, 0.28 * IN + 25, {
+    font: 'Helvetica',
+    size: 7,
+    align: 'right',
+    maxWidth: 2 * IN,
+  });
+
+  const dateY = 0.86 * IN;
+  put(doc, 'DATE', 6.0 * IN, dateY + 4, { font: 'Helvetica', size: 6.5, color: LABEL });
+  rule(doc, 6.35 * IN, RIGHT, dateY + 13);
+  if (!check.noDate) put(doc, prepared.date, 6.45 * IN, dateY + 1, { font: 'Helvetica', size: 10 });
+
+  drawPayee(doc, check);
+  drawAmountBox(doc, check);
+  drawLegalLine(doc, check);
+
+  put(doc, element(check, 'element5'), RIGHT, 1.83 * IN, {
+    font: 'Helvetica',
+    size: 7,
+    align: 'right',
+    maxWidth: 2.9 * IN,
+  });
+  put(doc, element(check, 'element6'), RIGHT, 1.83 * IN + 9, {
+    font: 'Helvetica',
+    size: 7,
+    align: 'right',
+    maxWidth: 2.9 * IN,
+  });
+
+  // The memo sits under the window block and ends above the clear band (2.875 in from the top).
+  const memoY = 2.715 * IN;
+  put(doc, 'MEMO', LEFT, memoY + 2.5, { font: 'Helvetica', size: 6.5, color: LABEL });
+  rule(doc, 0.9 * IN, 4.4 * IN, memoY + 10);
+  if (check.memo !== null) put(doc, check.memo, 0.95 * IN, memoY, { font: 'Helvetica', size: 8.5, maxWidth: 3.4 * IN });
+
+  drawSignature(doc, prepared);
+  if (check.environment === 'test') drawVoidMark(doc);
+
+  // Nothing above may reach into the clear band; only the MICR line is drawn there.
+  drawMicrLine(doc, prepared.micr, CHECK_PAGE_LAYOUT.check.x, CHECK_PAGE_LAYOUT.check.y);
+}

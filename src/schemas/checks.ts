@@ -1,0 +1,168 @@
+import { type Static, Type } from 'typebox';
+import { CHECK_STATUSES } from '../domain/check-status.ts';
+import { Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
+
+/** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
+const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
+  'x-message': 'must be a number',
+  description: 'Dollars with at most 2 decimals, as a number or a numeric string.',
+});
+
+const NullableId = Type.Optional(
+  Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' }),
+);
+
+const customElementKeys = Object.fromEntries(
+  Array.from({ length: 10 }, (_, i) => [`element${i + 1}`, Type.Optional(Type.String({ maxLength: 100 }))]),
+);
+
+export const VoucherItemInput = Type.Object(
+  {
+    invoiceNumber: OptionalText(50),
+    name: OptionalText(100),
+    description: OptionalText(200),
+    quantity: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+    unitCost: Type.Optional(Amount),
+    total: Type.Optional(Amount),
+  },
+  { additionalProperties: false },
+);
+
+export const VoucherInput = Type.Object(
+  {
+    voucherNumber: OptionalText(50),
+    date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD' })),
+    memo: OptionalText(150),
+    voucherItems: Type.Optional(Type.Array(VoucherItemInput, { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const CheckInput = Type.Object(
+  {
+    bankAccountId: Type.String({ minLength: 1, maxLength: 64 }),
+    payeeId: NullableId,
+    categoryId: NullableId,
+    serialNumber: Type.Optional(
+      Type.String({ pattern: '^(|0*[1-9][0-9]{0,14})$', 'x-message': 'must contain digits only (at most 15)' }),
+    ),
+    issueDate: Type.Optional(
+      Type.String({ maxLength: 10, description: 'YYYY-MM-DD; default today in the account time zone.' }),
+    ),
+    amount: Type.Optional(Amount),
+    memo: OptionalText(150),
+    note: OptionalText(150),
+    accountNumber: OptionalText(50),
+    invoiceNumber: OptionalText(50),
+    referenceId: Type.Optional(
+      Type.Union([Type.String({ maxLength: 255 }), Type.Null()], { 'x-message': 'must be a string or null' }),
+    ),
+    noSign: Flag,
+    noAmount: Flag,
+    noDate: Flag,
+    noPayee: Flag,
+    voucherId: NullableId,
+    voucher: Type.Optional(VoucherInput),
+    customElements: Type.Optional(Type.Object(customElementKeys, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateChecksBody = Type.Object(
+  { checks: Type.Array(CheckInput, { minItems: 1, maxItems: MAX_BATCH }) },
+  { additionalProperties: false },
+);
+
+const Named = (idKey: string) => Type.Object({ [idKey]: Type.String(), name: Type.String() });
+
+export const CreatedCheck = Type.Object({
+  checkId: Type.String(),
+  serialNumber: Type.String(),
+  amount: Type.String(),
+  status: Type.Integer(),
+  bankAccount: Named('bankAccountId'),
+  payee: Named('payeeId'),
+});
+
+export const CreateChecksResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: Type.Object({ checks: Type.Array(CreatedCheck) }),
+});
+
+/** Spec "Check: read shape" (list item and single retrieval). */
+export const CheckRead = Type.Object({
+  checkId: Type.String(),
+  serialNumber: Type.String(),
+  amount: Type.Number(),
+  amountInWord: Type.String(),
+  date: Type.String(),
+  status: Type.Integer(),
+  memo: NullableString(),
+  accountNumber: NullableString(),
+  invoiceNumber: NullableString(),
+  referenceId: NullableString(),
+  bankAccount: Named('bankAccountId'),
+  payee: Named('payeeId'),
+  checkStatus: Type.Object({ status: Type.Integer(), description: Type.String() }),
+  checkStatements: Type.Array(Type.Object({ status: Type.String(), date: Type.String(), time: Type.String() })),
+});
+
+export const CheckResponse = Type.Object({ success: Type.Literal(true), data: CheckRead });
+
+export const ListChecksQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(
+    Type.Union([Type.Union(CHECK_STATUSES.map((s) => Type.Literal(s))), Type.Literal('')], {
+      'x-message': `must be one of ${CHECK_STATUSES.join(', ')}`,
+    }),
+  ),
+  referenceId: Type.Optional(
+    Type.String({ maxLength: 255, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters' }),
+  ),
+});
+
+export const ListChecksResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ meta: Meta, checks: Type.Array(CheckRead) }),
+});
+
+/** PUT /checks/{id}: the editable fields of a new check, all optional. */
+export const CheckEditBody = Type.Object(
+  {
+    payeeId: CheckInput.properties.payeeId,
+    categoryId: CheckInput.properties.categoryId,
+    issueDate: CheckInput.properties.issueDate,
+    amount: Type.Optional(Amount),
+    memo: CheckInput.properties.memo,
+    note: CheckInput.properties.note,
+    accountNumber: CheckInput.properties.accountNumber,
+    invoiceNumber: CheckInput.properties.invoiceNumber,
+    referenceId: CheckInput.properties.referenceId,
+    noSign: Flag,
+    noAmount: Flag,
+    noDate: Flag,
+    noPayee: Flag,
+    customElements: CheckInput.properties.customElements,
+  },
+  { additionalProperties: false },
+);
+
+export const CheckMessageResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: CheckRead,
+});
+
+export const PrintChecksBody = Type.Object(
+  { checkIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH }) },
+  { additionalProperties: false },
+);
+
+// The input types of the services (services/check.service.ts, lifecycle.service.ts), derived from
+// the schemas the requests are validated against, so a field added here reaches the services'
+// types (and the compiler) at once.
+export type VoucherItemInput = Static<typeof VoucherItemInput>;
+export type VoucherInput = Static<typeof VoucherInput>;
+export type CheckInput = Static<typeof CheckInput>;
+export type CheckEdit = Static<typeof CheckEditBody>;

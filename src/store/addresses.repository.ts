@@ -1,0 +1,117 @@
+// Custom from and to addresses, scoped by owner.
+import type { Owner } from '../domain/owner.ts';
+import type { Address, AddressKind } from '../domain/address.ts';
+import type { Queryable } from './db.ts';
+import { defineTable, insertRows } from './table.ts';
+import type { Paged } from '../domain/paging.ts';
+import { OWNED, type Page, paged } from './owned-queries.ts';
+
+/** The addresses table as stored (migration 001); reads select every column. */
+interface AddressRow {
+  id: string;
+  account_id: string;
+  env: string;
+  kind: AddressKind;
+  name: string;
+  company_name: string;
+  address_line1: string;
+  address_line2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  phone: string;
+  email: string;
+  note: string;
+  created_at: number;
+}
+
+const ADDRESSES = defineTable<AddressRow>()('addresses', [
+  'id',
+  'account_id',
+  'env',
+  'kind',
+  'name',
+  'company_name',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'phone',
+  'email',
+  'note',
+  'created_at',
+]);
+
+function toAddress(row: AddressRow): Address {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    companyName: row.company_name,
+    addressLine1: row.address_line1,
+    addressLine2: row.address_line2,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    country: row.country,
+    phone: row.phone,
+    email: row.email,
+    note: row.note,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export async function insertAddresses(q: Queryable, owner: Owner, addresses: readonly Address[]): Promise<void> {
+  await insertRows(
+    q,
+    ADDRESSES,
+    addresses.map((a) => ({
+      id: a.id,
+      account_id: owner.accountId,
+      env: owner.env,
+      kind: a.kind,
+      name: a.name,
+      company_name: a.companyName,
+      address_line1: a.addressLine1,
+      address_line2: a.addressLine2,
+      city: a.city,
+      state: a.state,
+      zip: a.zip,
+      country: a.country,
+      phone: a.phone,
+      email: a.email,
+      note: a.note,
+      created_at: a.createdAt,
+    })),
+  );
+}
+
+export async function findAddress(
+  q: Queryable,
+  owner: Owner,
+  kind: AddressKind,
+  id: string,
+): Promise<Address | undefined> {
+  const row = await q.get<AddressRow>(`SELECT * FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}`, [
+    id,
+    kind,
+    owner.accountId,
+    owner.env,
+  ]);
+  return row === undefined ? undefined : toAddress(row);
+}
+
+export function listAddresses(q: Queryable, owner: Owner, kind: AddressKind, page: Page): Promise<Paged<Address>> {
+  return paged(
+    q,
+    'addresses',
+    `kind = ? AND ${OWNED}`,
+    [kind, owner.accountId, owner.env],
+    ['name', 'company_name', 'city'],
+    page,
+    toAddress,
+  );
+}

@@ -1,0 +1,201 @@
+// Bank accounts. The account number is stored sealed (docs/secrets.md); the signature image is read
+// only to print.
+import type { Owner } from '../domain/owner.ts';
+import type { BankAccount } from '../domain/bank-account.ts';
+import type { Queryable, SqlValue } from './db.ts';
+import type { Paged } from '../domain/paging.ts';
+import { LIVE, OWNED, type Page, paged } from './owned-queries.ts';
+
+interface BankAccountRow {
+  id: string;
+  name: string;
+  bank_name: string;
+  bank_address: string;
+  routing_number: string;
+  account_number: string;
+  account_number_masked: string;
+  next_serial: number;
+  custom_from_address_id: string | null;
+  has_signature: number;
+  print_offset_x: number;
+  print_offset_y: number;
+  created_at: number;
+}
+
+// The signature image stays out of ordinary reads; it is fetched only to print.
+const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id,
+  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, print_offset_x, print_offset_y, created_at`;
+
+function toBankAccount(row: BankAccountRow): BankAccount {
+  return {
+    id: row.id,
+    name: row.name,
+    bankName: row.bank_name,
+    bankAddress: row.bank_address,
+    routingNumber: row.routing_number,
+    accountNumberMasked: row.account_number_masked,
+    sealedAccountNumber: row.account_number,
+    nextSerial: Number(row.next_serial),
+    customFromAddressId: row.custom_from_address_id,
+    hasSignature: Number(row.has_signature) === 1,
+    printOffsetX: Number(row.print_offset_x),
+    printOffsetY: Number(row.print_offset_y),
+    createdAt: Number(row.created_at),
+  };
+}
+
+export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccount): Promise<void> {
+  await q.run(
+    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      b.id,
+      owner.accountId,
+      owner.env,
+      b.name,
+      b.bankName,
+      b.bankAddress,
+      b.routingNumber,
+      b.sealedAccountNumber,
+      b.accountNumberMasked,
+      b.nextSerial,
+      b.customFromAddressId,
+      b.printOffsetX,
+      b.printOffsetY,
+      b.createdAt,
+    ],
+  );
+}
+
+export async function findBankAccount(q: Queryable, owner: Owner, id: string): Promise<BankAccount | undefined> {
+  const row = await q.get<BankAccountRow>(`SELECT ${BANK_COLUMNS} FROM bank_accounts WHERE id = ? AND ${LIVE}`, [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+  return row === undefined ? undefined : toBankAccount(row);
+}
+
+/** The bank account a check was drawn on, deleted or not, with its signature image for printing. */
+export async function findBankAccountForPrinting(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+): Promise<{ account: BankAccount; signature: Buffer | null } | undefined> {
+  const row = await q.get<BankAccountRow & { signature: Buffer | null }>(
+    `SELECT ${BANK_COLUMNS}, signature FROM bank_accounts WHERE id = ? AND ${OWNED}`,
+    [id, owner.accountId, owner.env],
+  );
+  return row === undefined
+    ? undefined
+    : { account: toBankAccount(row), signature: row.signature === null ? null : Buffer.from(row.signature) };
+}
+
+export async function setBankAccountSignature(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+  image: Buffer | null,
+): Promise<number> {
+  return q.run(`UPDATE bank_accounts SET signature = ? WHERE id = ? AND ${LIVE}`, [
+    image,
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+}
+
+export function listBankAccounts(q: Queryable, owner: Owner, page: Page): Promise<Paged<BankAccount>> {
+  return paged(
+    q,
+    'bank_accounts',
+    LIVE,
+    [owner.accountId, owner.env],
+    ['name', 'bank_name'],
+    page,
+    toBankAccount,
+    BANK_COLUMNS,
+  );
+}
+
+export async function updateBankAccount(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+  changes: Partial<
+    Pick<
+      BankAccount,
+      'name' | 'bankName' | 'bankAddress' | 'nextSerial' | 'customFromAddressId' | 'printOffsetX' | 'printOffsetY'
+    >
+  >,
+): Promise<number> {
+  const columns: Record<string, string> = {
+    name: 'name',
+    bankName: 'bank_name',
+    bankAddress: 'bank_address',
+    nextSerial: 'next_serial',
+    customFromAddressId: 'custom_from_address_id',
+    printOffsetX: 'print_offset_x',
+    printOffsetY: 'print_offset_y',
+  };
+  const sets: string[] = [];
+  const args: SqlValue[] = [];
+  for (const [key, value] of Object.entries(changes)) {
+    const column = columns[key];
+    if (column === undefined || value === undefined) continue;
+    sets.push(`${column} = ?`);
+    args.push(value);
+  }
+  if (sets.length === 0) return (await findBankAccount(q, owner, id)) === undefined ? 0 : 1;
+  return q.run(`UPDATE bank_accounts SET ${sets.join(', ')} WHERE id = ? AND ${LIVE}`, [
+    ...args,
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+}
+
+export async function deleteBankAccount(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
+  return q.run(`UPDATE bank_accounts SET deleted_at = ? WHERE id = ? AND ${LIVE}`, [
+    now,
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+}
+
+export async function bankAccountNames(
+  q: Queryable,
+  owner: Owner,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q.all<{ id: string; name: string }>(
+    `SELECT id, name FROM bank_accounts WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${LIVE}`,
+    [...ids, owner.accountId, owner.env],
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Every bank account's stored number, deleted accounts too (migration 009 and key rotation). */
+export async function allSealedAccountNumbers(q: Queryable): Promise<{ id: string; accountNumber: string }[]> {
+  const rows = await q.all<{ id: string; account_number: string }>(
+    'SELECT id, account_number FROM bank_accounts ORDER BY id',
+  );
+  return rows.map((r) => ({ id: r.id, accountNumber: r.account_number }));
+}
+
+export async function storeAccountNumber(
+  q: Queryable,
+  id: string,
+  sealed: string,
+  masked: string | null,
+): Promise<void> {
+  if (masked === null) await q.run('UPDATE bank_accounts SET account_number = ? WHERE id = ?', [sealed, id]);
+  else
+    await q.run('UPDATE bank_accounts SET account_number = ?, account_number_masked = ? WHERE id = ?', [
+      sealed,
+      masked,
+      id,
+    ]);
+}

@@ -1,0 +1,60 @@
+// Helpers for queries scoped by owner (account and environment): every query of a record a check
+// refers to carries this scope, so another account's id is indistinguishable from an unknown one.
+import type { Owner } from '../domain/owner.ts';
+import type { Paged } from '../domain/paging.ts';
+import type { Queryable, SqlValue } from './db.ts';
+import { containsIgnoreCase } from './dialect.ts';
+
+/** A page of a list as the store reads it: how many, from where, and the search term. */
+export interface Page {
+  limit: number;
+  offset: number;
+  term: string | null;
+}
+
+export const LIVE = 'account_id = ? AND env = ? AND deleted_at IS NULL';
+export const OWNED = 'account_id = ? AND env = ?';
+
+/** `%term%` with LIKE's wildcards escaped, lower-cased. */
+export function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function paged<Row, T>(
+  q: Queryable,
+  table: string,
+  where: string,
+  params: SqlValue[],
+  searchColumns: readonly string[],
+  page: Page,
+  map: (row: Row) => T,
+  columns = '*',
+): Promise<Paged<T>> {
+  let clause = where;
+  const args = [...params];
+  if (page.term !== null && page.term !== '') {
+    clause += ` AND (${searchColumns.map((c) => containsIgnoreCase(q.dialect, c)).join(' OR ')})`;
+    for (let i = 0; i < searchColumns.length; i += 1) args.push(likePattern(page.term));
+  }
+  const count = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${clause}`, args);
+  const rows = await q.all<Row>(
+    `SELECT ${columns} FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    [...args, page.limit, page.offset],
+  );
+  return { total: Number(count?.n ?? 0), items: rows.map(map) };
+}
+
+/** Which of `ids` exist for this owner in `table`. */
+export async function existingIds(
+  q: Queryable,
+  owner: Owner,
+  table: 'categories' | 'vouchers',
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await q.all<{ id: string }>(
+    `SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${OWNED}`,
+    [...ids, owner.accountId, owner.env],
+  );
+  return new Set(rows.map((r) => r.id));
+}
