@@ -5,6 +5,7 @@ import { amountInWords } from '../domain/amount-words.ts';
 import { CHECK_STATUSES, statusCode, statusDescription, statusName } from '../domain/check-status.ts';
 import { MAX_PER_PAGE, MAX_TERM_LENGTH } from '../domain/paging.ts';
 import type { Check } from '../domain/check.ts';
+import * as checkList from '../services/check-list.service.ts';
 import * as checkService from '../services/check.service.ts';
 import * as deliveryService from '../services/delivery.service.ts';
 import * as printService from '../services/print.service.ts';
@@ -53,7 +54,7 @@ export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promis
     const env = envOf(request);
     const principal = principalFor(request, env);
     const f = listFilters(request.query);
-    const result = await checkService.listChecks(ctx, principal, {
+    const result = await checkList.listChecks(ctx, principal, {
       perPage: f.perPage,
       page: f.page,
       term: f.term === '' ? null : f.term,

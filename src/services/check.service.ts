@@ -260,29 +260,3 @@ export async function getCheck(ctx: ServiceContext, owner: Owner, id: string): P
   if (check === undefined) throw notFound('Check');
   return check;
 }
-
-export interface ListQuery {
-  perPage: number;
-  page: number;
-  term: string | null;
-  status: number | null;
-  referenceId: string | null;
-}
-
-export async function listChecks(
-  ctx: ServiceContext,
-  owner: Owner,
-  query: ListQuery,
-): Promise<{ total: number; checks: Check[] }> {
-  const parsed = query.term === null ? null : parseAmountToCents(query.term);
-  const termCents = parsed !== null && 'cents' in parsed ? parsed.cents : null;
-  const result = await checks.listChecks(ctx.db, owner, {
-    status: query.status,
-    referenceId: query.referenceId,
-    term: query.term,
-    termCents,
-    limit: query.perPage,
-    offset: (query.page - 1) * query.perPage,
-  });
-  return { total: result.total, checks: result.items };
-}

@@ -1,9 +1,7 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
 import type { Queryable, SqlValue } from './db.ts';
-import { containsIgnoreCase } from './dialect.ts';
 import type { Paged } from '../domain/paging.ts';
-import { likePattern } from './owned-queries.ts';
 import { defineTable, insertRows } from './table.ts';
 
 /** The checks table as stored (migrations 001, 002, 004). */
@@ -232,12 +230,10 @@ export async function findChecks(q: Queryable, owner: Owner, ids: readonly strin
   return found;
 }
 
+/** The list filters that need no search: status and referenceId (check-search.ts has the term). */
 export interface CheckFilter {
   status: number | null;
   referenceId: string | null;
-  term: string | null;
-  /** The term read as an amount, when it is one: a numeric term also matches the amount exactly. */
-  termCents: number | null;
   limit: number;
   offset: number;
 }
@@ -263,28 +259,15 @@ export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter
     where += ' AND status = ?';
     args.push(filter.status);
   }
-  const simple = filter.referenceId === null && (filter.term === null || filter.term === '');
   if (filter.referenceId !== null) {
     where += ' AND reference_id = ?';
     args.push(filter.referenceId);
   }
-  if (filter.term !== null && filter.term !== '') {
-    const pattern = likePattern(filter.term);
-    const alternatives = [
-      containsIgnoreCase(q.dialect, 'search_text'),
-      `payee_id IN (SELECT id FROM payees WHERE account_id = ? AND env = ? AND ${containsIgnoreCase(q.dialect, 'name')})`,
-    ];
-    args.push(pattern, owner.accountId, owner.env, pattern);
-    if (filter.termCents !== null) {
-      alternatives.push('amount_cents = ?');
-      args.push(filter.termCents);
-    }
-    where += ` AND (${alternatives.join(' OR ')})`;
-  }
   // Totals of unfiltered and status-filtered lists come from check_counts: one row, not a count.
-  const total = simple
-    ? await totalFromCounts(q, owner, filter.status)
-    : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
+  const total =
+    filter.referenceId === null
+      ? await totalFromCounts(q, owner, filter.status)
+      : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
   if (filter.offset >= total) return { total, items: [] };
   // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
   // page's rows are then read in full; a page in the far half is counted from the oldest end, so
@@ -298,14 +281,24 @@ export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter
     limit,
     offset,
   ]);
-  if (page.length === 0) return { total, items: [] };
-  const ids = page.map((r) => r.id);
+  return {
+    total,
+    items: await checksInListOrder(
+      q,
+      page.map((r) => r.id),
+    ),
+  };
+}
+
+/** These checks in full, newest first (ids already scoped to their owner by the query that found them). */
+export async function checksInListOrder(q: Queryable, ids: readonly string[]): Promise<Check[]> {
+  if (ids.length === 0) return [];
   const rows = await q.all<CheckRow>(
     `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) ORDER BY c.created_at DESC, c.id DESC`,
     ids,
   );
   const statements = await statementsFor(q, ids);
-  return { total, items: rows.map((row) => toCheck(row, statements.get(row.id) ?? [])) };
+  return rows.map((row) => toCheck(row, statements.get(row.id) ?? []));
 }
 
 /** Serial numbers already used on these bank accounts, among `serials`. */

@@ -9,6 +9,7 @@ import * as panel from './migrations/006-panel.ts';
 import * as printOffsets from './migrations/008-print-offsets.ts';
 import * as secretsOut from './migrations/009-secrets-out-of-database.ts';
 import * as hostedFields from './migrations/010-hosted-fields.ts';
+import * as checkSearch from './migrations/011-check-search.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -30,6 +31,7 @@ const MIGRATIONS: readonly Migration[] = [
   printOffsets,
   secretsOut,
   hostedFields,
+  checkSearch,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

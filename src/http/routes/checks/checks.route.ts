@@ -1,6 +1,7 @@
 // /checks and /checks/{checkId}: create, list, read, edit and delete while new, void.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { statusCode } from '../../../domain/check-status.ts';
+import * as checkList from '../../../services/check-list.service.ts';
 import * as checkService from '../../../services/check.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as lifecycle from '../../../services/lifecycle.service.ts';
@@ -54,7 +55,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       const principal = principalOf(request);
       const { perPage, page } = pageOf(request.query);
       const { status, term, referenceId } = request.query;
-      const result = await checkService.listChecks(ctx, principal, {
+      const result = await checkList.listChecks(ctx, principal, {
         perPage,
         page,
         term: term === undefined || term === '' ? null : term,

@@ -1,0 +1,159 @@
+// The `term` filter of GET /checks at a million checks (issue 13). A check matches when the term
+// (lower-cased) is a substring of its search_text, or of its payee's current name, or equals its
+// amount when the term reads as one. The three are counted as disjoint parts, each on its own
+// index: the trigram index for the text (FTS5 on SQLite, pg_trgm GIN on PostgreSQL, migration
+// 011), the payee index for payees whose name matches, the amount index for the amount.
+import type { Owner } from '../domain/owner.ts';
+import type { Dialect, Queryable, SqlValue } from './db.ts';
+import { containsIgnoreCase } from './dialect.ts';
+import { likePattern } from './owned-queries.ts';
+
+export interface SearchFilter {
+  status: number | null;
+  referenceId: string | null;
+  /** Not empty. */
+  term: string;
+  /** The term read as an amount, when it is one. */
+  termCents: number | null;
+}
+
+interface Sql {
+  text: string;
+  args: SqlValue[];
+}
+
+/** The counter every write to the owner's checks or payees moves on (migration 011's triggers). */
+export async function checkChanges(q: Queryable, owner: Owner): Promise<number> {
+  const row = await q.get<{ n: number | string }>('SELECT n FROM check_changes WHERE account_id = ? AND env = ?', [
+    owner.accountId,
+    owner.env,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
+/** The owner and the non-term filters, on the checks table aliased `c`. */
+function scope(owner: Owner, f: SearchFilter): Sql {
+  let text = 'c.account_id = ? AND c.env = ?';
+  const args: SqlValue[] = [owner.accountId, owner.env];
+  if (f.status !== null) {
+    text += ' AND c.status = ?';
+    args.push(f.status);
+  }
+  if (f.referenceId !== null) {
+    text += ' AND c.reference_id = ?';
+    args.push(f.referenceId);
+  }
+  return { text, args };
+}
+
+/** Whether `column` holds `needle` (already lower-cased) as an exact substring, row by row. */
+function holds(dialect: Dialect, column: string): string {
+  return dialect === 'sqlite' ? `instr(${column}, ?) > 0` : `strpos(${column}, ?) > 0`;
+}
+
+function payeesNamed(owner: Owner, term: string, dialect: Dialect): Sql {
+  return {
+    text: `SELECT id FROM payees WHERE account_id = ? AND env = ? AND ${containsIgnoreCase(dialect, 'name')}`,
+    args: [owner.accountId, owner.env, likePattern(term)],
+  };
+}
+
+/**
+ * FTS5's trigram index answers a phrase of three or more characters from the index alone; a
+ * shorter term has no trigram and is matched row by row.
+ */
+function usesTrigrams(term: string): boolean {
+  return [...term].length >= 3;
+}
+
+/** FTS5 phrase syntax: the term in double quotes, a double quote inside doubled. */
+function phrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The three disjoint parts of a search, each a FROM … WHERE … over checks `c`:
+ * text matches; payee-name matches whose text does not match; amount matches that neither the
+ * text nor the payee's name matches.
+ */
+function parts(q: Queryable, owner: Owner, f: SearchFilter): Sql[] {
+  const needle = f.term.toLowerCase();
+  const s = scope(owner, f);
+  const text: Sql =
+    q.dialect === 'sqlite' && usesTrigrams(needle)
+      ? {
+          text: `FROM check_search f CROSS JOIN checks c ON c.rowid = f.rowid WHERE check_search MATCH ? AND ${s.text}`,
+          args: [phrase(needle), ...s.args],
+        }
+      : q.dialect === 'sqlite'
+        ? { text: `FROM checks c WHERE ${s.text} AND ${holds(q.dialect, 'c.search_text')}`, args: [...s.args, needle] }
+        : {
+            // LIKE (case-sensitive) on the lower-cased text is what pg_trgm's GIN index serves.
+            text: `FROM checks c WHERE ${s.text} AND c.search_text LIKE ? ESCAPE '\\'`,
+            args: [...s.args, likePattern(needle)],
+          };
+  const payees = payeesNamed(owner, f.term, q.dialect);
+  const notText = `NOT ${holds(q.dialect, 'c.search_text')}`;
+  const byPayee: Sql = {
+    text: `FROM checks c WHERE ${s.text} AND c.payee_id IN (${payees.text}) AND ${notText}`,
+    args: [...s.args, ...payees.args, needle],
+  };
+  if (f.termCents === null) return [text, byPayee];
+  const byAmount: Sql = {
+    text: `FROM checks c WHERE ${s.text} AND c.amount_cents = ? AND ${notText}
+           AND (c.payee_id IS NULL OR c.payee_id NOT IN (${payees.text}))`,
+    args: [...s.args, f.termCents, needle, ...payees.args],
+  };
+  return [text, byPayee, byAmount];
+}
+
+/** How many of the owner's checks match. */
+export async function countMatches(q: Queryable, owner: Owner, f: SearchFilter): Promise<number> {
+  const all = parts(q, owner, f);
+  const row = await q.get<{ n: number | string }>(
+    `SELECT ${all.map((p) => `(SELECT COUNT(*) ${p.text})`).join(' + ')} AS n`,
+    all.flatMap((p) => p.args),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Every match's id, newest first: for a search with few matches, whose pages are then slices. */
+export async function allMatchIds(q: Queryable, owner: Owner, f: SearchFilter): Promise<string[]> {
+  const all = parts(q, owner, f);
+  const rows = await q.all<{ id: string }>(
+    `SELECT id FROM (${all.map((p) => `SELECT c.id, c.created_at ${p.text}`).join(' UNION ALL ')}) m
+     ORDER BY created_at DESC, id DESC`,
+    all.flatMap((p) => p.args),
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * One page of a search with many matches, found by walking the owner's checks newest first (or
+ * oldest first for a page in the far half) and testing each: when a good share of the checks
+ * match, a page is found after a few pages' worth of rows.
+ */
+export async function matchPageIds(
+  q: Queryable,
+  owner: Owner,
+  f: SearchFilter,
+  page: { limit: number; offset: number; total: number },
+): Promise<string[]> {
+  const needle = f.term.toLowerCase();
+  const s = scope(owner, f);
+  const payees = payeesNamed(owner, f.term, q.dialect);
+  // Unary plus keeps SQLite off the amount index here: the walk must follow created_at.
+  const amount = f.termCents === null ? '' : ' OR +c.amount_cents = ?';
+  const fromEnd = page.offset > page.total / 2;
+  const limit = fromEnd ? Math.min(page.limit, page.total - page.offset) : page.limit;
+  const offset = fromEnd ? Math.max(0, page.total - page.offset - limit) : page.offset;
+  const order = fromEnd ? 'c.created_at ASC, c.id ASC' : 'c.created_at DESC, c.id DESC';
+  const rows = await q.all<{ id: string }>(
+    `SELECT c.id FROM checks c WHERE ${s.text}
+     AND (${holds(q.dialect, 'c.search_text')} OR c.payee_id IN (${payees.text})${amount})
+     ORDER BY ${order} LIMIT ? OFFSET ?`,
+    [...s.args, needle, ...payees.args, ...(f.termCents === null ? [] : [f.termCents]), limit, offset],
+  );
+  const ids = rows.map((r) => r.id);
+  return fromEnd ? ids.reverse() : ids;
+}
