@@ -31,16 +31,21 @@ export async function checkChanges(q: Queryable, owner: Owner): Promise<number> 
   return Number(row?.n ?? 0);
 }
 
-/** The owner and the non-term filters, on the checks table aliased `c`. */
-function scope(owner: Owner, f: SearchFilter): Sql {
-  let text = 'c.account_id = ? AND c.env = ?';
+/**
+ * The owner and the non-term filters, on the checks table aliased `c`. `tested` marks them as
+ * tests on rows found by another index: SQLite's unary plus keeps its planner from walking the
+ * owner's index instead (without statistics it prefers two equal columns to the payee index).
+ */
+function scope(dialect: Dialect, owner: Owner, f: SearchFilter, tested = false): Sql {
+  const c = tested && dialect === 'sqlite' ? '+c.' : 'c.';
+  let text = `${c}account_id = ? AND ${c}env = ?`;
   const args: SqlValue[] = [owner.accountId, owner.env];
   if (f.status !== null) {
-    text += ' AND c.status = ?';
+    text += ` AND ${c}status = ?`;
     args.push(f.status);
   }
   if (f.referenceId !== null) {
-    text += ' AND c.reference_id = ?';
+    text += ` AND ${c}reference_id = ?`;
     args.push(f.referenceId);
   }
   return { text, args };
@@ -78,7 +83,7 @@ function phrase(term: string): string {
  */
 function parts(q: Queryable, owner: Owner, f: SearchFilter): Sql[] {
   const needle = f.term.toLowerCase();
-  const s = scope(owner, f);
+  const s = scope(q.dialect, owner, f);
   const text: Sql =
     q.dialect === 'sqlite' && usesTrigrams(needle)
       ? {
@@ -94,9 +99,15 @@ function parts(q: Queryable, owner: Owner, f: SearchFilter): Sql[] {
           };
   const payees = payeesNamed(owner, f.term, q.dialect);
   const notText = `NOT ${holds(q.dialect, 'c.search_text')}`;
+  const tested = scope(q.dialect, owner, f, true);
+  // From the matching payees to their checks (the payee index): written as `payee_id IN (…)`
+  // SQLite walks every check of the owner instead, testing each. (CROSS JOIN fixes SQLite's join
+  // order; PostgreSQL's CROSS JOIN takes no ON.)
   const byPayee: Sql = {
-    text: `FROM checks c WHERE ${s.text} AND c.payee_id IN (${payees.text}) AND ${notText}`,
-    args: [...s.args, ...payees.args, needle],
+    text: `FROM payees p ${q.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} checks c ON c.payee_id = p.id
+           WHERE p.account_id = ? AND p.env = ? AND ${containsIgnoreCase(q.dialect, 'p.name')}
+           AND ${tested.text} AND ${notText}`,
+    args: [owner.accountId, owner.env, likePattern(f.term), ...tested.args, needle],
   };
   if (f.termCents === null) return [text, byPayee];
   const byAmount: Sql = {
@@ -140,7 +151,7 @@ export async function matchPageIds(
   page: { limit: number; offset: number; total: number },
 ): Promise<string[]> {
   const needle = f.term.toLowerCase();
-  const s = scope(owner, f);
+  const s = scope(q.dialect, owner, f);
   const payees = payeesNamed(owner, f.term, q.dialect);
   // Unary plus keeps SQLite off the amount index here: the walk must follow created_at.
   const amount = f.termCents === null ? '' : ' OR +c.amount_cents = ?';

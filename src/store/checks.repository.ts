@@ -252,7 +252,16 @@ async function totalFromCounts(q: Queryable, owner: Owner, status: number | null
   return Number(row?.n ?? 0);
 }
 
-export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter): Promise<Paged<Check>> {
+/** A place in the list order (newest first: created_at DESC, id DESC). */
+export interface ListKey {
+  createdAt: number;
+  id: string;
+}
+
+function listWhere(
+  owner: Owner,
+  filter: Pick<CheckFilter, 'status' | 'referenceId'>,
+): { where: string; args: SqlValue[] } {
   let where = 'account_id = ? AND env = ?';
   const args: SqlValue[] = [owner.accountId, owner.env];
   if (filter.status !== null) {
@@ -263,12 +272,40 @@ export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter
     where += ' AND reference_id = ?';
     args.push(filter.referenceId);
   }
+  return { where, args };
+}
+
+/**
+ * A page of the list. `from` starts the count at a known place (a page anchor) instead of the
+ * list's head: the page is then at most a few thousand index entries away, however deep it is.
+ */
+export async function listChecks(
+  q: Queryable,
+  owner: Owner,
+  filter: CheckFilter,
+  from: { key: ListKey; skip: number } | null = null,
+): Promise<Paged<Check>> {
+  const { where, args } = listWhere(owner, filter);
   // Totals of unfiltered and status-filtered lists come from check_counts: one row, not a count.
   const total =
     filter.referenceId === null
       ? await totalFromCounts(q, owner, filter.status)
       : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
   if (filter.offset >= total) return { total, items: [] };
+  if (from !== null) {
+    const page = await q.all<{ id: string }>(
+      `SELECT id FROM checks WHERE ${where} AND (created_at, id) <= (?, ?)
+       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [...args, from.key.createdAt, from.key.id, filter.limit, from.skip],
+    );
+    return {
+      total,
+      items: await checksInListOrder(
+        q,
+        page.map((r) => r.id),
+      ),
+    };
+  }
   // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
   // page's rows are then read in full; a page in the far half is counted from the oldest end, so
   // no page skips more than half the list.
@@ -288,6 +325,26 @@ export async function listChecks(q: Queryable, owner: Owner, filter: CheckFilter
       page.map((r) => r.id),
     ),
   };
+}
+
+/**
+ * The place of every `every`-th check of the owner's list (positions 0, every, 2 × every, …),
+ * counted by the database over the list's index in one pass.
+ */
+export async function listAnchors(
+  q: Queryable,
+  owner: Owner,
+  status: number | null,
+  every: number,
+): Promise<ListKey[]> {
+  const { where, args } = listWhere(owner, { status, referenceId: null });
+  const rows = await q.all<{ created_at: number | string; id: string }>(
+    `SELECT created_at, id FROM (
+       SELECT created_at, id, ROW_NUMBER() OVER (ORDER BY created_at DESC, id DESC) AS n FROM checks WHERE ${where}
+     ) ranked WHERE (n - 1) % ? = 0 ORDER BY n`,
+    [...args, every],
+  );
+  return rows.map((r) => ({ createdAt: Number(r.created_at), id: r.id }));
 }
 
 /** These checks in full, newest first (ids already scoped to their owner by the query that found them). */
