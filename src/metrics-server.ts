@@ -3,7 +3,7 @@
 // set, this listener asks for it too.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sameSecret, tokenHash } from './domain/secret-tokens.ts';
+import { bearerMatches, tokenHash } from './domain/secret-tokens.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface MetricsListener {
@@ -23,8 +23,7 @@ export async function listenForMetrics(
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    const given = (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '').trim();
-    if (expected !== null && !sameSecret(expected, tokenHash(given))) {
+    if (expected !== null && !bearerMatches(expected, request.headers.authorization)) {
       response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('unauthenticated\n');
       return;
     }

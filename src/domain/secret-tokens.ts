@@ -24,3 +24,12 @@ export function sameSecret(expected: string, given: string): boolean {
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/**
+ * Whether an Authorization header carries the Bearer token whose hash is `expectedHash`. Both
+ * sides are hashed first, so the comparison takes the same time whatever length was sent.
+ */
+export function bearerMatches(expectedHash: string, authorization: string | undefined): boolean {
+  const given = (authorization ?? '').replace(/^Bearer\s+/i, '').trim();
+  return sameSecret(expectedHash, tokenHash(given));
+}

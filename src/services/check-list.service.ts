@@ -63,8 +63,11 @@ function cachesFor(db: Db): Caches {
   return found;
 }
 
+/** What listing needs of the service context: the database, and the clock for recounting anchors. */
+type ListContext = Pick<ServiceContext, 'db' | 'now'>;
+
 export async function listChecks(
-  ctx: ServiceContext,
+  ctx: ListContext,
   owner: Owner,
   query: ListQuery,
 ): Promise<{ total: number; checks: Check[] }> {
@@ -97,7 +100,7 @@ async function findMatches(db: Db, owner: Owner, filter: search.SearchFilter): P
   const cache = cachesFor(db).searches;
   // Read before counting: a write landing in between leaves the entry one change behind, and the
   // next request counts again rather than trusting it.
-  const changes = await search.checkChanges(db, owner);
+  const changes = await checks.checkChanges(db, owner);
   const key = JSON.stringify([
     owner.accountId,
     owner.env,
@@ -116,13 +119,13 @@ async function findMatches(db: Db, owner: Owner, filter: search.SearchFilter): P
 
 /** The anchor at or before `offset` and how far past it the page starts; null to skip from the nearer end. */
 async function anchorFor(
-  ctx: ServiceContext,
+  ctx: ListContext,
   owner: Owner,
   status: number | null,
   offset: number,
 ): Promise<{ key: checks.ListKey; skip: number } | null> {
   const cache = cachesFor(ctx.db).anchors;
-  const changes = await search.checkChanges(ctx.db, owner);
+  const changes = await checks.checkChanges(ctx.db, owner);
   const key = JSON.stringify([owner.accountId, owner.env, status]);
   let anchors = cache.get(key, changes);
   if (anchors === undefined) {

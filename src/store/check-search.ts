@@ -6,7 +6,7 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Dialect, Queryable, SqlValue } from './db.ts';
 import { containsIgnoreCase } from './dialect.ts';
-import { likePattern } from './owned-queries.ts';
+import { fromNearerEnd, likePattern } from './owned-queries.ts';
 
 export interface SearchFilter {
   status: number | null;
@@ -20,15 +20,6 @@ export interface SearchFilter {
 interface Sql {
   text: string;
   args: SqlValue[];
-}
-
-/** The counter every write to the owner's checks or payees moves on (migration 011's triggers). */
-export async function checkChanges(q: Queryable, owner: Owner): Promise<number> {
-  const row = await q.get<{ n: number | string }>('SELECT n FROM check_changes WHERE account_id = ? AND env = ?', [
-    owner.accountId,
-    owner.env,
-  ]);
-  return Number(row?.n ?? 0);
 }
 
 /**
@@ -155,16 +146,14 @@ export async function matchPageIds(
   const payees = payeesNamed(owner, f.term, q.dialect);
   // Unary plus keeps SQLite off the amount index here: the walk must follow created_at.
   const amount = f.termCents === null ? '' : ' OR +c.amount_cents = ?';
-  const fromEnd = page.offset > page.total / 2;
-  const limit = fromEnd ? Math.min(page.limit, page.total - page.offset) : page.limit;
-  const offset = fromEnd ? Math.max(0, page.total - page.offset - limit) : page.offset;
-  const order = fromEnd ? 'c.created_at ASC, c.id ASC' : 'c.created_at DESC, c.id DESC';
+  const read = fromNearerEnd(page.offset, page.limit, page.total);
+  const order = read.ascending ? 'c.created_at ASC, c.id ASC' : 'c.created_at DESC, c.id DESC';
   const rows = await q.all<{ id: string }>(
     `SELECT c.id FROM checks c WHERE ${s.text}
      AND (${holds(q.dialect, 'c.search_text')} OR c.payee_id IN (${payees.text})${amount})
      ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [...s.args, needle, ...payees.args, ...(f.termCents === null ? [] : [f.termCents]), limit, offset],
+    [...s.args, needle, ...payees.args, ...(f.termCents === null ? [] : [f.termCents]), read.limit, read.offset],
   );
   const ids = rows.map((r) => r.id);
-  return fromEnd ? ids.reverse() : ids;
+  return read.ascending ? ids.reverse() : ids;
 }

@@ -2,6 +2,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import type { Paged } from '../domain/paging.ts';
+import { fromNearerEnd } from './owned-queries.ts';
 import { defineTable, insertRows } from './table.ts';
 
 /** The checks table as stored (migrations 001, 002, 004). */
@@ -252,6 +253,15 @@ async function totalFromCounts(q: Queryable, owner: Owner, status: number | null
   return Number(row?.n ?? 0);
 }
 
+/** The counter every write to the owner's checks or payees moves on (migration 011's triggers). */
+export async function checkChanges(q: Queryable, owner: Owner): Promise<number> {
+  const row = await q.get<{ n: number | string }>('SELECT n FROM check_changes WHERE account_id = ? AND env = ?', [
+    owner.accountId,
+    owner.env,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
 /** A place in the list order (newest first: created_at DESC, id DESC). */
 export interface ListKey {
   createdAt: number;
@@ -307,16 +317,13 @@ export async function listChecks(
     };
   }
   // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
-  // page's rows are then read in full; a page in the far half is counted from the oldest end, so
-  // no page skips more than half the list.
-  const fromEnd = filter.offset > total / 2;
-  const limit = fromEnd ? Math.min(filter.limit, total - filter.offset) : filter.limit;
-  const offset = fromEnd ? total - filter.offset - limit : filter.offset;
-  const order = fromEnd ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC';
+  // page's rows are then read in full (checksInListOrder puts them back newest first).
+  const read = fromNearerEnd(filter.offset, filter.limit, total);
+  const order = read.ascending ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC';
   const page = await q.all<{ id: string }>(`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
     ...args,
-    limit,
-    offset,
+    read.limit,
+    read.offset,
   ]);
   return {
     total,

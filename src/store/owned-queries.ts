@@ -15,6 +15,21 @@ export interface Page {
 export const LIVE = 'account_id = ? AND env = ? AND deleted_at IS NULL';
 export const OWNED = 'account_id = ? AND env = ?';
 
+/**
+ * How to read a page of a newest-first list of `total` rows so that no page skips more than half
+ * of it: a page in the far half is counted from the oldest end (ascending), and its rows are then
+ * put back in list order by the caller.
+ */
+export function fromNearerEnd(
+  offset: number,
+  limit: number,
+  total: number,
+): { offset: number; limit: number; ascending: boolean } {
+  if (offset <= total / 2) return { offset, limit, ascending: false };
+  const rows = Math.min(limit, total - offset);
+  return { offset: Math.max(0, total - offset - rows), limit: rows, ascending: true };
+}
+
 /** `%term%` with LIKE's wildcards escaped, lower-cased. */
 export function likePattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

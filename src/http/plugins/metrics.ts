@@ -3,7 +3,7 @@
 // in constant time. Without a token the route does not exist (server.ts may serve the same text on
 // a separate port instead).
 import type { FastifyInstance } from 'fastify';
-import { sameSecret, tokenHash } from '../../domain/secret-tokens.ts';
+import { bearerMatches, tokenHash } from '../../domain/secret-tokens.ts';
 import type { Metrics } from '../../metrics.ts';
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string): void {
@@ -17,12 +17,9 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
     done();
   });
   if (token === '') return;
-  // Hashes first, so the comparison takes the same time whatever length was sent.
   const expected = tokenHash(token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const header = request.headers.authorization;
-    const given = header === undefined ? '' : header.replace(/^Bearer\s+/i, '').trim();
-    if (!sameSecret(expected, tokenHash(given))) {
+    if (!bearerMatches(expected, request.headers.authorization)) {
       return reply.code(401).header('www-authenticate', 'Bearer').send({ message: 'Unauthenticated.' });
     }
     return reply.type(metrics.contentType).send(await metrics.text());
