@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createCheckOverHttp, http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 // Each command is a new process that loads the TypeScript sources through tsx (2–6 s here), and
 // some tests run several; 90 s keeps a busy CI machine from failing them on time alone.
@@ -124,32 +124,11 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
     const key =
       (await runCli(['keys', 'create', '--email', 'mailer@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
     const api = `${server.url}/api/v3`;
-    const bank = await http(`${api}/bankAccounts`, {
-      method: 'POST',
-      key,
-      body: { bankAccounts: [{ name: 'Mail', routingNumber: '011000015', accountNumber: '4321' }] },
+    const checkId = await createCheckOverHttp(api, key, {
+      bankAccount: { name: 'Mail', routingNumber: '011000015', accountNumber: '4321' },
+      payee: { name: 'Post Office Fan', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+      amount: 40,
     });
-    const payee = await http(`${api}/payees`, {
-      method: 'POST',
-      key,
-      body: {
-        payees: [{ name: 'Post Office Fan', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
-      },
-    });
-    const check = await http(`${api}/checks`, {
-      method: 'POST',
-      key,
-      body: {
-        checks: [
-          {
-            bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
-            payeeId: payee.body.data.payees[0].payeeId,
-            amount: 40,
-          },
-        ],
-      },
-    });
-    const checkId = check.body.data.checks[0].checkId;
     const mailing = await http(`${api}/mailchecks`, {
       method: 'POST',
       key,

@@ -2,6 +2,8 @@
 // pages come from the order the checks were made in, as the create responses report them (the
 // list is newest first), not from the list itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAccount } from '../../src/services/api-key.service.ts';
+import { listChecks } from '../../src/services/check-list.service.ts';
 import { type Client, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -64,5 +66,26 @@ describe.each(dialects())('deep pages at %s', (dialect) => {
     expect(byStatus.body.data.checks.map((c: { checkId: string }) => c.checkId)).toEqual(
       stillNew.slice(10_500, 10_600),
     );
+  });
+
+  it('once the recount interval has passed, a changed list is anchored afresh and its deep pages still hold', async () => {
+    // The service itself, with a clock 11 s ahead: the anchors counted before the changes above
+    // are stale and old enough to be counted again (the API path within 10 s skips instead).
+    const { account } = await ensureAccount(t.database.db, { email: 'deep@example.com', verified: true });
+    const owner = { accountId: account.id, env: 'test' as const };
+    const later = { db: t.database.db, now: () => Date.now() + 11_000 };
+    const created = await api.post('/checks', { checks: [{ ...basics, amount: '3.00' }] });
+    expected.unshift(created.body.data.checks[0].checkId);
+    for (const page of [105, 118, 126]) {
+      const listed = await listChecks(later, owner, {
+        perPage: PER_PAGE,
+        page,
+        term: null,
+        status: null,
+        referenceId: null,
+      });
+      expect(listed.total).toBe(expected.length);
+      expect(listed.checks.map((c) => c.id)).toEqual(expected.slice((page - 1) * PER_PAGE, page * PER_PAGE));
+    }
   });
 });

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createCheckOverHttp, http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 const TOKEN = randomBytes(32).toString('base64url');
 
@@ -96,30 +96,11 @@ describe.each(dialects())('/metrics (%s)', (dialect) => {
 
   it('shows the outbox: a live email check with no SMTP server waits, and its age grows', async () => {
     const api = `${server.url}/api/v3`;
-    const bank = await http(`${api}/bankAccounts`, {
-      method: 'POST',
-      key,
-      body: { bankAccounts: [{ name: 'Operating', routingNumber: '011000015', accountNumber: '123456789' }] },
+    const checkId = await createCheckOverHttp(api, key, {
+      bankAccount: { name: 'Operating', routingNumber: '011000015', accountNumber: '123456789' },
+      payee: { name: 'Acme Supplies', email: 'ap@acme.test' },
+      amount: 10,
     });
-    const payee = await http(`${api}/payees`, {
-      method: 'POST',
-      key,
-      body: { payees: [{ name: 'Acme Supplies', email: 'ap@acme.test' }] },
-    });
-    const check = await http(`${api}/checks`, {
-      method: 'POST',
-      key,
-      body: {
-        checks: [
-          {
-            bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
-            payeeId: payee.body.data.payees[0].payeeId,
-            amount: 10,
-          },
-        ],
-      },
-    });
-    const checkId = check.body.data.checks[0].checkId;
     expect(
       (await http(`${api}/emailchecks`, { method: 'POST', key, body: { emailChecks: [{ checkId }] } })).status,
     ).toBe(200);
@@ -135,34 +116,16 @@ describe.each(dialects())('/metrics (%s)', (dialect) => {
 
   it("counts the worker's finished deliveries: a test key's email lands in the sandbox as sent", async () => {
     const api = `${server.url}/api/v3`;
-    const testKey = (await runCli(['keys', 'create', '--email', 'metrics@example.com', '--env', 'test'], env)).stdout
-      .trim()
-      .split('\n')
-      .at(-1);
-    const bank = await http(`${api}/bankAccounts`, {
-      method: 'POST',
-      key: testKey,
-      body: { bankAccounts: [{ name: 'Operating', routingNumber: '011000015', accountNumber: '123456789' }] },
+    const testKey =
+      (await runCli(['keys', 'create', '--email', 'metrics@example.com', '--env', 'test'], env)).stdout
+        .trim()
+        .split('\n')
+        .at(-1) ?? '';
+    const checkId = await createCheckOverHttp(api, testKey, {
+      bankAccount: { name: 'Operating', routingNumber: '011000015', accountNumber: '123456789' },
+      payee: { name: 'Acme Supplies', email: 'ap@acme.test' },
+      amount: 10,
     });
-    const payee = await http(`${api}/payees`, {
-      method: 'POST',
-      key: testKey,
-      body: { payees: [{ name: 'Acme Supplies', email: 'ap@acme.test' }] },
-    });
-    const check = await http(`${api}/checks`, {
-      method: 'POST',
-      key: testKey,
-      body: {
-        checks: [
-          {
-            bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
-            payeeId: payee.body.data.payees[0].payeeId,
-            amount: 10,
-          },
-        ],
-      },
-    });
-    const checkId = check.body.data.checks[0].checkId;
     const emailed = await http(`${api}/emailchecks`, {
       method: 'POST',
       key: testKey,

@@ -120,6 +120,35 @@ export async function http(
   return { status: response.status, body };
 }
 
+/**
+ * A bank account, a payee and one check made through the API of a running server, as a client
+ * would; answers the check's id. Each step must answer 201.
+ */
+export async function createCheckOverHttp(
+  api: string,
+  key: string,
+  check: { bankAccount: Record<string, unknown>; payee: Record<string, unknown>; amount: number },
+): Promise<string> {
+  const bank = await http(`${api}/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [check.bankAccount] } });
+  const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [check.payee] } });
+  const created = await http(`${api}/checks`, {
+    method: 'POST',
+    key,
+    body: {
+      checks: [
+        {
+          bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
+          payeeId: payee.body.data.payees[0].payeeId,
+          amount: check.amount,
+        },
+      ],
+    },
+  });
+  for (const reply of [bank, payee, created])
+    if (reply.status !== 201) throw new Error(`expected 201, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return created.body.data.checks[0].checkId;
+}
+
 /** `checkwriter worker` as its own process; resolves once it has started. */
 export function startWorkerProcess(
   env: Record<string, string>,
