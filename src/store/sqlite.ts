@@ -25,6 +25,26 @@ function translateError(error: unknown): unknown {
  * statements outside a transaction wait while one is open (they would otherwise see its
  * uncommitted rows).
  */
+/**
+ * WAL mode, waiting for another process that is opening or migrating the same file at that moment
+ * (two servers started at once): switching the journal mode needs the file to itself and answers
+ * SQLITE_BUSY at once rather than through the busy timeout, so it is retried here, up to 5 s.
+ */
+function switchToWal(db: BetterSqlite3.Database): void {
+  const deadline = Date.now() + 5_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code === 'SQLITE_BUSY';
+      if (!busy || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, 25);
+    }
+  }
+}
+
 export class SqliteDb implements Db {
   readonly dialect = 'sqlite' as const;
   private readonly db: BetterSqlite3.Database;
@@ -37,7 +57,7 @@ export class SqliteDb implements Db {
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path, { timeout: 5000 });
-    this.db.pragma('journal_mode = WAL');
+    switchToWal(this.db);
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.dataVersion = this.readDataVersion();
