@@ -287,10 +287,17 @@ describe.each(dialects())('positive pay exports over the API (%s)', (dialect) =>
 
   it('is in the OpenAPI document with its schemas', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${BASE}/openapi.json` });
-    if (res.statusCode !== 200) return; // the document's address is the OpenAPI test's to check
+    expect(res.statusCode).toBe(200);
     const doc = JSON.parse(res.body);
-    expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/positive-pay-exports', '/positive-pay-exports/{positivePayExportId}']),
-    );
+    const post = doc.paths['/positive-pay-exports'].post;
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['201', '401', '404', '422']));
+    expect(post.requestBody.content['application/json'].schema.required).toEqual([
+      'bankAccountId',
+      'from',
+      'to',
+      'format',
+    ]);
+    expect(doc.paths['/positive-pay-exports'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/positive-pay-exports/{positivePayExportId}'].get.responses['404']).toBeDefined();
   });
 });
