@@ -38,6 +38,10 @@ Commands:
                                           the print-and-mail queue (operator)
   mailings dispatch MAILING_ID            mark a mailing dispatched: its check becomes mailed
   mailings cancel MAILING_ID              cancel a queued mailing: its check becomes refunded
+  positive-pay export --email EMAIL --bank-account ID --from YYYY-MM-DD --to YYYY-MM-DD
+                     [--format csv|fixed] [--env test|live] [--out FILE]
+                                          write a bank account's positive pay file (stdout
+                                          unless --out) and record the export
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
@@ -263,6 +267,10 @@ export async function main(argv: string[]): Promise<number> {
         }
         throw new UsageError(`unknown mailings command "${sub ?? ''}"`);
       });
+    }
+    case 'positive-pay': {
+      const { positivePayCommand } = await import('./positive-pay.ts');
+      return withDb(config, (db) => positivePayCommand(db, config, sub, rest));
     }
     case undefined:
     case 'help':

@@ -15,6 +15,7 @@ import { customToAddressRoutes } from './custom-to-addresses.route.ts';
 import { emailCheckRoutes } from './email-checks.route.ts';
 import { mailCheckRoutes } from './mail-checks.route.ts';
 import { payeeRoutes } from './payees.route.ts';
+import { positivePayExportRoutes } from './positive-pay-exports.route.ts';
 import { sandboxRoutes } from './sandbox.route.ts';
 import { webhookRoutes } from './webhooks.route.ts';
 
@@ -35,4 +36,5 @@ export const apiRoutes = [
   customToAddressRoutes,
   webhookRoutes,
   sandboxRoutes,
+  positivePayExportRoutes,
 ];

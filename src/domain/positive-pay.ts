@@ -1,0 +1,128 @@
+// Positive pay files: the list of checks a business tells its bank it issued (and voided), so the
+// bank pays only those. Two layouts, both documented field by field in docs/positive-pay.md:
+// - `csv`: our own documented CSV (RFC 4180, header row);
+// - `fixed`: JPMorgan Chase's "ARP Standard Input" fixed-width issue record, as the bank publishes
+//   it (positions 1–94; see the doc for the source).
+// Amounts are integer cents here; the only conversions to text are below, and they are exact.
+import { centsToDecimalString } from './money.ts';
+
+export const POSITIVE_PAY_FORMATS = ['csv', 'fixed'] as const;
+export type PositivePayFormat = (typeof POSITIVE_PAY_FORMATS)[number];
+
+export function isPositivePayFormat(value: string): value is PositivePayFormat {
+  return (POSITIVE_PAY_FORMATS as readonly string[]).includes(value);
+}
+
+/** The longest range one export covers (inclusive days): one year, leap day included. */
+export const MAX_RANGE_DAYS = 366;
+/** The most records one export writes; a longer list is refused (narrow the range). */
+export const MAX_EXPORT_RECORDS = 20_000;
+
+/** One line of the file: an issued check (`I`) or a void of an issued check (`V`). */
+export interface PositivePayRecord {
+  kind: 'I' | 'V';
+  checkId: string;
+  serialNumber: string;
+  /** The date on the check (YYYY-MM-DD): the bank matches it, for voids too. */
+  issueDate: string;
+  amountCents: number;
+  payeeName: string;
+}
+
+export interface PositivePayFile {
+  name: string;
+  contentType: string;
+  content: string;
+}
+
+/** Days from `from` to `to`, both counted (calendar dates already checked). */
+export function daysInRange(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+// ---- CSV ----
+
+export const CSV_HEADER = ['account_number', 'check_number', 'issue_date', 'amount', 'payee_name', 'void_indicator'];
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export function positivePayCsv(accountNumber: string, records: readonly PositivePayRecord[]): string {
+  const lines = [CSV_HEADER.join(',')];
+  for (const r of records) {
+    lines.push(
+      [accountNumber, r.serialNumber, r.issueDate, centsToDecimalString(r.amountCents), r.payeeName, r.kind]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+// ---- Fixed width: Chase ARP Standard Input ----
+
+/** Record length of the layout as implemented: positions 1–94 (docs/positive-pay.md). */
+export const ARP_RECORD_LENGTH = 94;
+
+function zeroFilled(digits: string, width: number, what: string): string {
+  const value = digits.replace(/^0+(?=\d)/, '');
+  if (!/^[0-9]+$/.test(value) || value.length > width) throw new RangeError(`${what} does not fit ${width} digits`);
+  return value.padStart(width, '0');
+}
+
+/**
+ * The payee in the 15-character Additional Data field: printable ASCII only (the layout is plain
+ * text read by a mainframe), letters upper-cased as banks print them, cut to the width.
+ */
+export function arpAdditionalData(payeeName: string): string {
+  const ascii = payeeName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, ' ')
+    .toUpperCase();
+  return ascii.slice(0, 15).padEnd(15, ' ');
+}
+
+export function arpRecord(accountNumber: string, r: PositivePayRecord): string {
+  const line =
+    r.kind + // 1: record type, I = issue, V = void
+    ' ' + // 2: filler
+    zeroFilled(accountNumber, 20, 'the account number') + // 3–22
+    ' ' + // 23
+    zeroFilled(r.serialNumber, 18, 'the check number') + // 24–41
+    ' ' + // 42
+    zeroFilled(String(r.amountCents), 18, 'the amount') + // 43–60, 9(16)V99: cents, no point
+    ' ' + // 61
+    r.issueDate.replaceAll('-', '') + // 62–69, YYYYMMDD
+    ' ' + // 70
+    ' '.repeat(8) + // 71–78: paid date, spaces on input files
+    ' ' + // 79
+    arpAdditionalData(r.payeeName); // 80–94
+  if (line.length !== ARP_RECORD_LENGTH) throw new RangeError(`an ARP record came out ${line.length} long`);
+  return line;
+}
+
+export function positivePayFixed(accountNumber: string, records: readonly PositivePayRecord[]): string {
+  return records.map((r) => `${arpRecord(accountNumber, r)}\r\n`).join('');
+}
+
+export function positivePayFile(
+  format: PositivePayFormat,
+  accountNumber: string,
+  records: readonly PositivePayRecord[],
+  baseName: string,
+): PositivePayFile {
+  return format === 'csv'
+    ? {
+        name: `${baseName}.csv`,
+        contentType: 'text/csv; charset=utf-8',
+        content: positivePayCsv(accountNumber, records),
+      }
+    : {
+        name: `${baseName}.txt`,
+        contentType: 'text/plain; charset=us-ascii',
+        content: positivePayFixed(accountNumber, records),
+      };
+}

@@ -1,0 +1,157 @@
+// Positive pay exports (issue 14, item 5): which checks go in, the file, and the record of the
+// export. The API, the panel and the command line all come here; docs/positive-pay.md explains
+// the choices.
+import { createHash } from 'node:crypto';
+import { isCalendarDate, localMoment } from '../domain/dates.ts';
+import { newId } from '../domain/ids.ts';
+import type { Owner } from '../domain/owner.ts';
+import type { Paged } from '../domain/paging.ts';
+import {
+  daysInRange,
+  MAX_EXPORT_RECORDS,
+  MAX_RANGE_DAYS,
+  type PositivePayFile,
+  type PositivePayFormat,
+  type PositivePayRecord,
+  positivePayFile,
+} from '../domain/positive-pay.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
+import * as bankAccountStore from '../store/bank-accounts.repository.ts';
+import type { Page } from '../store/owned-queries.ts';
+import * as store from '../store/positive-pay.repository.ts';
+import { accountNumberOf } from './bank-account.service.ts';
+import type { ServiceContext } from './context.ts';
+import { rules } from './validation.ts';
+
+export type { PositivePayExport } from '../store/positive-pay.repository.ts';
+
+export interface ExportRequest {
+  bankAccountId: string;
+  from: string;
+  to: string;
+  format: PositivePayFormat;
+}
+
+/** Who asked: an API key, the signed-in owner in the panel, or the operator's command line. */
+export interface ExportActor {
+  via: 'api' | 'panel' | 'cli';
+  /** The API key id; the account's email for the panel and the command line. */
+  id: string;
+}
+
+export interface ExportResult {
+  record: store.PositivePayExport;
+  file: PositivePayFile;
+  records: PositivePayRecord[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The range's own rules, with the field names the API and the panel show next to the fields. */
+export function checkRange(from: string, to: string): void {
+  if (!isCalendarDate(from)) throw rules.custom('from', 'must be a date in the format YYYY-MM-DD');
+  if (!isCalendarDate(to)) throw rules.custom('to', 'must be a date in the format YYYY-MM-DD');
+  if (to < from) throw rules.custom('to', 'must be a date after or equal to from');
+  if (daysInRange(from, to) > MAX_RANGE_DAYS)
+    throw rules.custom('to', `must be at most ${MAX_RANGE_DAYS} days after from, counting both`);
+}
+
+/** Check numbers in numeric order (they are digit strings, possibly with leading zeros). */
+function bySerial(a: store.ExportCandidate, b: store.ExportCandidate): number {
+  const x = a.serialNumber.replace(/^0+/, '');
+  const y = b.serialNumber.replace(/^0+/, '');
+  return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+}
+
+/**
+ * The records of an export: issued checks dated in the range (the date printed on the check), then
+ * voids whose void falls in the range as a date in the account's time zone (the same date the
+ * check's `checkStatements` show). Refused (422) past MAX_EXPORT_RECORDS.
+ */
+export async function exportRecords(
+  ctx: ServiceContext,
+  owner: Owner,
+  timeZone: string,
+  request: Omit<ExportRequest, 'format'>,
+): Promise<PositivePayRecord[]> {
+  const { bankAccountId, from, to } = request;
+  const issued = await store.issuedChecks(ctx.db, owner, bankAccountId, from, to, MAX_EXPORT_RECORDS + 1);
+  // A day in any time zone lies within a day either side of the same UTC day.
+  const windowStart = Date.parse(`${from}T00:00:00Z`) - DAY_MS;
+  const windowEnd = Date.parse(`${to}T00:00:00Z`) + 2 * DAY_MS;
+  const windowLimit = 3 * MAX_EXPORT_RECORDS;
+  const inWindow = await store.voidedChecks(ctx.db, owner, bankAccountId, windowStart, windowEnd, windowLimit);
+  const voided = inWindow.filter((v) => {
+    const day = localMoment(v.voidedAt, timeZone).date;
+    return day >= from && day <= to;
+  });
+  if (issued.length + voided.length > MAX_EXPORT_RECORDS || inWindow.length >= windowLimit)
+    throw validationError(
+      `The range holds more than ${MAX_EXPORT_RECORDS} checks for one file; export a shorter range (the to field).`,
+    );
+  issued.sort((a, b) => (a.issueDate < b.issueDate ? -1 : a.issueDate > b.issueDate ? 1 : bySerial(a, b)));
+  voided.sort(bySerial);
+  return [
+    ...issued.map((c): PositivePayRecord => ({ kind: 'I', ...c })),
+    ...voided.map(({ voidedAt: _at, ...c }): PositivePayRecord => ({ kind: 'V', ...c })),
+  ];
+}
+
+/**
+ * Makes the file and records the export, in one transaction: an export that failed left no record,
+ * and a recorded one has exactly the counts and totals of the file it answered with.
+ */
+export async function createExport(
+  ctx: ServiceContext,
+  owner: Owner,
+  timeZone: string,
+  actor: ExportActor,
+  request: ExportRequest,
+): Promise<ExportResult> {
+  checkRange(request.from, request.to);
+  const bank = await bankAccountStore.findBankAccount(ctx.db, owner, request.bankAccountId);
+  if (bank === undefined) throw notFound('Bank account');
+  const records = await exportRecords(ctx, owner, timeZone, request);
+  const file = positivePayFile(
+    request.format,
+    accountNumberOf(ctx, bank),
+    records,
+    `positive-pay-${bank.id}-${request.from}-${request.to}`,
+  );
+  const bytes = Buffer.from(file.content, 'utf8');
+  const sum = (kind: 'I' | 'V') =>
+    records.filter((r) => r.kind === kind).reduce((total, r) => total + r.amountCents, 0);
+  const now = ctx.now();
+  const record: store.PositivePayExport = {
+    id: newId('ppx', now),
+    bankAccountId: bank.id,
+    from: request.from,
+    to: request.to,
+    format: request.format,
+    issuedCount: records.filter((r) => r.kind === 'I').length,
+    issuedTotalCents: sum('I'),
+    voidCount: records.filter((r) => r.kind === 'V').length,
+    voidTotalCents: sum('V'),
+    fileSha256: createHash('sha256').update(bytes).digest('hex'),
+    fileBytes: bytes.length,
+    createdVia: actor.via,
+    createdBy: actor.id,
+    createdAt: now,
+  };
+  await ctx.db.transaction((tx) => store.insertExport(tx, owner, record));
+  return { record, file, records };
+}
+
+export async function getExport(ctx: ServiceContext, owner: Owner, id: string): Promise<store.PositivePayExport> {
+  const found = await store.findExport(ctx.db, owner, id);
+  if (found === undefined) throw notFoundExport();
+  return found;
+}
+
+export function listExports(ctx: ServiceContext, owner: Owner, page: Page): Promise<Paged<store.PositivePayExport>> {
+  return store.listExports(ctx.db, owner, page);
+}
+
+function notFoundExport(): AppError {
+  return new AppError('not_found', 'Positive pay export not found.');
+}
