@@ -27,9 +27,11 @@ export interface Check {
   noPayee: boolean;
   customElements: Record<string, string>;
   status: number;
+  /** The day the bank paid it (YYYY-MM-DD), null while outstanding: not a status (docs/reconciliation.md). */
+  clearedDate: string | null;
   createdAt: number;
   statements: CheckStatement[];
 }
 
 /** A check ready to be written: everything decided, ids assigned. */
-export type NewCheck = Omit<Check, 'bankAccountName' | 'payeeName' | 'statements' | 'status'>;
+export type NewCheck = Omit<Check, 'bankAccountName' | 'payeeName' | 'statements' | 'status' | 'clearedDate'>;

@@ -8,6 +8,9 @@ export const EVENT_TYPES = [
   'check.mailed',
   'check.voided',
   'check.refunded',
+  // The bank paid the check, and the undoing of a clearing marked by mistake (docs/reconciliation.md).
+  'check.cleared',
+  'check.uncleared',
   'delivery.email.sent',
   'delivery.email.failed',
   'delivery.sms.sent',

@@ -10,6 +10,9 @@ import type { Check } from '../domain/check.ts';
 import type { Payee } from '../domain/payee.ts';
 import type { Voucher } from '../domain/voucher.ts';
 import type { CreatedCheck } from '../services/check.service.ts';
+import type { Reconciliation, ReconciledRow } from '../services/clearing.service.ts';
+import type { RegisterRow } from '../services/register.service.ts';
+import type { Outstanding } from '../store/register.repository.ts';
 
 export function createdCheckWire(c: CreatedCheck) {
   return {
@@ -40,6 +43,8 @@ export function checkWire(check: Check, timeZone: string) {
     payee: { payeeId: check.payeeId ?? '', name: check.payeeName ?? '' },
     checkStatus: { status: check.status, description: statusDescription(check.status) },
     checkStatements: check.statements.map((s) => ({ status: s.status, ...localMoment(s.at, timeZone) })),
+    // An addition to the spec's read shape (docs/reconciliation.md): the day the bank paid it.
+    clearedDate: check.clearedDate,
   };
 }
 
@@ -129,4 +134,51 @@ export function voucherWire(v: Voucher) {
 
 export function metaWire(total: number, page: number, perPage: number) {
   return { total, currentPage: page, perPage };
+}
+
+/** A row of GET /bankAccounts/{id}/register (docs/reconciliation.md). */
+export function registerRowWire(row: RegisterRow) {
+  const c = row.check;
+  return {
+    checkId: c.id,
+    serialNumber: c.serialNumber,
+    date: c.issueDate,
+    payee: { payeeId: c.payeeId ?? '', name: c.payeeName ?? '' },
+    amount: centsToNumber(c.amountCents ?? 0),
+    status: c.status,
+    statusDescription: statusDescription(c.status),
+    clearedDate: c.clearedDate,
+    outstanding: row.outstanding,
+    runningOutstanding: centsToNumber(row.runningCents),
+  };
+}
+
+export function outstandingWire(o: Outstanding) {
+  return { count: o.count, total: centsToNumber(o.totalCents) };
+}
+
+/** The answer to a cleared-items file: what matched (and was cleared), what did not and why. */
+export function reconciliationWire(r: Reconciliation) {
+  const row = (m: ReconciledRow) => ({
+    line: m.line,
+    checkNumber: m.checkNumber,
+    amount: centsToNumber(m.amountCents),
+    clearedDate: m.clearedDate,
+    checkId: m.check?.id ?? null,
+  });
+  const clearedCents = r.matched.reduce((sum, m) => sum + m.amountCents, 0);
+  return {
+    matched: r.matched.map(row),
+    mismatched: r.mismatched.map((m) => ({
+      ...row(m),
+      reason: m.reason,
+      message: m.message,
+      checkAmount: m.check === null || m.check.amountCents === null ? null : centsToNumber(m.check.amountCents),
+      checkStatus: m.check?.status ?? null,
+      checkClearedDate: m.check?.clearedDate ?? null,
+    })),
+    skippedLines: r.skippedLines,
+    columns: r.columns,
+    cleared: { count: r.matched.length, total: centsToNumber(clearedCents) },
+  };
 }

@@ -106,6 +106,10 @@ export const CheckRead = Type.Object({
   payee: Named('payeeId'),
   checkStatus: Type.Object({ status: Type.Integer(), description: Type.String() }),
   checkStatements: Type.Array(Type.Object({ status: Type.String(), date: Type.String(), time: Type.String() })),
+  clearedDate: NullableString({
+    description:
+      'Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status.',
+  }),
 });
 
 export const CheckResponse = Type.Object({ success: Type.Literal(true), data: CheckRead });

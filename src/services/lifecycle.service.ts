@@ -24,6 +24,7 @@ import { cents, flag } from './check.service.ts';
 import type { CheckEdit } from '../schemas/checks.ts';
 import type { ServiceContext } from './context.ts';
 import { checkEventData, emit } from './events.ts';
+import { refuseVoidIfCleared } from './clearing.service.ts';
 import type { EventType } from '../domain/event-types.ts';
 import { emptyToNull, rules } from './validation.ts';
 
@@ -77,6 +78,8 @@ export async function voidCheck(ctx: ServiceContext, principal: Principal, id: s
   const result = await ctx.db.transaction(async (tx) => {
     const check = await load(tx, principal, id);
     const moved = await applyEvent(tx, principal, check, 'void', 'voided', now);
+    // A check the bank has paid cannot be voided (docs/reconciliation.md).
+    await refuseVoidIfCleared(tx, principal, id);
     const pending = await mailings.pendingMailingFor(tx, principal, id);
     if (pending !== undefined) await mailings.settleMailing(tx, pending.id, 'cancelled', now);
     return moved.id;

@@ -5,7 +5,7 @@ import type { Paged } from '../domain/paging.ts';
 import { fromNearerEnd } from './owned-queries.ts';
 import { defineTable, insertRows } from './table.ts';
 
-/** The checks table as stored (migrations 001, 002, 004). */
+/** The checks table as stored (migrations 001, 002, 004, 014). */
 interface ChecksRow {
   id: string;
   account_id: string;
@@ -30,6 +30,7 @@ interface ChecksRow {
   status: number;
   search_text: string;
   created_at: number;
+  cleared_date: string | null;
 }
 
 const CHECKS = defineTable<ChecksRow>()('checks', [
@@ -56,6 +57,7 @@ const CHECKS = defineTable<ChecksRow>()('checks', [
   'status',
   'search_text',
   'created_at',
+  'cleared_date',
 ]);
 
 interface CheckStatementsRow {
@@ -95,6 +97,7 @@ function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
     noPayee: row.no_payee === 1,
     customElements: JSON.parse(row.custom_elements) as Record<string, string>,
     status: Number(row.status),
+    clearedDate: row.cleared_date,
     createdAt: Number(row.created_at),
     statements,
   };
@@ -146,6 +149,7 @@ function checkRow(owner: Owner, c: NewCheck): ChecksRow {
     status: 0,
     search_text: searchText(c),
     created_at: c.createdAt,
+    cleared_date: null,
   };
 }
 

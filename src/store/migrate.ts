@@ -11,6 +11,7 @@ import * as secretsOut from './migrations/009-secrets-out-of-database.ts';
 import * as hostedFields from './migrations/010-hosted-fields.ts';
 import * as checkSearch from './migrations/011-check-search.ts';
 import * as positivePay from './migrations/013-positive-pay.ts';
+import * as clearedChecks from './migrations/014-cleared-checks.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -34,6 +35,7 @@ const MIGRATIONS: readonly Migration[] = [
   hostedFields,
   checkSearch,
   positivePay,
+  clearedChecks,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

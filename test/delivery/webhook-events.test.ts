@@ -114,7 +114,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await removed.close();
   });
 
-  it('all 11 event types reach the default endpoint; a filtered endpoint gets only its types; each signs with its own secret', async () => {
+  it('all 13 event types reach the default endpoint; a filtered endpoint gets only its types; each signs with its own secret', async () => {
     const first = await live.post('/webhooks', { url: all.url });
     expect(first.status).toBe(201);
     expect(sorted(first.body.data.events)).toEqual(sorted(EVENT_TYPES));
@@ -165,6 +165,17 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     expect(mailing.status).toBe(200);
     await operatorSettle(t.database.db, mailing.body.data.mailings[0].mailingId, 'dispatched');
     expect((await live.get(`/checks/${mailed}`)).body.data.checkStatus).toEqual({ status: 2, description: 'Mailed' });
+    // cleared by hand, un-cleared (a mistake), cleared again from the bank's file (docs/reconciliation.md)
+    expect((await live.post(`/checks/${mailed}/clear`, {})).status).toBe(200);
+    expect((await live.post(`/checks/${mailed}/unclear`)).status).toBe(200);
+    const serial = (await live.get(`/checks/${mailed}`)).body.data.serialNumber;
+    const file = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/bankAccounts/${ids.bankAccountId}/clearedItems`,
+      headers: { authorization: `Bearer ${live.key}`, 'content-type': 'text/csv' },
+      payload: `Check Number,Amount\n${serial},42.00\n`,
+    });
+    expect(JSON.parse(file.body).data.cleared.count).toBe(1);
 
     // created, refunded (the customer cancels the mailing before dispatch)
     const refunded = await newCheck(live, ids);
@@ -193,7 +204,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     const expectedAll = [
       ...['check.created', 'check.printed', 'check.voided'],
       ...['check.created', 'check.emailed', 'delivery.email.sent', 'delivery.sms.sent', 'check.eprinted'],
-      ...['check.created', 'check.mailed'],
+      ...['check.created', 'check.mailed', 'check.cleared', 'check.uncleared', 'check.cleared'],
       ...['check.created', 'check.refunded'],
       ...['check.created', 'check.emailed', 'delivery.email.failed', 'delivery.sms.failed'],
     ];

@@ -72,6 +72,8 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
             time: expect.stringMatching(/^(0[1-9]|1[0-2]):[0-5]\d (am|pm)$/),
           },
         ],
+        // Our addition to the read shape: the day the bank paid it (docs/reconciliation.md).
+        clearedDate: null,
       },
     });
   });

@@ -4,8 +4,10 @@
 import { bankAccountRoutes } from './bank-accounts/bank-accounts.route.ts';
 import { micrTestPageRoutes } from './bank-accounts/micr-test-page.route.ts';
 import { signatureRoutes } from './bank-accounts/signature.route.ts';
+import { registerRoutes } from './bank-accounts/register.route.ts';
 import { categoryRoutes } from './categories.route.ts';
 import { checkAttachmentRoutes } from './checks/attachments.route.ts';
+import { checkClearRoutes } from './checks/clear.route.ts';
 import { checkRoutes } from './checks/checks.route.ts';
 import { checkDeliveriesRoutes } from './checks/deliveries.route.ts';
 import { checkPdfRoutes } from './checks/pdf.route.ts';
@@ -28,6 +30,8 @@ export const apiRoutes = [
   bankAccountRoutes,
   micrTestPageRoutes,
   signatureRoutes,
+  registerRoutes,
+  checkClearRoutes,
   mailCheckRoutes,
   emailCheckRoutes,
   payeeRoutes,

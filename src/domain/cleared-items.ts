@@ -1,0 +1,260 @@
+// The bank's cleared-items (paid-items) file, read into check number, amount and paid date per
+// row. Banks name these columns differently; the names recognised and where they come from are in
+// docs/reconciliation.md. Everything here is pure: the service decides what a row matches.
+import { validationError } from '../errors.ts';
+import { isCalendarDate } from './dates.ts';
+import { parseAmountToCents } from './money.ts';
+import { unsafeCharacter } from './safe-text.ts';
+
+/** Largest file taken (API body and panel upload): a year of a busy account's paid checks. */
+export const MAX_CLEARED_ITEMS_BYTES = 1024 * 1024;
+/** Most data rows in one file: every matched check is cleared in one transaction. */
+export const MAX_CLEARED_ITEMS_ROWS = 10_000;
+/** The header is looked for in the first lines: some exports put the account's details above it. */
+const HEADER_SEARCH_LINES = 10;
+/** A check number as shown back in a mismatch (the bank's text, cut to this length). */
+const SHOWN_NUMBER_LENGTH = 40;
+
+/** One row of the file that names a check. */
+export interface ClearedItem {
+  /** 1-based line of the file, as a spreadsheet numbers it. */
+  line: number;
+  /** The check number as the bank wrote it (trimmed, at most 40 characters). */
+  checkNumber: string;
+  /** The serial number it names as we store serials (digits, no leading zeros); null if it names none. */
+  serial: string | null;
+  amountCents: number;
+  clearedDate: string;
+}
+
+export interface ClearedItemsFile {
+  items: ClearedItem[];
+  /** Lines with no check number (deposits, fees, transfers) or nothing at all. */
+  skippedLines: number;
+  /** The header names that were used, for the answer: what we understood the file to say. */
+  columns: { checkNumber: string; amount: string; date: string | null };
+}
+
+// Header names, compared lower-cased with everything but letters and digits removed
+// ("Check #" → "check", "Date Paid" → "datepaid"). In order of preference within each list.
+const NUMBER_NAMES = [
+  'checknumber',
+  'checkno',
+  'checknum',
+  'checkserialnumber',
+  'checkserial',
+  'serialnumber',
+  'serialno',
+  'serialnum',
+  'serial',
+  'checkorslip',
+  'checkorslipnumber',
+  'chknumber',
+  'chkno',
+  'chknum',
+  'chk',
+  'check',
+  'num',
+  'number',
+];
+const AMOUNT_NAMES = [
+  'amount',
+  'checkamount',
+  'paidamount',
+  'amountpaid',
+  'itemamount',
+  'clearedamount',
+  'amt',
+  'checkamt',
+  'paidamt',
+  'debit',
+  'debitamount',
+  'debits',
+  'withdrawal',
+  'withdrawals',
+  'withdrawalamount',
+];
+/** Named for the day the bank paid the check first; a generic "date" only when none of these is there. */
+const DATE_NAMES = [
+  'paiddate',
+  'datepaid',
+  'cleareddate',
+  'datecleared',
+  'clearingdate',
+  'posteddate',
+  'dateposted',
+  'postingdate',
+  'postdate',
+  'processdate',
+  'processeddate',
+  'settlementdate',
+  'effectivedate',
+  'date',
+  'transactiondate',
+];
+
+const normalise = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+function pick(header: readonly string[], names: readonly string[]): number {
+  const normalised = header.map(normalise);
+  for (const name of names) {
+    const at = normalised.indexOf(name);
+    if (at >= 0) return at;
+  }
+  return -1;
+}
+
+/**
+ * RFC 4180 fields: commas, double-quoted fields with doubled quotes inside, CRLF or LF line ends,
+ * a byte-order mark at the start. Answers each record with the line it starts on.
+ */
+export function parseCsv(text: string): { line: number; fields: string[] }[] {
+  const records: { line: number; fields: string[] }[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let recordLine = 1;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 1;
+        } else quoted = false;
+      } else {
+        if (c === '\n') line += 1;
+        field += c;
+      }
+    } else if (c === '"' && field.trim() === '') {
+      field = '';
+      quoted = true;
+    } else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i += 1;
+      fields.push(field);
+      records.push({ line: recordLine, fields });
+      fields = [];
+      field = '';
+      line += 1;
+      recordLine = line;
+    } else field += c;
+  }
+  if (quoted) throw validationError(`Line ${recordLine}: a quoted field is not closed.`);
+  if (field !== '' || fields.length > 0) {
+    fields.push(field);
+    records.push({ line: recordLine, fields });
+  }
+  return records;
+}
+
+/** "$1,234.56", "-1234.56", "(1,234.56)", "1234.56-": banks show debits signed or not; the size counts. */
+export function parseBankAmount(text: string): number | null {
+  let t = text.trim().replace(/[$,\s]/g, '');
+  if (/^\(.*\)$/.test(t)) t = t.slice(1, -1);
+  t = t.replace(/^[-+]/, '').replace(/-$/, '');
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) return null;
+  const parsed = parseAmountToCents(t.startsWith('.') ? `0${t}` : t);
+  return 'cents' in parsed ? parsed.cents : null;
+}
+
+/** YYYY-MM-DD, YYYY/MM/DD, YYYYMMDD, M/D/YYYY, M-D-YYYY or M/D/YY (20YY): the forms bank exports use. */
+export function parseBankDate(text: string): string | null {
+  const t = text.trim();
+  const pad = (n: string): string => n.padStart(2, '0');
+  let date: string | null = null;
+  let m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(t);
+  if (m !== null) date = `${m[1]}-${pad(m[2] ?? '')}-${pad(m[3] ?? '')}`;
+  m = date === null ? /^(\d{4})(\d{2})(\d{2})$/.exec(t) : null;
+  if (m !== null) date = `${m[1]}-${m[2]}-${m[3]}`;
+  m = date === null ? /^(\d{1,2})[-/](\d{1,2})[-/](\d{4}|\d{2})$/.exec(t) : null;
+  if (m !== null) {
+    const year = (m[3] ?? '').length === 2 ? `20${m[3]}` : (m[3] ?? '');
+    date = `${year}-${pad(m[1] ?? '')}-${pad(m[2] ?? '')}`;
+  }
+  return date !== null && isCalendarDate(date) ? date : null;
+}
+
+/** A check number as we store serials: digits (at most 15) without leading zeros; null otherwise. */
+export function serialOf(checkNumber: string): string | null {
+  const digits = checkNumber.trim();
+  if (!/^[0-9]{1,30}$/.test(digits)) return null;
+  const serial = digits.replace(/^0+/, '');
+  return serial === '' || serial.length > 15 ? null : serial;
+}
+
+/** Text from the file as we may show it: without control or bidi characters (safe-text.ts), bounded. */
+function shown(text: string): string {
+  return [...text.trim()]
+    .filter((c) => unsafeCharacter(c) === null)
+    .join('')
+    .slice(0, SHOWN_NUMBER_LENGTH);
+}
+
+/**
+ * Reads the file. `fallbackDate` is the cleared date of rows when the file has no date column.
+ * `today` bounds the dates: a bank does not pay a check tomorrow. A file that cannot be read as
+ * cleared items (no header with a check number and an amount, an unreadable amount or date on a
+ * check's row, too many rows) is a 422 naming the line: nothing is cleared from half a file.
+ */
+export function readClearedItems(text: string, fallbackDate: string, today: string): ClearedItemsFile {
+  const records = parseCsv(text);
+  const headerAt = records
+    .slice(0, HEADER_SEARCH_LINES)
+    .findIndex((r) => pick(r.fields, NUMBER_NAMES) >= 0 && pick(r.fields, AMOUNT_NAMES) >= 0);
+  const header = records[headerAt];
+  if (header === undefined)
+    throw validationError(
+      'The file has no header line naming a check number column (such as "Check Number" or "Serial Number") and an amount column (such as "Amount" or "Paid Amount").',
+    );
+  const numberAt = pick(header.fields, NUMBER_NAMES);
+  const amountAt = pick(header.fields, AMOUNT_NAMES);
+  const dateAt = pick(header.fields, DATE_NAMES);
+  const rows = records.slice(headerAt + 1);
+  if (rows.length > MAX_CLEARED_ITEMS_ROWS)
+    throw validationError(`The file has more than ${MAX_CLEARED_ITEMS_ROWS.toLocaleString('en-US')} rows: split it.`);
+  const items: ClearedItem[] = [];
+  let skippedLines = 0;
+  for (const row of rows) {
+    const checkNumber = shown(row.fields[numberAt] ?? '');
+    if (checkNumber === '') {
+      skippedLines += 1;
+      continue;
+    }
+    const amountText = row.fields[amountAt] ?? '';
+    const amountCents = parseBankAmount(amountText);
+    if (amountCents === null)
+      throw validationError(
+        `Line ${row.line}: the amount "${shown(amountText)}" of check ${checkNumber} is not an amount.`,
+      );
+    let clearedDate = fallbackDate;
+    if (dateAt >= 0) {
+      const dateText = row.fields[dateAt] ?? '';
+      const parsed = parseBankDate(dateText);
+      if (parsed === null)
+        throw validationError(
+          `Line ${row.line}: the date "${shown(dateText)}" of check ${checkNumber} is not a date (YYYY-MM-DD or MM/DD/YYYY).`,
+        );
+      clearedDate = parsed;
+    }
+    if (clearedDate > today)
+      throw validationError(
+        `Line ${row.line}: check ${checkNumber} cannot have cleared on ${clearedDate}, after today.`,
+      );
+    items.push({ line: row.line, checkNumber, serial: serialOf(checkNumber), amountCents, clearedDate });
+  }
+  if (items.length === 0) throw validationError('The file lists no checks: every row lacks a check number.');
+  return {
+    items,
+    skippedLines,
+    columns: {
+      checkNumber: header.fields[numberAt]?.trim() ?? '',
+      amount: header.fields[amountAt]?.trim() ?? '',
+      date: dateAt >= 0 ? (header.fields[dateAt]?.trim() ?? '') : null,
+    },
+  };
+}

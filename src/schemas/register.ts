@@ -1,0 +1,92 @@
+// Clearing, reconciliation and the register (docs/reconciliation.md): additions to the spec.
+import { Type } from 'typebox';
+import { MAX_CLEARED_ITEMS_BYTES } from '../domain/cleared-items.ts';
+import { CheckRead } from './checks.ts';
+import { MISMATCH_REASONS, type MismatchReason } from '../domain/clearing.ts';
+import { Meta, NullableInteger, NullableString, PageQuery } from './common.ts';
+
+const Day = (description: string) =>
+  Type.Optional(
+    Type.String({ maxLength: 10, description: `${description} YYYY-MM-DD; default today in the account time zone.` }),
+  );
+
+export const ClearCheckBody = Type.Object(
+  { clearedDate: Day('The day the bank paid the check, not after today.') },
+  { additionalProperties: false },
+);
+
+export const ClearCheckResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: CheckRead,
+});
+
+/** POST /bankAccounts/{id}/clearedItems: the bank's file itself, as the body (Content-Type: text/csv). */
+export const ClearedItemsBody = Type.String({
+  maxLength: MAX_CLEARED_ITEMS_BYTES,
+  description:
+    "The bank's cleared-items (paid-items) CSV, as exported: a header naming the check number and amount columns (and optionally the paid date), one row per paid check. Content-Type: text/csv.",
+});
+
+export const ClearedItemsQuery = Type.Object({
+  clearedDate: Day('Cleared date of the rows when the file has no date column.'),
+});
+
+const ReconciledRow = {
+  line: Type.Integer({ description: "The row's line in the file (1-based)." }),
+  checkNumber: Type.String({ description: 'The check number as the bank wrote it.' }),
+  amount: Type.Number({ description: 'The amount the bank paid.' }),
+  clearedDate: Type.String(),
+  checkId: NullableString({ description: 'The check the number names on this bank account, if any.' }),
+};
+
+export const ClearedItemsResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: Type.Object({
+    matched: Type.Array(Type.Object(ReconciledRow)),
+    mismatched: Type.Array(
+      Type.Object({
+        ...ReconciledRow,
+        reason: Type.Unsafe<MismatchReason>({ type: 'string', enum: [...MISMATCH_REASONS] }),
+        message: Type.String(),
+        checkAmount: Type.Unsafe<number | null>({ type: ['number', 'null'], description: "The check's own amount." }),
+        checkStatus: NullableInteger(),
+        checkClearedDate: NullableString(),
+      }),
+    ),
+    skippedLines: Type.Integer({ description: 'Lines with no check number (deposits, fees) or blank.' }),
+    columns: Type.Object({ checkNumber: Type.String(), amount: Type.String(), date: NullableString() }),
+    cleared: Type.Object({ count: Type.Integer(), total: Type.Number() }),
+  }),
+});
+
+export const RegisterQuery = Type.Object({ perPage: PageQuery.perPage, page: PageQuery.page });
+
+const Outstanding = Type.Object({
+  count: Type.Integer({ description: 'Issued checks (printed, mailed, emailed, e-printed) not cleared.' }),
+  total: Type.Number({ description: 'Their amounts added up.' }),
+});
+
+export const RegisterResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    meta: Meta,
+    bankAccount: Type.Object({ bankAccountId: Type.String(), name: Type.String() }),
+    outstanding: Outstanding,
+    checks: Type.Array(
+      Type.Object({
+        checkId: Type.String(),
+        serialNumber: Type.String(),
+        date: Type.String(),
+        payee: Type.Object({ payeeId: Type.String(), name: Type.String() }),
+        amount: Type.Number(),
+        status: Type.Integer(),
+        statusDescription: Type.String(),
+        clearedDate: NullableString(),
+        outstanding: Type.Boolean(),
+        runningOutstanding: Type.Number({ description: 'Outstanding total through this check, in register order.' }),
+      }),
+    ),
+  }),
+});

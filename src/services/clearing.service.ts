@@ -1,0 +1,223 @@
+// Clearing checks (the bank paid them) by hand or from the bank's cleared-items file, and undoing
+// a clearing marked by mistake (docs/reconciliation.md). Each is a compare-and-set on the check's
+// cleared date with its statement and webhook event in the same transaction; a file's matches are
+// cleared all or nothing, and its mismatches change nothing.
+import { readClearedItems, type ClearedItem } from '../domain/cleared-items.ts';
+import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClearable } from '../domain/clearing.ts';
+import type { Check } from '../domain/check.ts';
+import { statusName } from '../domain/check-status.ts';
+import { isCalendarDate, today } from '../domain/dates.ts';
+import type { Owner, Principal } from '../domain/owner.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
+import type { Queryable } from '../store/db.ts';
+import * as checks from '../store/checks.repository.ts';
+import * as register from '../store/register.repository.ts';
+import { getBankAccount } from './bank-account.service.ts';
+import type { ServiceContext } from './context.ts';
+import { checkEventData, emit } from './events.ts';
+import { rules } from './validation.ts';
+
+/** The check as the cleared events describe it: the usual check data and the day it cleared. */
+function clearingEventData(check: Check, clearedDate: string | null): Record<string, unknown> {
+  return { ...checkEventData(check), clearedDate };
+}
+
+async function load(q: Queryable, owner: Owner, id: string): Promise<Check> {
+  const check = await checks.findCheck(q, owner, id);
+  if (check === undefined) throw notFound('Check');
+  return check;
+}
+
+/** A cleared date given by the caller (or today in the account's time zone): a real day, not in the future. */
+export function clearedDateOf(given: string | undefined, path: string, timeZone: string, now: number): string {
+  const day = today(timeZone, now);
+  if (given === undefined || given === '') return day;
+  if (!isCalendarDate(given)) throw rules.custom(path, 'must be a valid date (YYYY-MM-DD)');
+  if (given > day) throw rules.custom(path, `must not be after today (${day})`);
+  return given;
+}
+
+/** POST /checks/{id}/clear: an issued, uncleared check gets its cleared date. Clearing twice is refused. */
+export async function clearCheck(
+  ctx: ServiceContext,
+  principal: Principal,
+  id: string,
+  clearedDate: string | undefined,
+): Promise<Check> {
+  const now = ctx.now();
+  const day = clearedDateOf(clearedDate, 'clearedDate', principal.timeZone, now);
+  await ctx.db.transaction(async (tx) => {
+    const check = await load(tx, principal, id);
+    const refusal = whyNotClearable(check);
+    if (refusal !== null) throw validationError(`The check cannot be cleared: ${refusal}.`);
+    if ((await register.setCleared(tx, principal, id, day)) !== 1) {
+      const now = await load(tx, principal, id);
+      throw validationError(`The check cannot be cleared: ${whyNotClearable(now) ?? 'it changed meanwhile'}.`);
+    }
+    await checks.insertStatements(tx, [{ checkId: id, status: CLEARED_STATEMENT, at: now }]);
+    await emit(tx, principal, [{ type: 'check.cleared', data: clearingEventData(check, day) }], now);
+  });
+  return load(ctx.db, principal, id);
+}
+
+/** POST /checks/{id}/unclear: a clearing marked by mistake is taken back; the statements keep both. */
+export async function unclearCheck(ctx: ServiceContext, principal: Principal, id: string): Promise<Check> {
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const check = await load(tx, principal, id);
+    if (check.clearedDate === null || (await register.setUncleared(tx, principal, id)) !== 1)
+      throw validationError('The check cannot be un-cleared: it has not cleared.');
+    await checks.insertStatements(tx, [{ checkId: id, status: UNCLEARED_STATEMENT, at: now }]);
+    await emit(tx, principal, [{ type: 'check.uncleared', data: clearingEventData(check, null) }], now);
+  });
+  return load(ctx.db, principal, id);
+}
+
+/**
+ * Void refuses a cleared check: the bank has paid it. Called inside the void's transaction after
+ * its status change, so a clearing that committed first is seen here (and one that comes later
+ * finds the check void and clears nothing).
+ */
+export async function refuseVoidIfCleared(tx: Queryable, owner: Owner, id: string): Promise<void> {
+  const cleared = await register.clearedDateOf(tx, owner, id);
+  if (cleared !== null)
+    throw validationError(
+      `The check cannot be voided: it cleared on ${cleared}. Un-clear it first if that was a mistake.`,
+    );
+}
+
+export interface ReconciledRow {
+  line: number;
+  checkNumber: string;
+  amountCents: number;
+  clearedDate: string;
+  /** The check the row names, when there is one. */
+  check: {
+    id: string;
+    serialNumber: string;
+    amountCents: number | null;
+    status: number;
+    clearedDate: string | null;
+  } | null;
+}
+
+export interface Mismatch extends ReconciledRow {
+  reason: MismatchReason;
+  message: string;
+}
+
+export interface Reconciliation {
+  matched: ReconciledRow[];
+  mismatched: Mismatch[];
+  skippedLines: number;
+  columns: { checkNumber: string; amount: string; date: string | null };
+}
+
+const dollars = (cents: number | null): string =>
+  cents === null ? 'no amount' : `$${(cents / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+
+/**
+ * POST /bankAccounts/{id}/clearedItems and the panel's upload: every row of the bank's file is
+ * matched on check number AND amount against the bank account's checks. The matched checks are
+ * cleared with the row's date, all in one transaction; every other row is listed with its reason
+ * and changes nothing. A file that cannot be read is a 422 and changes nothing either.
+ */
+export async function reconcile(
+  ctx: ServiceContext,
+  principal: Principal,
+  bankAccountId: string,
+  text: string,
+  fallbackDate: string | undefined,
+): Promise<Reconciliation> {
+  const now = ctx.now();
+  // The bank account first: another account's id is a 404 whatever the file says.
+  await getBankAccount(ctx, principal, bankAccountId);
+  const fallback = clearedDateOf(fallbackDate, 'clearedDate', principal.timeZone, now);
+  const file = readClearedItems(text, fallback, today(principal.timeZone, now));
+  const serials = [...new Set(file.items.flatMap((i) => (i.serial === null ? [] : [i.serial])))];
+  return ctx.db.transaction(async (tx) => {
+    const found = await register.checksBySerial(tx, principal, bankAccountId, serials);
+    const matched: ReconciledRow[] = [];
+    const mismatched: Mismatch[] = [];
+    const seen = new Set<string>();
+    for (const item of file.items) {
+      const check = item.serial === null ? undefined : found.get(item.serial);
+      const row: ReconciledRow = {
+        line: item.line,
+        checkNumber: item.checkNumber,
+        amountCents: item.amountCents,
+        clearedDate: item.clearedDate,
+        check:
+          check === undefined
+            ? null
+            : {
+                id: check.id,
+                serialNumber: check.serial,
+                amountCents: check.amountCents,
+                status: check.status,
+                clearedDate: check.clearedDate,
+              },
+      };
+      const reason = mismatchOf(item, check, seen);
+      if (item.serial !== null) seen.add(item.serial);
+      if (reason === null) matched.push(row);
+      else mismatched.push({ ...row, ...reason });
+    }
+    const statements = matched.map((m) => ({ checkId: m.check?.id ?? '', status: CLEARED_STATEMENT, at: now }));
+    for (const m of matched) {
+      if ((await register.setCleared(tx, principal, m.check?.id ?? '', m.clearedDate)) !== 1)
+        throw new AppError(
+          'conflict',
+          `Check ${m.checkNumber} changed while the file was being reconciled; nothing was cleared. Send the file again.`,
+        );
+    }
+    await checks.insertStatements(tx, statements);
+    const cleared = await checks.findChecks(
+      tx,
+      principal,
+      matched.map((m) => m.check?.id ?? ''),
+    );
+    await emit(
+      tx,
+      principal,
+      matched.flatMap((m) => {
+        const check = cleared.get(m.check?.id ?? '');
+        return check === undefined
+          ? []
+          : [{ type: 'check.cleared' as const, data: clearingEventData(check, m.clearedDate) }];
+      }),
+      now,
+    );
+    return { matched, mismatched, skippedLines: file.skippedLines, columns: file.columns };
+  });
+}
+
+function mismatchOf(
+  item: ClearedItem,
+  check: { amountCents: number | null; status: number; clearedDate: string | null } | undefined,
+  seen: ReadonlySet<string>,
+): { reason: MismatchReason; message: string } | null {
+  if (item.serial !== null && seen.has(item.serial))
+    return {
+      reason: 'duplicate_line',
+      message: `Check ${item.checkNumber} is listed again: only its first line counts. Ask the bank whether it paid the check twice.`,
+    };
+  if (check === undefined)
+    return { reason: 'unknown_number', message: `No check number ${item.checkNumber} on this bank account.` };
+  const status = statusName(check.status);
+  if (status === 'void')
+    return { reason: 'void', message: `Check ${item.checkNumber} is void: the bank should not have paid it.` };
+  if (check.clearedDate !== null)
+    return { reason: 'already_cleared', message: `Check ${item.checkNumber} already cleared on ${check.clearedDate}.` };
+  if (whyNotClearable(check) !== null)
+    return {
+      reason: 'not_issued',
+      message: `Check ${item.checkNumber} was never issued (its status is ${status}).`,
+    };
+  if (check.amountCents !== item.amountCents)
+    return {
+      reason: 'amount_differs',
+      message: `Check ${item.checkNumber} is for ${dollars(check.amountCents)}; the bank paid ${dollars(item.amountCents)}.`,
+    };
+  return null;
+}

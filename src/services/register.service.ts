@@ -1,0 +1,70 @@
+// The check register of a bank account: its checks in register order (issue date, then creation)
+// with the running total of outstanding checks, and the outstanding count and total on top
+// (docs/reconciliation.md). Reads only: nothing here writes.
+import type { BankAccount } from '../domain/bank-account.ts';
+import type { Check } from '../domain/check.ts';
+import { isOutstanding } from '../domain/clearing.ts';
+import type { Owner } from '../domain/owner.ts';
+import type { Paged } from '../domain/paging.ts';
+import * as checks from '../store/checks.repository.ts';
+import type { Page } from '../store/owned-queries.ts';
+import * as register from '../store/register.repository.ts';
+import { getBankAccount, listBankAccounts } from './bank-account.service.ts';
+import type { ServiceContext } from './context.ts';
+
+export interface RegisterRow {
+  check: Check;
+  outstanding: boolean;
+  /** Outstanding total through this check, in register order (cents). */
+  runningCents: number;
+}
+
+export interface RegisterView {
+  bankAccount: BankAccount;
+  /** Checks in the register (every status). */
+  total: number;
+  outstanding: register.Outstanding;
+  rows: RegisterRow[];
+}
+
+export async function registerOf(
+  ctx: ServiceContext,
+  owner: Owner,
+  bankAccountId: string,
+  paging: { limit: number; offset: number },
+): Promise<RegisterView> {
+  const bankAccount = await getBankAccount(ctx, owner, bankAccountId);
+  const outstanding = await register.outstandingOf(ctx.db, bankAccount.id);
+  const total = await register.registerLength(ctx.db, bankAccount.id);
+  const entries = await register.registerPage(
+    ctx.db,
+    bankAccount.id,
+    paging.limit,
+    paging.offset,
+    total,
+    outstanding.totalCents,
+  );
+  const found = await checks.findChecks(
+    ctx.db,
+    owner,
+    entries.map((e) => e.id),
+  );
+  const rows = entries.flatMap((e) => {
+    const check = found.get(e.id);
+    return check === undefined ? [] : [{ check, outstanding: isOutstanding(check), runningCents: e.runningCents }];
+  });
+  return { bankAccount, total, outstanding, rows };
+}
+
+/** The owner's bank accounts (a page of them) with each one's outstanding count and total. */
+export async function outstandingByBankAccount(
+  ctx: ServiceContext,
+  owner: Owner,
+  page: Page,
+): Promise<Paged<{ bankAccount: BankAccount; outstanding: register.Outstanding }>> {
+  const accounts = await listBankAccounts(ctx, owner, page);
+  const items = [];
+  for (const bankAccount of accounts.items)
+    items.push({ bankAccount, outstanding: await register.outstandingOf(ctx.db, bankAccount.id) });
+  return { total: accounts.total, items };
+}

@@ -1,0 +1,148 @@
+// The check register of a bank account and the clearing of checks (migration 014). Callers have
+// already found the bank account among the owner's, so its id scopes every query here; the owner
+// is still part of each write, as everywhere in the store.
+import type { Owner } from '../domain/owner.ts';
+import type { Queryable } from './db.ts';
+
+/** Issued and not yet paid: printed, mailed, emailed or e-printed, no cleared date (not new, void or refunded). */
+export const OUTSTANDING = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
+/** Register order: the day written on the check, then the order the checks were made. */
+const ORDER = 'issue_date, created_at, id';
+const OUTSTANDING_CENTS = `CASE WHEN ${OUTSTANDING} THEN COALESCE(amount_cents, 0) ELSE 0 END`;
+
+export interface Outstanding {
+  count: number;
+  totalCents: number;
+}
+
+/** The outstanding checks of a bank account, counted on the partial index checks_outstanding. */
+export async function outstandingOf(q: Queryable, bankAccountId: string): Promise<Outstanding> {
+  const row = await q.get<{ n: number | string; cents: number | string | null }>(
+    `SELECT COUNT(*) AS n, SUM(amount_cents) AS cents FROM checks WHERE bank_account_id = ? AND ${OUTSTANDING}`,
+    [bankAccountId],
+  );
+  return { count: Number(row?.n ?? 0), totalCents: Number(row?.cents ?? 0) };
+}
+
+/** How many checks the register of a bank account lists (all statuses). */
+export async function registerLength(q: Queryable, bankAccountId: string): Promise<number> {
+  const row = await q.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM checks WHERE bank_account_id = ?', [
+    bankAccountId,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
+export interface RegisterEntry {
+  id: string;
+  /** Outstanding total through this check, in register order. */
+  runningCents: number;
+}
+
+/**
+ * One page of the register with the running outstanding total of each row, in one query over the
+ * checks_register index: the first offset + limit entries in register order (innermost, so the
+ * scan stops there), a window summing their outstanding amounts, then the page. On the far half
+ * of the register it runs from the end instead (the total through a row is everything
+ * outstanding less what is outstanding after it), so no page reads more than half the index.
+ */
+export async function registerPage(
+  q: Queryable,
+  bankAccountId: string,
+  limit: number,
+  offset: number,
+  length: number,
+  outstandingCents: number,
+): Promise<RegisterEntry[]> {
+  if (offset >= length || limit <= 0) return [];
+  const fromStart = offset <= length / 2;
+  const rows = Math.min(limit, length - offset);
+  // From the end: the rows after the page are skipped and the page is read backwards.
+  const skip = fromStart ? offset : length - offset - rows;
+  const order = fromStart
+    ? ORDER
+    : ORDER.split(', ')
+        .map((c) => `${c} DESC`)
+        .join(', ');
+  // From the start the window includes the row itself; from the end it sums the rows after it.
+  const frame = fromStart ? 'ROWS UNBOUNDED PRECEDING' : 'ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING';
+  const found = await q.all<{ id: string; sum: number | string | null }>(
+    `SELECT id, sum FROM (
+       SELECT id, issue_date, created_at, SUM(out_cents) OVER (ORDER BY ${order} ${frame}) AS sum
+       FROM (
+         SELECT id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents
+         FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ?
+       ) head
+     ) w ORDER BY ${order} LIMIT ? OFFSET ?`,
+    [bankAccountId, skip + rows, rows, skip],
+  );
+  if (fromStart) return found.map((r) => ({ id: r.id, runningCents: Number(r.sum ?? 0) }));
+  return found.reverse().map((r) => ({ id: r.id, runningCents: outstandingCents - Number(r.sum ?? 0) }));
+}
+
+/** The checks of a bank account with these serial numbers (serials as stored). */
+export async function checksBySerial(
+  q: Queryable,
+  owner: Owner,
+  bankAccountId: string,
+  serials: readonly string[],
+): Promise<
+  Map<string, { id: string; serial: string; amountCents: number | null; status: number; clearedDate: string | null }>
+> {
+  const found = new Map<
+    string,
+    { id: string; serial: string; amountCents: number | null; status: number; clearedDate: string | null }
+  >();
+  for (let at = 0; at < serials.length; at += 500) {
+    const chunk = serials.slice(at, at + 500);
+    const rows = await q.all<{
+      id: string;
+      serial_number: string;
+      amount_cents: number | string | null;
+      status: number | string;
+      cleared_date: string | null;
+    }>(
+      `SELECT id, serial_number, amount_cents, status, cleared_date FROM checks
+       WHERE bank_account_id = ? AND account_id = ? AND env = ? AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
+      [bankAccountId, owner.accountId, owner.env, ...chunk],
+    );
+    for (const r of rows)
+      found.set(r.serial_number, {
+        id: r.id,
+        serial: r.serial_number,
+        amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
+        status: Number(r.status),
+        clearedDate: r.cleared_date,
+      });
+  }
+  return found;
+}
+
+/**
+ * Sets the cleared date of an issued, uncleared check (compare-and-set: 0 when it was not
+ * clearable any more, e.g. voided or cleared by a concurrent request).
+ */
+export async function setCleared(q: Queryable, owner: Owner, id: string, clearedDate: string): Promise<number> {
+  return q.run(`UPDATE checks SET cleared_date = ? WHERE id = ? AND account_id = ? AND env = ? AND ${OUTSTANDING}`, [
+    clearedDate,
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+}
+
+/** Removes the cleared date of a cleared check (0 when it was not cleared). */
+export async function setUncleared(q: Queryable, owner: Owner, id: string): Promise<number> {
+  return q.run(
+    'UPDATE checks SET cleared_date = NULL WHERE id = ? AND account_id = ? AND env = ? AND cleared_date IS NOT NULL',
+    [id, owner.accountId, owner.env],
+  );
+}
+
+/** The cleared date of a check as the database holds it now (inside a transaction: after its writes). */
+export async function clearedDateOf(q: Queryable, owner: Owner, id: string): Promise<string | null> {
+  const row = await q.get<{ cleared_date: string | null }>(
+    'SELECT cleared_date FROM checks WHERE id = ? AND account_id = ? AND env = ?',
+    [id, owner.accountId, owner.env],
+  );
+  return row?.cleared_date ?? null;
+}
