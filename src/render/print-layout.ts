@@ -3,7 +3,9 @@
 // code (check-face.ts, check-stubs.ts) is the same for every stock and layout; it asks the stock
 // which parts to draw and is moved to each slot of the layout. docs/printing.md has the picture.
 
-import { IN } from './check-layout.ts';
+// Plain data with no imports, so the API's schemas and the panel can name stocks and layouts
+// without loading the renderer.
+const IN = 72;
 
 export const CHECK_STOCKS = ['blank', 'preprinted'] as const;
 export type CheckStock = (typeof CHECK_STOCKS)[number];
