@@ -1,6 +1,7 @@
 // Checks: the list with GET /checks's filters and paging (perPage, page, term, status,
-// referenceId), and a check's page with its statements, deliveries and PDF.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// referenceId) and its print form (a checkbox a row; print.pages.ts prints), and a check's page
+// with its statements, deliveries, PDF and Print/Reprint form.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { amountInWords } from '../domain/amount-words.ts';
 import { CHECK_STATUSES, statusCode, statusDescription, statusName } from '../domain/check-status.ts';
 import { MAX_PER_PAGE, MAX_TERM_LENGTH } from '../domain/paging.ts';
@@ -13,7 +14,10 @@ import { html, type Html } from './html.ts';
 import { listFilters, MAX_REFERENCE_ID, type ListFilters } from './list-query.ts';
 import { money, page, pager, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
+import { checkPrintForm, listPrintFormEnd, listPrintFormStart, printCheckbox } from './print-forms.ts';
 import { envOf, principalFor } from './session.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
 
 function statusBadge(code: number): Html {
   const name = statusName(code);
@@ -35,41 +39,76 @@ ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 <div><button type="submit">Show</button></div></div></form>`;
 }
 
-function checksTable(checks: readonly Check[], env: 'test' | 'live', timeZone: string): Html {
+function checksTable(
+  checks: readonly Check[],
+  env: 'test' | 'live',
+  timeZone: string,
+  selected: ReadonlySet<string>,
+): Html {
   if (checks.length === 0) return html`<p>No checks match.</p>`;
   return html`<div class="table"><table>
-<thead><tr><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Payee</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col">Created</th></tr></thead>
+<thead><tr><th scope="col">Print</th><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Payee</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col">Created</th></tr></thead>
 <tbody>${checks.map(
     (
       c,
-    ) => html`<tr><td><a href="${withEnv(`/panel/checks/${c.id}`, env)}">${c.serialNumber}</a></td><td>${c.issueDate}</td><td>${c.payeeName ?? '—'}</td>
+    ) => html`<tr><td>${printCheckbox(c, selected.has(c.id))}</td><td><a href="${withEnv(`/panel/checks/${c.id}`, env)}">${c.serialNumber}</a></td><td>${c.issueDate}</td><td>${c.payeeName ?? '—'}</td>
 <td class="num">${money(c.amountCents)}</td><td>${statusBadge(c.status)}</td><td>${c.referenceId ?? ''}</td><td>${when(c.createdAt, timeZone)}</td></tr>`,
   )}</tbody></table></div>`;
+}
+
+export interface ListPrintState {
+  /** Why the last print was refused, shown by the Print button. */
+  readonly problem?: string;
+  /** Checks still ticked after a refused print. */
+  readonly selected?: ReadonlySet<string>;
+  readonly chosen?: PrintOptions;
+}
+
+/**
+ * The checks list, with the filters and page of the request's query. Also answers a refused print
+ * (print.pages.ts), whose form posts to a URL carrying the same query, with the message and the
+ * ticked checks kept.
+ */
+export async function checksListPage(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: ListPrintState = {},
+): Promise<FastifyReply> {
+  const env = envOf(request);
+  const principal = principalFor(request, env);
+  const f = listFilters(request.query);
+  const result = await checkList.listChecks(ctx, principal, {
+    perPage: f.perPage,
+    page: f.page,
+    term: f.term === '' ? null : f.term,
+    status: f.status === null ? null : statusCode(f.status),
+    referenceId: f.referenceId === '' ? null : f.referenceId,
+  });
+  const params: Record<string, string> = { perPage: String(f.perPage) };
+  if (env === 'live') params.env = 'live';
+  if (f.term !== '') params.term = f.term;
+  if (f.status !== null) params.status = f.status;
+  if (f.referenceId !== '') params.referenceId = f.referenceId;
+  const table = checksTable(result.checks, env, principal.timeZone, state.selected ?? new Set());
+  const listQuery = new URLSearchParams({ ...params, page: String(f.page) }).toString();
+  const body = html`<h1>Checks <span class="hint">(${env})</span></h1>${filterForm(request, f)}
+${
+  result.checks.length === 0
+    ? table
+    : html`${listPrintFormStart(request, listQuery, state.chosen ?? DEFAULT_PRINT_OPTIONS, state.problem)}${table}${listPrintFormEnd()}`
+}${pager('/panel/checks', params, f.page, f.perPage, result.total)}`;
+  return sendPage(
+    reply,
+    page({ title: 'Checks', request, current: 'checks', env }, body),
+    state.problem === undefined ? 200 : 422,
+  );
 }
 
 export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/checks', async (request, reply) => {
-    const env = envOf(request);
-    const principal = principalFor(request, env);
-    const f = listFilters(request.query);
-    const result = await checkList.listChecks(ctx, principal, {
-      perPage: f.perPage,
-      page: f.page,
-      term: f.term === '' ? null : f.term,
-      status: f.status === null ? null : statusCode(f.status),
-      referenceId: f.referenceId === '' ? null : f.referenceId,
-    });
-    const params: Record<string, string> = { perPage: String(f.perPage) };
-    if (env === 'live') params.env = 'live';
-    if (f.term !== '') params.term = f.term;
-    if (f.status !== null) params.status = f.status;
-    if (f.referenceId !== '') params.referenceId = f.referenceId;
-    const body = html`<h1>Checks <span class="hint">(${env})</span></h1>${filterForm(request, f)}
-${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', params, f.page, f.perPage, result.total)}`;
-    return sendPage(reply, page({ title: 'Checks', request, current: 'checks', env }, body));
-  });
+  app.get('/checks', async (request, reply) => checksListPage(ctx, request, reply));
 
   app.get('/checks/:id', async (request, reply) => {
     const env = envOf(request);
@@ -104,6 +143,7 @@ ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', p
 <h1>Check ${check.serialNumber} <span class="hint">(${env})</span></h1>
 <p><a class="button" href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Open the PDF</a></p>
 <section class="card" aria-label="Details"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
+${checkPrintForm(request, check, env)}
 <h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}`;
     return sendPage(reply, page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));
   });

@@ -17,6 +17,7 @@ import { recordsPages } from './records.pages.ts';
 import { inboxPages } from './inbox.pages.ts';
 import { webhooksPages } from './webhooks.pages.ts';
 import { positivePayPages } from './positive-pay.pages.ts';
+import { printPages } from './print.pages.ts';
 import type { PanelDeps } from './deps.ts';
 
 declare module 'fastify' {
@@ -146,6 +147,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(inboxPages, deps);
   await scope.register(webhooksPages, deps);
   await scope.register(positivePayPages, deps);
+  await scope.register(printPages, deps);
 }
 
 export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {

@@ -17,6 +17,7 @@ import {
 import { type PreparedCheck, signatureError } from './check-validation.ts';
 import { drawMicrLine } from './micr-line.ts';
 import type { Pdf } from './pdf-document.ts';
+import { type CheckStock, stockDraws } from './print-layout.ts';
 import { RenderInputError } from './render-error.ts';
 import { drawImageInBox } from './signature-image.ts';
 
@@ -31,10 +32,16 @@ export function element(doc: CheckDocument, key: CustomElementKey): string {
   return doc.customElements[key] ?? '';
 }
 
-export function drawAmountBox(doc: Pdf, check: CheckDocument): void {
+// Each part of the face below draws its caption, rule or box only when the stock does not carry
+// it (`captions`), and its value always, at the same place: a check looks filled in the same way
+// on blank and on pre-printed paper.
+
+export function drawAmountBox(doc: Pdf, check: CheckDocument, captions: boolean): void {
   const box = { x: 6.4 * IN, y: 1.12 * IN, width: 1.6 * IN, height: 0.3 * IN };
-  put(doc, '$', box.x - 4, box.y + 5, { font: 'Helvetica-Bold', size: 12, align: 'right' });
-  doc.rect(box.x, box.y, box.width, box.height).lineWidth(0.8).strokeColor(RULE).stroke();
+  if (captions) {
+    put(doc, '$', box.x - 4, box.y + 5, { font: 'Helvetica-Bold', size: 12, align: 'right' });
+    doc.rect(box.x, box.y, box.width, box.height).lineWidth(0.8).strokeColor(RULE).stroke();
+  }
   if (check.noAmount || check.amountCents === null) return;
   // Protective fill: asterisks from the box's left edge up to the figures, so nothing can be
   // written in front of the amount.
@@ -49,11 +56,13 @@ export function drawAmountBox(doc: Pdf, check: CheckDocument): void {
   });
 }
 
-export function drawLegalLine(doc: Pdf, check: CheckDocument): void {
+export function drawLegalLine(doc: Pdf, check: CheckDocument, captions: boolean): void {
   const y = 1.6 * IN;
   const dollarsX = 7.35 * IN;
-  put(doc, 'Dollars', dollarsX, y + 1, { font: 'Helvetica', size: 9 });
-  rule(doc, LEFT, RIGHT, y + 12);
+  if (captions) {
+    put(doc, 'Dollars', dollarsX, y + 1, { font: 'Helvetica', size: 9 });
+    rule(doc, LEFT, RIGHT, y + 12);
+  }
   if (check.noAmount || check.amountCents === null) return;
   const words = amountInWords(check.amountCents);
   const room = dollarsX - 6 - LEFT;
@@ -64,13 +73,15 @@ export function drawLegalLine(doc: Pdf, check: CheckDocument): void {
   put(doc, `${words} ${'*'.repeat(Math.max(3, stars))}`, LEFT, y + (10 - size) / 2 + 1, { font: 'Helvetica', size });
 }
 
-export function drawPayee(doc: Pdf, check: CheckDocument): void {
+export function drawPayee(doc: Pdf, check: CheckDocument, captions: boolean): void {
   const y = 1.2 * IN;
-  put(doc, 'PAY TO THE', LEFT, y, { font: 'Helvetica', size: 6.5, color: LABEL });
-  put(doc, 'ORDER OF', LEFT, y + 8, { font: 'Helvetica', size: 6.5, color: LABEL });
   const nameX = 1.15 * IN;
   const nameRight = 6.05 * IN;
-  rule(doc, nameX - 4, nameRight, y + 16);
+  if (captions) {
+    put(doc, 'PAY TO THE', LEFT, y, { font: 'Helvetica', size: 6.5, color: LABEL });
+    put(doc, 'ORDER OF', LEFT, y + 8, { font: 'Helvetica', size: 6.5, color: LABEL });
+    rule(doc, nameX - 4, nameRight, y + 16);
+  }
   if (check.noPayee || check.payee === null) return;
   const payee = check.payee;
   const size = sizeToFit(doc, payee.name, 'Helvetica-Bold', 11, 7, nameRight - nameX);
@@ -91,17 +102,19 @@ export function drawPayee(doc: Pdf, check: CheckDocument): void {
   });
 }
 
-export function drawSignature(doc: Pdf, prepared: PreparedCheck): void {
+export function drawSignature(doc: Pdf, prepared: PreparedCheck, captions: boolean): void {
   const lineY = 2.6 * IN;
   // Starts right of where the envelope window can reach (5 3/8 in), so no signature shows through it.
   const x1 = 5.4 * IN;
-  rule(doc, x1, RIGHT, lineY, 0.8);
-  put(doc, 'AUTHORIZED SIGNATURE', (x1 + RIGHT) / 2, lineY + 3, {
-    font: 'Helvetica',
-    size: 6,
-    align: 'center',
-    color: LABEL,
-  });
+  if (captions) {
+    rule(doc, x1, RIGHT, lineY, 0.8);
+    put(doc, 'AUTHORIZED SIGNATURE', (x1 + RIGHT) / 2, lineY + 3, {
+      font: 'Helvetica',
+      size: 6,
+      align: 'center',
+      color: LABEL,
+    });
+  }
   if (prepared.doc.noSign || prepared.signature === null) return;
   const box = { x: x1 + 0.1 * IN, y: 2.05 * IN, width: RIGHT - x1 - 0.2 * IN, height: lineY - 2.05 * IN - 1 };
   try {
@@ -129,12 +142,53 @@ export function drawVoidMark(doc: Pdf): void {
   doc.restore();
 }
 
-export function drawCheckFace(doc: Pdf, prepared: PreparedCheck): void {
+/**
+ * Draws the check face with its top-left corner at the current origin (the caller moves the
+ * origin to the layout's slot). The stock decides which fixed parts are drawn; the filled-in
+ * fields are drawn on every stock at the same coordinates.
+ */
+export function drawCheckFace(doc: Pdf, prepared: PreparedCheck, stock: CheckStock): void {
   const check = prepared.doc;
-  drawFrom(doc, check.from);
+  const captions = stockDraws(stock, 'captions');
+  if (stockDraws(stock, 'from')) drawFrom(doc, check.from);
 
   const bankX = 4.35 * IN;
-  put(doc, check.bankName, bankX, 0.3 * IN, { font: 'Helvetica-Bold', size: 9, align: 'center', maxWidth: 2.5 * IN });
+  if (stockDraws(stock, 'bankName')) {
+    put(doc, check.bankName, bankX, 0.3 * IN, { font: 'Helvetica-Bold', size: 9, align: 'center', maxWidth: 2.5 * IN });
+  }
+  if (stockDraws(stock, 'checkNumber')) {
+    put(doc, check.checkNumber, RIGHT, 0.28 * IN, { font: 'Helvetica-Bold', size: 12, align: 'right' });
+  }
+  if (stockDraws(stock, 'faceCustomElements')) drawFaceCustomElements(doc, check, bankX);
+
+  const dateY = 0.86 * IN;
+  if (captions) {
+    put(doc, 'DATE', 6.0 * IN, dateY + 4, { font: 'Helvetica', size: 6.5, color: LABEL });
+    rule(doc, 6.35 * IN, RIGHT, dateY + 13);
+  }
+  if (!check.noDate) put(doc, prepared.date, 6.45 * IN, dateY + 1, { font: 'Helvetica', size: 10 });
+
+  drawPayee(doc, check, captions);
+  drawAmountBox(doc, check, captions);
+  drawLegalLine(doc, check, captions);
+
+  // The memo sits under the window block and ends above the clear band (2.875 in from the top).
+  const memoY = 2.715 * IN;
+  if (captions) {
+    put(doc, 'MEMO', LEFT, memoY + 2.5, { font: 'Helvetica', size: 6.5, color: LABEL });
+    rule(doc, 0.9 * IN, 4.4 * IN, memoY + 10);
+  }
+  if (check.memo !== null) put(doc, check.memo, 0.95 * IN, memoY, { font: 'Helvetica', size: 8.5, maxWidth: 3.4 * IN });
+
+  drawSignature(doc, prepared, captions);
+  if (check.environment === 'test') drawVoidMark(doc);
+
+  // Nothing above may reach into the clear band; only the MICR line is drawn there.
+  if (stockDraws(stock, 'micr')) drawMicrLine(doc, prepared.micr, 0, 0);
+}
+
+/** Custom elements 1–6: under the bank name, under the check number, and right of the legal line. */
+function drawFaceCustomElements(doc: Pdf, check: CheckDocument, bankX: number): void {
   put(doc, element(check, 'element1'), bankX, 0.3 * IN + 12, {
     font: 'Helvetica',
     size: 7.5,
@@ -147,8 +201,6 @@ export function drawCheckFace(doc: Pdf, prepared: PreparedCheck): void {
     align: 'center',
     maxWidth: 2.5 * IN,
   });
-
-  put(doc, check.checkNumber, RIGHT, 0.28 * IN, { font: 'Helvetica-Bold', size: 12, align: 'right' });
   put(doc, element(check, 'element3'), RIGHT, 0.28 * IN + 16, {
     font: 'Helvetica',
     size: 7,
@@ -161,16 +213,6 @@ export function drawCheckFace(doc: Pdf, prepared: PreparedCheck): void {
     align: 'right',
     maxWidth: 2 * IN,
   });
-
-  const dateY = 0.86 * IN;
-  put(doc, 'DATE', 6.0 * IN, dateY + 4, { font: 'Helvetica', size: 6.5, color: LABEL });
-  rule(doc, 6.35 * IN, RIGHT, dateY + 13);
-  if (!check.noDate) put(doc, prepared.date, 6.45 * IN, dateY + 1, { font: 'Helvetica', size: 10 });
-
-  drawPayee(doc, check);
-  drawAmountBox(doc, check);
-  drawLegalLine(doc, check);
-
   put(doc, element(check, 'element5'), RIGHT, 1.83 * IN, {
     font: 'Helvetica',
     size: 7,
@@ -183,16 +225,4 @@ export function drawCheckFace(doc: Pdf, prepared: PreparedCheck): void {
     align: 'right',
     maxWidth: 2.9 * IN,
   });
-
-  // The memo sits under the window block and ends above the clear band (2.875 in from the top).
-  const memoY = 2.715 * IN;
-  put(doc, 'MEMO', LEFT, memoY + 2.5, { font: 'Helvetica', size: 6.5, color: LABEL });
-  rule(doc, 0.9 * IN, 4.4 * IN, memoY + 10);
-  if (check.memo !== null) put(doc, check.memo, 0.95 * IN, memoY, { font: 'Helvetica', size: 8.5, maxWidth: 3.4 * IN });
-
-  drawSignature(doc, prepared);
-  if (check.environment === 'test') drawVoidMark(doc);
-
-  // Nothing above may reach into the clear band; only the MICR line is drawn there.
-  drawMicrLine(doc, prepared.micr, CHECK_PAGE_LAYOUT.check.x, CHECK_PAGE_LAYOUT.check.y);
 }

@@ -1,4 +1,3 @@
-import { STANDARD_CHECK_AREA } from './micr-line.ts';
 import type { Pdf } from './pdf-document.ts';
 import { RenderInputError } from './render-error.ts';
 
@@ -8,20 +7,19 @@ export type Align = 'left' | 'right' | 'center';
 export const IN = 72;
 export const PAGE_WIDTH = 8.5 * IN;
 
-/** Page regions, points from the page's top-left corner. */
+/**
+ * Places on the check face, points from the check's top-left corner. Where the check and its stubs
+ * sit on the page depends on the layout (print-layout.ts); the face is drawn in its own coordinates
+ * and moved there.
+ */
 export const CHECK_PAGE_LAYOUT = {
-  check: { x: 0, y: 0, width: STANDARD_CHECK_AREA.width, height: STANDARD_CHECK_AREA.height },
-  stubs: [
-    { y: 3.5 * IN, height: 3.5 * IN },
-    { y: 7 * IN, height: 4 * IN },
-  ],
   /**
    * Payee name and address block on the check face, points from the check's top-left.
    * A standard #10 envelope (9.5 × 4.125 in) has its window 4.5 × 1.125 in, 7/8 in from the left and
    * 1/2 in from the bottom. Folded in thirds, the check panel (11/3 in) rests on the envelope's
    * bottom and may slide up to 0.46 in and sideways up to 1 in, so the window always shows the
    * band 2.04–2.71 in from the top and 0.875–4.375 in from the left. The block stays inside it.
-   * Verify against the envelope stock in use.
+   * Measured for the check-on-top layout; verify against the envelope stock in use.
    */
   payeeWindow: { x: 0.9 * IN, top: 2.09 * IN, bottom: 2.7 * IN, width: 3.45 * IN, maxAddressLines: 4 },
 } as const;

@@ -1,27 +1,33 @@
-// Check PDFs with pdfkit: US letter, "check on top" business format. The check is the top
-// 8.5 × 3.5 in; two voucher stubs follow (3.5 in and 4 in, perforations at 3.5 in and 7 in, as on
-// common three-part business check stock). One check per page. What is drawn lives beside this
-// file: check-layout.ts (page regions, text helpers), check-validation.ts (what makes a check
+// Check PDFs with pdfkit on US letter pages. By default the "check on top" business format: the
+// check is the top 8.5 × 3.5 in; two voucher stubs follow (3.5 in and 4 in, perforations at 3.5 in
+// and 7 in, as on common three-part business check stock), one check per page. The stock and the
+// page layout (print-layout.ts) choose what is drawn and where: check on top, middle or bottom, or
+// three checks a page; blank or pre-printed paper. What is drawn lives beside this file:
+// check-layout.ts (text helpers, face places), check-validation.ts (what makes a check
 // unprintable), check-face.ts (the check), check-stubs.ts (the stubs and voucher lines).
 // Layout decisions (window position, where custom elements go, what the no* flags blank) are
 // described in docs/e13b.md and in check-document.ts.
 
 import type { CheckDocument } from './check-document.ts';
 import { drawCheckFace } from './check-face.ts';
-import { CHECK_PAGE_LAYOUT, IN } from './check-layout.ts';
+import { IN } from './check-layout.ts';
 import { drawPerforationGuide, drawStub } from './check-stubs.ts';
 import { type PreparedCheck, prepare } from './check-validation.ts';
 import { shiftPage } from './page-offset.ts';
 import { letterPdf, type Pdf } from './pdf-document.ts';
+import { type CheckSlot, DEFAULT_PRINT_OPTIONS, LAYOUTS, type PrintOptions, stockDraws } from './print-layout.ts';
 import { RenderInputError } from './render-error.ts';
 
-function drawPage(doc: Pdf, prepared: PreparedCheck): void {
-  drawCheckFace(doc, prepared);
-  const [first, second] = CHECK_PAGE_LAYOUT.stubs;
-  const shortest = Math.min(first.height, second.height);
-  for (const stub of CHECK_PAGE_LAYOUT.stubs) {
-    drawPerforationGuide(doc, stub.y + 1);
-    drawStub(doc, prepared, stub.y, stub.height, stub.y + shortest - 0.3 * IN);
+/** One check in its slot of the page: the face moved to the slot's top, then its stubs. */
+function drawSlot(doc: Pdf, prepared: PreparedCheck, slot: CheckSlot, options: PrintOptions): void {
+  doc.save();
+  doc.translate(0, slot.checkY);
+  drawCheckFace(doc, prepared, options.stock);
+  doc.restore();
+  // Both stubs show the same voucher rows, so the shorter stub sets the table's capacity.
+  const shortest = Math.min(...slot.stubs.map((s) => s.height));
+  for (const stub of slot.stubs) {
+    drawStub(doc, prepared, options.stock, stub.y, stub.height, stub.y + shortest - 0.3 * IN);
   }
 }
 
@@ -32,8 +38,14 @@ function creationDate(isoDate: string): Date {
   return new Date(`${isoDate}T00:00:00Z`);
 }
 
-/** Renders several checks into one PDF, one check (with its two stubs) per page. */
-export async function renderChecksPdf(docs: readonly CheckDocument[]): Promise<Buffer> {
+/**
+ * Renders several checks into one PDF, in order, filling each page's slots from the top: one check
+ * (with its two stubs) a page on the one-check layouts, three a page on three-per-page.
+ */
+export async function renderChecksPdf(
+  docs: readonly CheckDocument[],
+  options: PrintOptions = DEFAULT_PRINT_OPTIONS,
+): Promise<Buffer> {
   const [first] = docs;
   if (first === undefined) throw new RenderInputError('empty_batch', 'checks', 'no checks to render');
   // Validate every check before drawing anything, so a bad one fails the batch without a half-made PDF.
@@ -52,16 +64,29 @@ export async function renderChecksPdf(docs: readonly CheckDocument[]): Promise<B
     },
     false,
   );
-  for (const p of prepared) {
+  const layout = LAYOUTS[options.layout];
+  const perPage = layout.slots.length;
+  for (let start = 0; start < prepared.length; start += perPage) {
+    const onPage = prepared.slice(start, start + perPage);
     pdf.addPage({ size: 'LETTER', margin: 0 });
-    shiftPage(pdf, p.doc.printOffset);
-    drawPage(pdf, p);
+    // One offset a page, the first check's bank account's: a sheet goes through one printer.
+    shiftPage(pdf, onPage[0]?.doc.printOffset);
+    if (stockDraws(options.stock, 'perforationGuides')) {
+      for (const y of layout.perforations) drawPerforationGuide(pdf, y);
+    }
+    onPage.forEach((p, i) => {
+      const slot = layout.slots[i];
+      if (slot !== undefined) drawSlot(pdf, p, slot, options);
+    });
   }
   pdf.end();
   return bytes;
 }
 
-/** Renders one check on a letter page with its two stubs. */
-export async function renderCheckPdf(doc: CheckDocument): Promise<Buffer> {
-  return renderChecksPdf([doc]);
+/** Renders one check on a letter page with its two stubs (or in the layout given). */
+export async function renderCheckPdf(
+  doc: CheckDocument,
+  options: PrintOptions = DEFAULT_PRINT_OPTIONS,
+): Promise<Buffer> {
+  return renderChecksPdf([doc], options);
 }

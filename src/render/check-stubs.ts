@@ -15,6 +15,7 @@ import {
 } from './check-layout.ts';
 import type { PreparedCheck } from './check-validation.ts';
 import type { Pdf } from './pdf-document.ts';
+import { type CheckStock, stockDraws } from './print-layout.ts';
 
 export const ROW = 11;
 
@@ -80,14 +81,23 @@ export function drawStubDetails(doc: Pdf, prepared: PreparedCheck, top: number):
   });
 }
 
-export function drawStub(doc: Pdf, prepared: PreparedCheck, top: number, height: number, tableBottom: number): void {
+export function drawStub(
+  doc: Pdf,
+  prepared: PreparedCheck,
+  stock: CheckStock,
+  top: number,
+  height: number,
+  tableBottom: number,
+): void {
   const check = prepared.doc;
   put(doc, check.from.name, LEFT, top + 0.3 * IN, { font: 'Helvetica-Bold', size: 10, maxWidth: 3 * IN });
-  put(doc, `Check No. ${check.checkNumber}`, RIGHT, top + 0.3 * IN, {
-    font: 'Helvetica-Bold',
-    size: 10,
-    align: 'right',
-  });
+  if (stockDraws(stock, 'checkNumber')) {
+    put(doc, `Check No. ${check.checkNumber}`, RIGHT, top + 0.3 * IN, {
+      font: 'Helvetica-Bold',
+      size: 10,
+      align: 'right',
+    });
+  }
   if (check.environment === 'test') {
     put(doc, 'VOID — TEST', PAGE_WIDTH / 2 + 0.6 * IN, top + 0.28 * IN, {
       font: 'Helvetica-Bold',
@@ -131,8 +141,8 @@ export function drawStub(doc: Pdf, prepared: PreparedCheck, top: number, height:
 }
 
 export function drawPerforationGuide(doc: Pdf, y: number): void {
-  // A faint guide for blank stock; pre-perforated stock tears here. Drawn 1 pt below the check so it
-  // stays out of the check's clear band.
+  // A faint guide for blank stock; pre-perforated stock tears here. The layouts place it 1 pt to
+  // the stub's side of the tear so it stays out of the check's clear band.
   doc.save();
   doc
     .moveTo(0.25 * IN, y)

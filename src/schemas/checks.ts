@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CHECK_STATUSES } from '../domain/check-status.ts';
+import { CHECK_STOCKS, PAGE_LAYOUTS } from '../render/print-layout.ts';
 import { Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
@@ -159,7 +160,30 @@ export const CheckMessageResponse = Type.Object({
 });
 
 export const PrintChecksBody = Type.Object(
-  { checkIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH }) },
+  {
+    checkIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH }),
+    // Our extension (docs/printing.md); absent means what the endpoint always printed.
+    stock: Type.Optional(
+      Type.Union(
+        CHECK_STOCKS.map((s) => Type.Literal(s)),
+        {
+          'x-message': `must be one of ${CHECK_STOCKS.join(', ')}`,
+          description:
+            'Paper: `blank` (default) prints everything, MICR line included; `preprinted` prints only date, payee and address, amount, amount in words, memo and signature, at the same places (the paper carries bank, number and MICR line). Checks of one bank account only.',
+        },
+      ),
+    ),
+    layout: Type.Optional(
+      Type.Union(
+        PAGE_LAYOUTS.map((s) => Type.Literal(s)),
+        {
+          'x-message': `must be one of ${PAGE_LAYOUTS.join(', ')}`,
+          description:
+            'Where the check sits on the US letter page: `top` (default; stubs below), `middle` (stubs above and below), `bottom` (stubs above), or `three-per-page` (three 3.5-in checks stacked, no stubs).',
+        },
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 

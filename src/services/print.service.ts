@@ -9,6 +9,7 @@ import { canPrint, statusCode, statusName } from '../domain/check-status.ts';
 import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
 import { RenderInputError } from '../render/render-error.ts';
+import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
 
 // The PDF renderers (pdfkit and its fonts) load on the first print, not at start-up: they were a
 // sixth of the server's start time (issue 13) and most servers print far less than they answer.
@@ -121,10 +122,10 @@ function refusal(error: RenderInputError, path: string): Error {
   return validationError(`The check ${path}cannot be printed: ${error.message}.`.replace(/\.\.$/, '.'));
 }
 
-async function render(documents: CheckDocument[], paths: string[]): Promise<Buffer> {
+async function render(documents: CheckDocument[], paths: string[], options: PrintOptions): Promise<Buffer> {
   try {
     const { renderChecksPdf } = await renderers();
-    return await renderChecksPdf(documents);
+    return await renderChecksPdf(documents, options);
   } catch (error) {
     if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
     throw error;
@@ -141,19 +142,62 @@ export async function checkPdf(
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
   return {
-    pdf: await render([await documentFor(ctx, ctx.db, principal, check)], ['']),
+    pdf: await render([await documentFor(ctx, ctx.db, principal, check)], [''], DEFAULT_PRINT_OPTIONS),
     serialNumber: check.serialNumber,
   };
 }
 
 /**
- * POST /checks/print: several checks, one PDF, one check a page; each moves to `printed` with a
- * statement. All or nothing: any unknown or unprintable check refuses the whole request.
+ * The checks a panel print form names, in the order given. An id that is not a check of this
+ * account and environment is a 404, as on every page that takes an id (the API's batch answers
+ * the spec's 422 instead). Nothing changes.
+ */
+export async function checksToPrint(
+  ctx: ServiceContext,
+  principal: Principal,
+  checkIds: readonly string[],
+): Promise<Check[]> {
+  const found = await checks.findChecks(ctx.db, principal, checkIds);
+  return checkIds.map((id) => {
+    const check = found.get(id);
+    if (check === undefined) throw notFound('Check');
+    return check;
+  });
+}
+
+/** Digit strings compared as numbers (check numbers may be longer than a safe integer). */
+function byCheckNumber(a: Check, b: Check): number {
+  const x = a.serialNumber.replace(/^0+/, '');
+  const y = b.serialNumber.replace(/^0+/, '');
+  return x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+}
+
+export interface PrintRequest extends PrintOptions {
+  /**
+   * Print in ascending check number instead of the order given (the panel: pre-printed stock is
+   * numbered in that order). Refusals still name the field by the position it was given in.
+   */
+  readonly inCheckNumberOrder?: boolean;
+}
+
+/** What a print does to a check from each status it may be printed from: `new` prints, `printed` reprints. */
+export const PRINT_STATEMENT = { new: 'printed', printed: 'reprinted' } as const;
+
+function printStatement(check: Check): string {
+  return statusName(check.status) === 'printed' ? PRINT_STATEMENT.printed : PRINT_STATEMENT.new;
+}
+
+/**
+ * POST /checks/print: several checks, one PDF, on the stock and page layout asked for (blank
+ * stock, check on top, one check a page by default); each moves to `printed` with a statement
+ * (`printed`, or `reprinted` for a check printed before: the same check and number, never a new
+ * one). All or nothing: any unknown or unprintable check refuses the whole request.
  */
 export async function printChecks(
   ctx: ServiceContext,
   principal: Principal,
   checkIds: readonly string[],
+  request: PrintRequest = DEFAULT_PRINT_OPTIONS,
 ): Promise<Buffer> {
   const seen = new Set<string>();
   checkIds.forEach((id, i) => {
@@ -171,6 +215,16 @@ export async function printChecks(
       );
     return check;
   });
+  // Pre-printed paper carries one bank account's MICR line and numbers: one print job, one account.
+  if (request.stock === 'preprinted') {
+    const first = ordered[0];
+    const other = ordered.findIndex((check) => check.bankAccountId !== first?.bankAccountId);
+    if (other !== -1)
+      throw rules.custom(
+        `checkIds.${other}`,
+        'names a check of another bank account: pre-printed stock carries one bank account, so print each bank account separately',
+      );
+  }
   const queuedForMail = async (q: Queryable): Promise<void> => {
     for (const [i, check] of ordered.entries()) {
       if ((await mailings.pendingMailingFor(q, principal, check.id)) !== undefined)
@@ -181,11 +235,14 @@ export async function printChecks(
   // a mailing queued while we rendered is seen.
   await queuedForMail(ctx.db);
   const shared = sharedReads(ctx.db, principal);
-  const documents = await Promise.all(ordered.map((check) => documentFor(ctx, ctx.db, principal, check, shared)));
+  const positions = new Map(checkIds.map((id, i) => [id, i]));
+  const printed = request.inCheckNumberOrder === true ? [...ordered].sort(byCheckNumber) : ordered;
+  const documents = await Promise.all(printed.map((check) => documentFor(ctx, ctx.db, principal, check, shared)));
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(
     documents,
-    checkIds.map((_, i) => `in checkIds.${i} `),
+    printed.map((check) => `in checkIds.${positions.get(check.id) ?? 0} `),
+    { stock: request.stock, layout: request.layout },
   );
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
@@ -198,7 +255,7 @@ export async function printChecks(
     await queuedForMail(tx);
     await checks.insertStatements(
       tx,
-      ordered.map((check) => ({ checkId: check.id, status: 'printed', at: now })),
+      ordered.map((check) => ({ checkId: check.id, status: printStatement(check), at: now })),
     );
     await emit(
       tx,

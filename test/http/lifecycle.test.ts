@@ -30,14 +30,14 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  it('new -> printed -> printed again -> void, each with its statement; void is final', async () => {
+  it('new -> printed -> reprinted -> void, each with its statement; void is final', async () => {
     const id = await newCheck();
     expect((await print(id)).statusCode).toBe(200);
     expect((await print(id)).statusCode).toBe(200);
     const voided = await api.post(`/checks/${id}/void`);
     expect(voided.status).toBe(200);
     expect(voided.body.data.checkStatus).toEqual({ status: 5, description: 'Void' });
-    expect(await statusOf(id)).toEqual({ status: 5, statements: ['created', 'printed', 'printed', 'void'] });
+    expect(await statusOf(id)).toEqual({ status: 5, statements: ['created', 'printed', 'reprinted', 'void'] });
     for (const [res, message] of [
       [await api.post(`/checks/${id}/void`), 'The check cannot be voided: its status is void.'],
       [await email(id), 'The emailChecks.0.checkId field names a check that cannot be emailed: its status is void.'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import { pageText, parsePdf } from '../render/support/pdf.ts';
+import { pageText, parsePdf, type ParsedPage } from '../render/support/pdf.ts';
 import { signaturePng } from '../render/support/png.ts';
 
 describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
@@ -106,6 +106,123 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
       expect(check.checkStatus).toEqual({ status: 1, description: 'Printed' });
       expect(check.checkStatements.map((s: { status: string }) => s.status)).toEqual(['created', 'printed']);
     }
+  });
+
+  /** Fills in a check's MICR clear band (its bottom 5/8 in); the check's top edge in inches from the paper's top. */
+  const clearBandFills = (page: ParsedPage, checkTopIn: number) => {
+    const bottom = 792 - (checkTopIn + 3.5) * 72;
+    return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + 45);
+  };
+  const statementsOf = async (client: Client, id: string): Promise<string[]> =>
+    (await client.get(`/checks/${id}`)).body.data.checkStatements.map((s: { status: string }) => s.status);
+
+  it('POST /checks/print with stock "preprinted" and layout "three-per-page": 20 checks on 7 pages, no MICR line or number, each printed', async () => {
+    const made = await api.post('/checks', {
+      checks: Array.from({ length: 20 }, (_, i) => ({ ...ids, amount: `${i + 1}.25`, memo: `Batch memo ${i + 1}` })),
+    });
+    expect(made.status).toBe(201);
+    const checks: { checkId: string; serialNumber: string }[] = made.body.data.checks;
+    const res = await pdfOf(api, '/checks/print', {
+      checkIds: checks.map((c) => c.checkId),
+      stock: 'preprinted',
+      layout: 'three-per-page',
+    });
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/pdf');
+    const pages = await parsePdf(res.bytes);
+    expect(pages).toHaveLength(7);
+    pages.forEach((page, p) => {
+      const onPage = p < 6 ? 3 : 2;
+      for (let slot = 0; slot < onPage; slot += 1) {
+        const n = p * 3 + slot + 1;
+        const top = slot * 3.5;
+        const memo = page.texts.filter((t) => t.str === `Batch memo ${n}`);
+        expect(memo, `check ${n}`).toHaveLength(1);
+        const fromTop = (792 - (memo[0]?.y ?? 0)) / 72;
+        expect(fromTop, `check ${n} memo in its third`).toBeGreaterThan(top);
+        expect(fromTop, `check ${n} memo in its third`).toBeLessThan(top + 3.5);
+        expect(clearBandFills(page, top), `check ${n}: no MICR line`).toEqual([]);
+        expect(pageText(page), `check ${n}: no check number`).not.toContain(checks[n - 1]?.serialNumber ?? '?');
+      }
+      expect(pageText(page)).not.toContain('First Test Bank');
+    });
+    for (const c of checks) {
+      const read = (await api.get(`/checks/${c.checkId}`)).body.data;
+      expect(read.checkStatus).toEqual({ status: 1, description: 'Printed' });
+      expect(read.serialNumber).toBe(c.serialNumber);
+    }
+  });
+
+  it('without stock and layout it prints as it always did: blank stock, check on top, MICR line drawn', async () => {
+    const id = await newCheck(api, ids);
+    const res = await pdfOf(api, '/checks/print', { checkIds: [id] });
+    const [page] = await parsePdf(res.bytes);
+    if (page === undefined) throw new Error('no page');
+    expect(clearBandFills(page, 0).length).toBeGreaterThan(20);
+    expect(page.texts.filter((t) => /^Check No\. \d+$/.test(t.str))).toHaveLength(2);
+    const bottom = await pdfOf(api, '/checks/print', { checkIds: [id], layout: 'bottom' });
+    const [low] = await parsePdf(bottom.bytes);
+    if (low === undefined) throw new Error('no page');
+    expect(clearBandFills(low, 7.5).length).toBe(clearBandFills(page, 0).length);
+    expect(clearBandFills(low, 0)).toEqual([]);
+  });
+
+  it('reprints a printed check: the same number, a "reprinted" statement, status printed; a void check is refused', async () => {
+    const id = await newCheck(api, ids);
+    const number = (await api.get(`/checks/${id}`)).body.data.serialNumber;
+    expect((await pdfOf(api, '/checks/print', { checkIds: [id] })).status).toBe(200);
+    const again = await pdfOf(api, '/checks/print', { checkIds: [id], stock: 'preprinted', layout: 'middle' });
+    expect(again.status).toBe(200);
+    expect(await parsePdf(again.bytes)).toHaveLength(1);
+    const read = (await api.get(`/checks/${id}`)).body.data;
+    expect(read.serialNumber).toBe(number);
+    expect(read.checkStatus).toEqual({ status: 1, description: 'Printed' });
+    expect(await statementsOf(api, id)).toEqual(['created', 'printed', 'reprinted']);
+    // The bank account's next number did not move for the reprint.
+    const next = await newCheck(api, ids);
+    expect(BigInt((await api.get(`/checks/${next}`)).body.data.serialNumber)).toBe(BigInt(number) + 1n);
+    expect((await api.post(`/checks/${id}/void`)).status).toBe(200);
+    const refused = await pdfOf(api, '/checks/print', { checkIds: [id] });
+    expect(refused.json).toEqual({
+      success: false,
+      errorMsg: 'The checkIds.0 field names a check that cannot be printed: its status is void.',
+    });
+  });
+
+  it("refuses an unknown stock or layout, pre-printed stock across bank accounts, and other environments' ids: nothing printed", async () => {
+    const id = await newCheck(api, ids);
+    const second = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Payroll', bankName: 'Second Bank', routingNumber: '011000015', accountNumber: '55501' }],
+    });
+    const otherBank = await newCheck(api, {
+      bankAccountId: second.body.data.bankAccounts[0].bankAccountId,
+      payeeId: ids.payeeId,
+    });
+    const live = await t.client('printer@example.com', { env: 'live' });
+    const liveId = await newCheck(live, await seedBasics(live));
+    for (const [body, message] of [
+      [{ checkIds: [id], stock: 'glossy' }, 'The stock field must be one of blank, preprinted.'],
+      [{ checkIds: [id], layout: 'left' }, 'The layout field must be one of top, middle, bottom, three-per-page.'],
+      [
+        { checkIds: [id, otherBank], stock: 'preprinted' },
+        'The checkIds.1 field names a check of another bank account: pre-printed stock carries one bank account, so print each bank account separately.',
+      ],
+      [{ checkIds: [id, liveId] }, 'The selected checkIds.1 is invalid.'],
+    ] as const) {
+      const res = await pdfOf(api, '/checks/print', body);
+      expect(res.status, message).toBe(422);
+      expect(res.json).toEqual({ success: false, errorMsg: message });
+    }
+    for (const [client, checkId] of [
+      [api, id],
+      [api, otherBank],
+      [live, liveId],
+    ] as const)
+      expect(await statementsOf(client, checkId)).toEqual(['created']);
+    // Blank stock may mix bank accounts, as it always could.
+    expect((await pdfOf(api, '/checks/print', { checkIds: [id, otherBank], layout: 'three-per-page' })).status).toBe(
+      200,
+    );
   });
 
   it("prints the bank account's custom 'from' address as the drawer", async () => {

@@ -11,6 +11,12 @@ const Pdf = {
   content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
 };
 
+const PrintedPdf = {
+  description:
+    'A US letter PDF of the checks in the order given, in the layout asked for (by default the check on top, two stubs below, one check a page).',
+  content: Pdf.content,
+};
+
 export const checkPdfRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(
     '/checks/:checkId/pdf',
@@ -39,14 +45,16 @@ export const checkPdfRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     '/checks/print',
     {
       schema: {
-        summary: 'Print several checks: one PDF, one check a page; each moves to printed (all or nothing)',
+        summary:
+          'Print several checks as one PDF on the stock and layout asked for; each moves to printed (a printed check is reprinted: same number, a reprinted statement). All or nothing',
         tags: ['printing'],
         body: PrintChecksBody,
-        response: { 200: Pdf, ...errorResponses() },
+        response: { 200: PrintedPdf, ...errorResponses() },
       },
     },
     async (request, reply) => {
-      const pdf = await printService.printChecks(ctx, principalOf(request), request.body.checkIds);
+      const { checkIds, stock = 'blank', layout = 'top' } = request.body;
+      const pdf = await printService.printChecks(ctx, principalOf(request), checkIds, { stock, layout });
       reply.type('application/pdf').header('content-disposition', 'inline; filename="checks.pdf"');
       return pdf;
     },
