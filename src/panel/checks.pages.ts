@@ -13,6 +13,7 @@ import { html, type Html } from './html.ts';
 import { listFilters, MAX_REFERENCE_ID, type ListFilters } from './list-query.ts';
 import { money, page, pager, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
+import { checkActions } from './check-form.pages.ts';
 import { envOf, principalFor } from './session.ts';
 
 function statusBadge(code: number): Html {
@@ -66,7 +67,8 @@ export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promis
     if (f.term !== '') params.term = f.term;
     if (f.status !== null) params.status = f.status;
     if (f.referenceId !== '') params.referenceId = f.referenceId;
-    const body = html`<h1>Checks <span class="hint">(${env})</span></h1>${filterForm(request, f)}
+    const body = html`<h1>Checks <span class="hint">(${env})</span></h1>
+<p><a class="button" href="${withEnv('/panel/checks/new', env)}">Write a check</a></p>${filterForm(request, f)}
 ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', params, f.page, f.perPage, result.total)}`;
     return sendPage(reply, page({ title: 'Checks', request, current: 'checks', env }, body));
   });
@@ -103,6 +105,7 @@ ${checksTable(result.checks, env, principal.timeZone)}${pager('/panel/checks', p
     const body = html`<p><a href="${withEnv('/panel/checks', env)}">← All checks</a></p>
 <h1>Check ${check.serialNumber} <span class="hint">(${env})</span></h1>
 <p><a class="button" href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Open the PDF</a></p>
+${checkActions(check, env)}
 <section class="card" aria-label="Details"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
 <h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}`;
     return sendPage(reply, page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));

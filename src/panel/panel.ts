@@ -13,6 +13,7 @@ import { checkCsrf, loadPanelState } from './session.ts';
 import { accountPages } from './account.pages.ts';
 import { keysPages } from './keys.pages.ts';
 import { checksPages } from './checks.pages.ts';
+import { checkFormPages } from './check-form.pages.ts';
 import { recordsPages } from './records.pages.ts';
 import { inboxPages } from './inbox.pages.ts';
 import { webhooksPages } from './webhooks.pages.ts';
@@ -141,6 +142,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(accountPages, deps);
   await scope.register(keysPages, deps);
   await scope.register(checksPages, deps);
+  await scope.register(checkFormPages, deps);
   await scope.register(recordsPages, deps);
   await scope.register(inboxPages, deps);
   await scope.register(webhooksPages, deps);
