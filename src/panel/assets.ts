@@ -64,7 +64,6 @@ iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radi
 footer{max-width:72rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.85rem}
 .field-error{color:var(--bad);font-weight:600;margin:.2rem 0 0}
 [aria-invalid=true]{border-color:var(--bad);border-width:2px}
-input[type=date]{padding:.5rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
 .check-form .label{display:block;font-weight:600;margin:.8rem 0 .2rem}
 .check-form .words{display:block;min-height:2.6rem;padding:.55rem 0;font-style:italic}
 .check-form .fixed{margin:.2rem 0}

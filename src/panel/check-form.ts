@@ -345,7 +345,10 @@ ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 ${bankAccountControl(view)}
 ${payeeControl(view)}
 ${amountControl(view)}
-<div class="row">${textInput(view, 'issueDate', 'Date', values.issueDate, { type: 'date' })}${textInput(view, 'invoiceNumber', 'Invoice number', values.invoiceNumber, { maxlength: 50 })}</div>
+<div class="row">${
+    // Plain text, not type=date: Chromium's date box takes Tab for its own day/month/year parts.
+    textInput(view, 'issueDate', 'Date', values.issueDate, { maxlength: 10, hint: 'YYYY-MM-DD' })
+  }${textInput(view, 'invoiceNumber', 'Invoice number', values.invoiceNumber, { maxlength: 50 })}</div>
 ${textInput(view, 'memo', 'Memo', values.memo, { maxlength: 150 })}
 ${categoryControl(view)}
 ${voucherControl(view)}

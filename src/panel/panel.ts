@@ -28,9 +28,10 @@ declare module 'fastify' {
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-// Pages are ours alone: no inline script or style, no framing, forms post only here.
+// Pages are ours alone: no inline script or style, no framing, forms post only here. The script
+// may ask this site only (the check form's payee suggestions and amount in words).
 const CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
