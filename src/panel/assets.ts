@@ -1,5 +1,6 @@
 // The panel's only stylesheet and script, served from memory with a content hash in their URL so
-// browsers cache them for good. The script does one thing: copy buttons (pages work without it).
+// browsers cache them for good. The script does two things, and pages work without it: copy
+// buttons, and the check form's live amount in words and payee suggestions.
 import { createHash } from 'node:crypto';
 
 const CSS = `
@@ -61,6 +62,23 @@ pre{background:#0f1720;color:#e6edf3;padding:.8rem 1rem;border-radius:6px;overfl
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0;flex-wrap:wrap}
 iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radius:6px;background:#fff}
 footer{max-width:72rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.85rem}
+.field-error{color:var(--bad);font-weight:600;margin:.2rem 0 0}
+[aria-invalid=true]{border-color:var(--bad);border-width:2px}
+.check-form .label{display:block;font-weight:600;margin:.8rem 0 .2rem}
+.check-form .words{display:block;min-height:2.6rem;padding:.55rem 0;font-style:italic}
+.check-form .fixed{margin:.2rem 0}
+.check-form .check{display:flex;gap:.5rem;align-items:center;margin:.6rem 0}
+.check-form .check label{margin:0;font-weight:400}
+.check-form details{margin:.8rem 0 0}
+.check-form summary{cursor:pointer;color:var(--brand);font-weight:600}
+.payee-box{position:relative;max-width:32rem}
+ul.options{position:absolute;left:0;right:0;z-index:3;list-style:none;margin:.1rem 0 0;padding:0;background:#fff;border:1px solid #9aa4ae;border-radius:4px;max-height:16rem;overflow-y:auto;box-shadow:0 4px 12px rgba(0,0,0,.12)}
+ul.options li{padding:.45rem .6rem;cursor:pointer}
+ul.options li .hint{display:block}
+ul.options li[aria-selected=true]{background:var(--brand);color:#fff}
+ul.options li[aria-selected=true] .hint{color:#e6edf3}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-bottom:1rem}
+.actions .button{margin-top:0}
 @media (max-width:40rem){h1{font-size:1.35rem}main{padding:.75rem}th,td{padding:.45rem .5rem}}
 `;
 
@@ -78,6 +96,108 @@ document.addEventListener('click', function (event) {
     selectText(source);
   }
 });
+// Write a check (panel/check-form.ts): the amount in words as it is typed, asked of the server
+// (/panel/amount-in-words runs the PDF's own converter), and the payee box as a combobox whose
+// listbox is filled from /panel/payees/search and walked with the arrow keys.
+(function () {
+  var amount = document.querySelector('input[data-words]');
+  if (amount) {
+    var words = document.getElementById(amount.getAttribute('data-words'));
+    var timer = null;
+    var asked = 0;
+    amount.addEventListener('input', function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var mine = ++asked;
+        fetch('/panel/amount-in-words?amount=' + encodeURIComponent(amount.value), { credentials: 'same-origin' })
+          .then(function (r) { return r.json(); })
+          .then(function (answer) { if (mine === asked) words.textContent = answer.words; })
+          .catch(function () {});
+      }, 150);
+    });
+  }
+  var box = document.querySelector('[data-payee-search]');
+  if (!box) return;
+  var input = box.querySelector('[role=combobox]');
+  var list = box.querySelector('[role=listbox]');
+  var hidden = box.querySelector('input[name=payeeId]');
+  var url = box.getAttribute('data-payee-search');
+  var options = [];
+  var active = -1;
+  var pending = null;
+  var asking = 0;
+  input.removeAttribute('list');
+  function show(open) {
+    list.hidden = !open;
+    input.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (!open) { active = -1; input.removeAttribute('aria-activedescendant'); }
+  }
+  function mark(index) {
+    active = index;
+    var items = list.children;
+    for (var i = 0; i < items.length; i++) items[i].setAttribute('aria-selected', i === index ? 'true' : 'false');
+    if (index >= 0) {
+      input.setAttribute('aria-activedescendant', items[index].id);
+      items[index].scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  }
+  function pick(index) {
+    var payee = options[index];
+    if (!payee) return;
+    input.value = payee.name;
+    hidden.value = payee.payeeId;
+    show(false);
+  }
+  function fill(payees) {
+    options = payees;
+    list.textContent = '';
+    payees.forEach(function (p, i) {
+      var li = document.createElement('li');
+      li.id = 'payee-option-' + i;
+      li.setAttribute('role', 'option');
+      li.setAttribute('aria-selected', 'false');
+      li.textContent = p.name;
+      var more = [p.company, p.email].filter(function (x) { return x; }).join(' · ');
+      if (more) { var span = document.createElement('span'); span.className = 'hint'; span.textContent = more; li.appendChild(span); }
+      li.addEventListener('mousedown', function (event) { event.preventDefault(); pick(i); });
+      list.appendChild(li);
+    });
+    show(payees.length > 0 && document.activeElement === input);
+  }
+  function search() {
+    var mine = ++asking;
+    var join = url.indexOf('?') < 0 ? '?' : '&';
+    pending = fetch(url + join + 'term=' + encodeURIComponent(input.value.trim()), { credentials: 'same-origin' })
+      .then(function (r) { return r.json(); })
+      .then(function (answer) { if (mine === asking) fill(answer.payees || []); })
+      .catch(function () {});
+  }
+  var searchTimer = null;
+  input.addEventListener('input', function () {
+    // A changed name no longer names the picked payee.
+    hidden.value = '';
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(search, 150);
+  });
+  input.addEventListener('keydown', function (event) {
+    var open = !list.hidden && options.length > 0;
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      if (!open) { if (options.length > 0) show(true); else search(); return; }
+      mark(Math.min(active + 1, options.length - 1));
+    } else if (event.key === 'ArrowUp') {
+      if (!open) return;
+      event.preventDefault();
+      mark(Math.max(active - 1, 0));
+    } else if (event.key === 'Enter') {
+      // Enter picks the marked payee; with the list closed it submits the form as usual.
+      if (open && active >= 0) { event.preventDefault(); pick(active); }
+    } else if (event.key === 'Escape') {
+      if (open) { event.preventDefault(); show(false); }
+    }
+  });
+  input.addEventListener('blur', function () { show(false); });
+})();
 function selectText(node) {
   var range = document.createRange();
   range.selectNodeContents(node);

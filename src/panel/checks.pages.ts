@@ -15,6 +15,7 @@ import { listFilters, MAX_REFERENCE_ID, type ListFilters } from './list-query.ts
 import { money, page, pager, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
 import { checkPrintForm, listPrintFormEnd, listPrintFormStart, printCheckbox } from './print-forms.ts';
+import { checkActions } from './check-form.pages.ts';
 import { envOf, principalFor } from './session.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
@@ -92,7 +93,8 @@ export async function checksListPage(
   if (f.referenceId !== '') params.referenceId = f.referenceId;
   const table = checksTable(result.checks, env, principal.timeZone, state.selected ?? new Set());
   const listQuery = new URLSearchParams({ ...params, page: String(f.page) }).toString();
-  const body = html`<h1>Checks <span class="hint">(${env})</span></h1>${filterForm(request, f)}
+  const body = html`<h1>Checks <span class="hint">(${env})</span></h1>
+<p><a class="button" href="${withEnv('/panel/checks/new', env)}">Write a check</a></p>${filterForm(request, f)}
 ${
   result.checks.length === 0
     ? table
@@ -142,6 +144,7 @@ export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promis
     const body = html`<p><a href="${withEnv('/panel/checks', env)}">← All checks</a></p>
 <h1>Check ${check.serialNumber} <span class="hint">(${env})</span></h1>
 <p><a class="button" href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Open the PDF</a></p>
+${checkActions(check, env)}
 <section class="card" aria-label="Details"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
 ${checkPrintForm(request, check, env)}
 <h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}`;

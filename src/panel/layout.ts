@@ -48,6 +48,10 @@ const NOTICES: Readonly<Record<string, string>> = {
   'webhook-added': 'Endpoint added.',
   'webhook-deleted': 'Endpoint deleted.',
   redelivered: 'The event is queued to be sent again.',
+  'check-saved': 'The check is saved with status new.',
+  'check-updated': 'The check is updated.',
+  'check-deleted': 'The check is deleted.',
+  'check-voided': 'The check is void.',
 };
 
 export interface PageOptions {

@@ -13,6 +13,7 @@ import { checkCsrf, loadPanelState } from './session.ts';
 import { accountPages } from './account.pages.ts';
 import { keysPages } from './keys.pages.ts';
 import { checksPages } from './checks.pages.ts';
+import { checkFormPages } from './check-form.pages.ts';
 import { recordsPages } from './records.pages.ts';
 import { inboxPages } from './inbox.pages.ts';
 import { webhooksPages } from './webhooks.pages.ts';
@@ -29,9 +30,10 @@ declare module 'fastify' {
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-// Pages are ours alone: no inline script or style, no framing, forms post only here.
+// Pages are ours alone: no inline script or style, no framing, forms post only here. The script
+// may ask this site only (the check form's payee suggestions and amount in words).
 const CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
@@ -143,6 +145,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(accountPages, deps);
   await scope.register(keysPages, deps);
   await scope.register(checksPages, deps);
+  await scope.register(checkFormPages, deps);
   await scope.register(recordsPages, deps);
   await scope.register(inboxPages, deps);
   await scope.register(webhooksPages, deps);
