@@ -7,7 +7,18 @@ import { localMoment } from '../domain/dates.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { html, type Html } from './html.ts';
 
-export type NavKey = 'home' | 'keys' | 'checks' | 'payees' | 'bank-accounts' | 'from-addresses' | 'inbox' | 'webhooks';
+export type NavKey =
+  | 'home'
+  | 'keys'
+  | 'checks'
+  | 'payees'
+  | 'bank-accounts'
+  | 'from-addresses'
+  | 'inbox'
+  | 'webhooks'
+  | 'categories'
+  | 'to-addresses'
+  | 'settings';
 
 const NAV: readonly [NavKey, string, string][] = [
   ['home', '/panel', 'Home'],
@@ -18,10 +29,21 @@ const NAV: readonly [NavKey, string, string][] = [
   ['from-addresses', '/panel/from-addresses', 'From addresses'],
   ['inbox', '/panel/inbox', 'Sandbox inbox'],
   ['webhooks', '/panel/webhooks', 'Webhooks'],
+  ['categories', '/panel/categories', 'Categories'],
+  ['to-addresses', '/panel/to-addresses', 'To addresses'],
+  ['settings', '/panel/settings', 'Settings'],
 ];
 
 /** Views whose data belongs to one environment keep it in their links. */
-const ENV_VIEWS = new Set<NavKey>(['checks', 'payees', 'bank-accounts', 'from-addresses', 'webhooks']);
+const ENV_VIEWS = new Set<NavKey>([
+  'checks',
+  'payees',
+  'bank-accounts',
+  'from-addresses',
+  'webhooks',
+  'categories',
+  'to-addresses',
+]);
 
 /** Fixed texts a redirect can name with `?notice=`; nothing from the URL is ever shown as is. */
 const NOTICES: Readonly<Record<string, string>> = {
@@ -38,6 +60,13 @@ const NOTICES: Readonly<Record<string, string>> = {
   'webhook-added': 'Endpoint added.',
   'webhook-deleted': 'Endpoint deleted.',
   redelivered: 'The event is queued to be sent again.',
+  'record-added': 'Added.',
+  'record-saved': 'Your changes are saved.',
+  'record-deleted': 'Deleted.',
+  'settings-saved': 'Your settings are saved.',
+  'signature-saved': 'The signature is saved: checks on this account print it.',
+  'logo-saved': 'The logo is saved: checks print it.',
+  'image-removed': 'The image is removed.',
 };
 
 export interface PageOptions {
