@@ -9,7 +9,8 @@ import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
 import { isEmailAddress } from '../services/account.service.ts';
 import type { Db } from '../store/db.ts';
-import { findAccountByEmail, hasActiveApiKey } from '../store/accounts.repository.ts';
+import { findAccountByEmail, hasActiveApiKey, setCompany } from '../store/accounts.repository.ts';
+import { checkCompany } from '../domain/account.ts';
 import { migrate } from '../store/migrate.ts';
 import { connect } from '../store/connect.ts';
 
@@ -25,7 +26,8 @@ Commands:
   migrate                                 apply database migrations
   keys create --email EMAIL [--env test|live] [--name NAME] [--company NAME] [--phone PHONE] [--unverified]
                                           create an API key (and the account when it is new);
-                                          the key alone is the last line of output
+                                          --company sets the sender name payees see (new or
+                                          existing account); the key alone is the last line of output
   keys list [--email EMAIL]               list keys (never the keys themselves)
   keys revoke KEY_ID                      revoke a key; the API refuses it at once
   keys rotate-encryption [--previous-secret-file PATH]
@@ -175,15 +177,25 @@ export async function main(argv: string[]): Promise<number> {
           const email = required(args.values.email, '--email');
           if (!isEmailAddress(email)) throw new UsageError(`--email must be an email address, got "${email}"`);
           const env = envOf(args.values.env);
+          const company = args.values.company;
+          const companyProblem = company === undefined ? null : checkCompany(company);
+          if (companyProblem !== null) throw new UsageError(`--company: ${companyProblem}`);
           const { account, created } = await ensureAccount(db, {
             email,
             verified: !args.values.unverified,
             ...(args.values.company === undefined ? {} : { company: args.values.company }),
             ...(args.values.phone === undefined ? {} : { phone: args.values.phone }),
           });
+          // --company names the sender payees see, on a new account or an existing one.
+          if (!created && company !== undefined) await setCompany(db, account.id, company.trim());
           const { key, record } = await keys.create(account.id, env, args.values.name ?? `${env} key`);
           process.stderr.write(
             `${created ? 'Created' : 'Using'} account ${account.id} (${account.email}, ${account.emailVerified && account.phoneVerified ? 'verified' : 'unverified'}).\n` +
+              (company !== undefined
+                ? `Company name: ${company.trim()}.\n`
+                : created
+                  ? `No company name: payees see ${account.email} as the sender until you set one (--company NAME, or /panel/settings).\n`
+                  : '') +
               `Created ${env} key ${record.id}. Keep it secret; it is shown only once:\n`,
           );
           process.stdout.write(`${key}\n`);

@@ -2,7 +2,7 @@
 // says what is still missing before checks can be emailed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import type { Account } from '../domain/account.ts';
+import { type Account, senderName } from '../domain/account.ts';
 import * as accountService from '../services/account.service.ts';
 import { UNVERIFIED_MESSAGE } from '../services/email-check.service.ts';
 import { AttemptLimiter } from './attempt-limiter.ts';
@@ -93,7 +93,7 @@ function homePage(deps: PanelDeps, request: FastifyRequest, problem?: string): s
   const base = `${deps.ctx.config.publicUrl}/api/v3`;
   return page(
     { title: 'Home', request, current: 'home', problem },
-    html`<h1>${account.company}</h1>
+    html`<h1>${senderName(account)}</h1>
 ${verificationCard(deps, request, account)}
 <section class="card" aria-labelledby="start-h"><h2 id="start-h">Get started</h2>
 <ol><li><a href="/panel/keys">Create a test API key</a>. Test keys see only test data, and their emails and texts land in your <a href="/panel/inbox">sandbox inbox</a>.</li>

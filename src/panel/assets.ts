@@ -61,6 +61,11 @@ pre{background:#0f1720;color:#e6edf3;padding:.8rem 1rem;border-radius:6px;overfl
 .secret{display:block;background:#fff6e0;border:1px dashed #c99a2e;padding:.6rem;border-radius:4px;overflow-wrap:anywhere;font-size:.95rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0;flex-wrap:wrap}
 iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radius:6px;background:#fff}
+/* record and settings forms (issue 14): the field's own message under it */
+.field-error{color:var(--bad);font-size:.9rem;font-weight:600;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--bad)!important;border-width:2px!important}
+textarea{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
+input[type=file]{font:inherit;max-width:100%}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
 footer{max-width:72rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.85rem}
 .field-error{color:var(--bad);font-weight:600;margin:.2rem 0 0}
 [aria-invalid=true]{border-color:var(--bad);border-width:2px}

@@ -16,7 +16,10 @@ export type NavKey =
   | 'from-addresses'
   | 'inbox'
   | 'webhooks'
-  | 'positive-pay';
+  | 'positive-pay'
+  | 'categories'
+  | 'to-addresses'
+  | 'settings';
 
 const NAV: readonly [NavKey, string, string][] = [
   ['home', '/panel', 'Home'],
@@ -28,10 +31,22 @@ const NAV: readonly [NavKey, string, string][] = [
   ['inbox', '/panel/inbox', 'Sandbox inbox'],
   ['webhooks', '/panel/webhooks', 'Webhooks'],
   ['positive-pay', '/panel/positive-pay', 'Positive pay'],
+  ['categories', '/panel/categories', 'Categories'],
+  ['to-addresses', '/panel/to-addresses', 'To addresses'],
+  ['settings', '/panel/settings', 'Settings'],
 ];
 
 /** Views whose data belongs to one environment keep it in their links. */
-const ENV_VIEWS = new Set<NavKey>(['checks', 'payees', 'bank-accounts', 'from-addresses', 'webhooks', 'positive-pay']);
+const ENV_VIEWS = new Set<NavKey>([
+  'checks',
+  'payees',
+  'bank-accounts',
+  'from-addresses',
+  'webhooks',
+  'categories',
+  'to-addresses',
+  'positive-pay',
+]);
 
 /** Fixed texts a redirect can name with `?notice=`; nothing from the URL is ever shown as is. */
 const NOTICES: Readonly<Record<string, string>> = {
@@ -52,6 +67,13 @@ const NOTICES: Readonly<Record<string, string>> = {
   'check-updated': 'The check is updated.',
   'check-deleted': 'The check is deleted.',
   'check-voided': 'The check is void.',
+  'record-added': 'Added.',
+  'record-saved': 'Your changes are saved.',
+  'record-deleted': 'Deleted.',
+  'settings-saved': 'Your settings are saved.',
+  'signature-saved': 'The signature is saved: checks on this account print it.',
+  'logo-saved': 'The logo is saved: checks print it.',
+  'image-removed': 'The image is removed.',
 };
 
 export interface PageOptions {

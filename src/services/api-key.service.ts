@@ -199,7 +199,9 @@ export async function ensureAccount(
   if (existing !== undefined) return { account: existing, created: false };
   const account: Account = {
     id: newId('acct', now),
-    company: input.company ?? input.email.split('@')[1] ?? input.email,
+    // No company given: none stored, and payees are told the owner's email sent the check
+    // (domain/account.ts senderName) until one is set (--company, /panel/settings).
+    company: input.company?.trim() ?? '',
     email: input.email.toLowerCase(),
     emailVerified: input.verified,
     phone: input.phone ?? '',

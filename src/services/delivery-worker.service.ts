@@ -6,7 +6,7 @@
 // visible through the API — never dropped.
 import type { Config } from '../config.ts';
 import type { Owner } from '../domain/owner.ts';
-import type { Account } from '../domain/account.ts';
+import { type Account, senderName } from '../domain/account.ts';
 import { newId } from '../domain/ids.ts';
 import { localMoment } from '../domain/dates.ts';
 import type { Db } from '../store/db.ts';
@@ -261,7 +261,7 @@ export class DeliveryWorker {
     const account = await this.account(d.owner.accountId, batch);
     const expires = d.createdAt + config.delivery.payeeLinkDays * 86_400_000;
     return {
-      company: account?.company ?? 'A company',
+      company: account === undefined ? 'A company' : senderName(account),
       payeeName: check.payeeName ?? 'there',
       amountCents: check.amountCents,
       memo: check.memo,
@@ -315,7 +315,7 @@ export class DeliveryWorker {
     const token = this.token(d, accountToken);
     const email = accountEmail(
       purpose,
-      account?.company ?? 'your',
+      account === undefined ? 'your' : senderName(account),
       `${config.publicUrl}/panel/${purpose}?token=${token}`,
     );
     await this.deps.mailer.send({

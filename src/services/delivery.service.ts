@@ -1,5 +1,6 @@
 // What the API shows of deliveries: a check's delivery rows, the sandbox inbox of test keys, and
 // the payee page behind an emailed link.
+import { senderName } from '../domain/account.ts';
 import type { Owner, Principal } from '../domain/owner.ts';
 import type { Check } from '../domain/check.ts';
 import type { Delivery } from '../domain/delivery.ts';
@@ -62,7 +63,12 @@ export async function payeeView(ctx: ServiceContext, token: string): Promise<Pay
   const name = statusName(check.status);
   if (name === 'void' || name === 'refunded') return 'void';
   const account = await accounts.findAccountById(ctx.db, link.owner.accountId);
-  return { check, company: account?.company ?? '', owner: link.owner, timeZone: account?.timeZone ?? 'UTC' };
+  return {
+    check,
+    company: account === undefined ? '' : senderName(account),
+    owner: link.owner,
+    timeZone: account?.timeZone ?? 'UTC',
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Owner } from '../domain/owner.ts';
 import { PAYEE_FIELDS, type Payee, type PayeeFields } from '../domain/payee.ts';
 import { newId } from '../domain/ids.ts';
-import { notFound, validationError } from '../errors.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
 import * as payeeStore from '../store/payees.repository.ts';
@@ -71,6 +71,17 @@ export async function updatePayee(
 
 export async function deletePayee(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
   if ((await payeeStore.deletePayee(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Payee');
+}
+
+/**
+ * The panel's delete (issue 14): refused with a 409 while any check names the payee, nothing
+ * changed. The API's `DELETE /payees/{id}` keeps its documented rule (the payee is hidden and its
+ * checks keep its name, docs/api-notes.md); this one is here so both could share it.
+ */
+export async function deleteUnusedPayee(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
+  if ((await payeeStore.deleteUnusedPayee(ctx.db, owner, id, ctx.now())) > 0) return;
+  if ((await payeeStore.findPayee(ctx.db, owner, id)) === undefined) throw notFound('Payee');
+  throw new AppError('conflict', 'This payee has checks, so it cannot be deleted. Its checks keep it on record.');
 }
 
 export function listPayees(ctx: ServiceContext, owner: Owner, page: Page): Promise<Paged<Payee>> {

@@ -25,6 +25,9 @@ interface ApiKeyRow {
   revoked_at: number | null;
 }
 
+// Named, not `*`: the logo (migration 015) stays out of the read every panel page makes.
+const ACCOUNT_COLUMNS = 'id, company, email, email_verified_at, phone, phone_verified_at, time_zone, created_at';
+
 function toAccount(row: AccountRow): Account {
   return {
     id: row.id,
@@ -53,12 +56,12 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
 }
 
 export async function findAccountById(q: Queryable, id: string): Promise<Account | undefined> {
-  const row = await q.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', [id]);
+  const row = await q.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`, [id]);
   return row === undefined ? undefined : toAccount(row);
 }
 
 export async function findAccountByEmail(q: Queryable, email: string): Promise<Account | undefined> {
-  const row = await q.get<AccountRow>('SELECT * FROM accounts WHERE email = ?', [email.toLowerCase()]);
+  const row = await q.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ?`, [email.toLowerCase()]);
   return row === undefined ? undefined : toAccount(row);
 }
 
@@ -149,7 +152,11 @@ export async function findAccountBySession(
   now: number,
 ): Promise<Account | undefined> {
   const row = await q.get<AccountRow>(
-    'SELECT a.* FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?',
+    `SELECT ${ACCOUNT_COLUMNS.split(', ')
+      .map((c) => `a.${c}`)
+      .join(
+        ', ',
+      )} FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?`,
     [sessionHash, now],
   );
   return row === undefined ? undefined : toAccount(row);
@@ -164,4 +171,58 @@ export async function findPasswordHash(q: Queryable, accountId: string): Promise
 
 export async function setPasswordHash(q: Queryable, accountId: string, hash: string): Promise<void> {
   await q.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [hash, accountId]);
+}
+
+// ---- account settings (issue 14: what payees see as the sender) ----
+
+export interface AccountSettings {
+  company: string;
+  companyAddress: string;
+  companyPhone: string;
+  timeZone: string;
+  hasLogo: boolean;
+}
+
+export async function findAccountSettings(q: Queryable, accountId: string): Promise<AccountSettings | undefined> {
+  const row = await q.get<{
+    company: string;
+    company_address: string;
+    company_phone: string;
+    time_zone: string;
+    has_logo: number;
+  }>(
+    `SELECT company, company_address, company_phone, time_zone, CASE WHEN logo IS NULL THEN 0 ELSE 1 END AS has_logo
+     FROM accounts WHERE id = ?`,
+    [accountId],
+  );
+  if (row === undefined) return undefined;
+  return {
+    company: row.company,
+    companyAddress: row.company_address,
+    companyPhone: row.company_phone,
+    timeZone: row.time_zone,
+    hasLogo: Number(row.has_logo) === 1,
+  };
+}
+
+export async function updateAccountSettings(
+  q: Queryable,
+  accountId: string,
+  s: Omit<AccountSettings, 'hasLogo'>,
+): Promise<number> {
+  return q.run('UPDATE accounts SET company = ?, company_address = ?, company_phone = ?, time_zone = ? WHERE id = ?', [
+    s.company,
+    s.companyAddress,
+    s.companyPhone,
+    s.timeZone,
+    accountId,
+  ]);
+}
+
+export async function setCompany(q: Queryable, accountId: string, company: string): Promise<void> {
+  await q.run('UPDATE accounts SET company = ? WHERE id = ?', [company, accountId]);
+}
+
+export async function setAccountLogo(q: Queryable, accountId: string, image: Buffer | null): Promise<void> {
+  await q.run('UPDATE accounts SET logo = ? WHERE id = ?', [image, accountId]);
 }

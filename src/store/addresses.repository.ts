@@ -1,7 +1,7 @@
 // Custom from and to addresses, scoped by owner.
 import type { Owner } from '../domain/owner.ts';
-import type { Address, AddressKind } from '../domain/address.ts';
-import type { Queryable } from './db.ts';
+import type { Address, AddressField, AddressFields, AddressKind } from '../domain/address.ts';
+import type { Queryable, SqlValue } from './db.ts';
 import { defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
 import { OWNED, type Page, paged } from './owned-queries.ts';
@@ -113,5 +113,51 @@ export function listAddresses(q: Queryable, owner: Owner, kind: AddressKind, pag
     ['name', 'company_name', 'city'],
     page,
     toAddress,
+  );
+}
+
+const ADDRESS_COLUMNS: Readonly<Record<AddressField, keyof AddressRow>> = {
+  name: 'name',
+  companyName: 'company_name',
+  addressLine1: 'address_line1',
+  addressLine2: 'address_line2',
+  city: 'city',
+  state: 'state',
+  zip: 'zip',
+  country: 'country',
+  phone: 'phone',
+  email: 'email',
+  note: 'note',
+};
+
+export async function updateAddress(
+  q: Queryable,
+  owner: Owner,
+  kind: AddressKind,
+  id: string,
+  changes: Partial<AddressFields>,
+): Promise<number> {
+  const entries = Object.entries(changes).filter(
+    (e): e is [AddressField, string] => e[1] !== undefined && e[0] in ADDRESS_COLUMNS,
+  );
+  if (entries.length === 0) return (await findAddress(q, owner, kind, id)) === undefined ? 0 : 1;
+  const args: SqlValue[] = entries.map(([, v]) => v);
+  return q.run(
+    `UPDATE addresses SET ${entries.map(([f]) => `${ADDRESS_COLUMNS[f]} = ?`).join(', ')} WHERE id = ? AND kind = ? AND ${OWNED}`,
+    [...args, id, kind, owner.accountId, owner.env],
+  );
+}
+
+/**
+ * Removes the address while nothing refers to it (issue 14): no bank account prints it as its
+ * drawer (deleted bank accounts too: their checks may be reprinted) and no mailing was sent from
+ * or to it. Decided in the deleting statement.
+ */
+export async function deleteUnusedAddress(q: Queryable, owner: Owner, kind: AddressKind, id: string): Promise<number> {
+  return q.run(
+    `DELETE FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}
+       AND NOT EXISTS (SELECT 1 FROM bank_accounts b WHERE b.custom_from_address_id = addresses.id)
+       AND NOT EXISTS (SELECT 1 FROM mailings m WHERE m.account_id = ? AND (m.from_address_id = addresses.id OR m.to_address_id = addresses.id))`,
+    [id, kind, owner.accountId, owner.env, owner.accountId],
   );
 }

@@ -199,3 +199,41 @@ export async function storeAccountNumber(
       id,
     ]);
 }
+
+/** The panel's delete (issue 14): only while no check is drawn on it, decided in the deleting statement. */
+export async function deleteUnusedBankAccount(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
+  return q.run(
+    `UPDATE bank_accounts SET deleted_at = ? WHERE id = ? AND ${LIVE}
+       AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.account_id = ? AND c.env = ? AND c.bank_account_id = bank_accounts.id)`,
+    [now, id, owner.accountId, owner.env, owner.accountId, owner.env],
+  );
+}
+
+/** Stores (or with null, removes) the bank account's logo (migration 015); 0 when it is not there. */
+export async function setBankAccountLogo(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+  image: Buffer | null,
+): Promise<number> {
+  return q.run(`UPDATE bank_accounts SET logo = ? WHERE id = ? AND ${LIVE}`, [image, id, owner.accountId, owner.env]);
+}
+
+/** Whether the bank account has a logo of its own (kept out of BANK_COLUMNS: ordinary reads need not know). */
+export async function bankAccountHasLogo(q: Queryable, owner: Owner, id: string): Promise<boolean> {
+  const row = await q.get<{ has_logo: number }>(
+    `SELECT CASE WHEN logo IS NULL THEN 0 ELSE 1 END AS has_logo FROM bank_accounts WHERE id = ? AND ${LIVE}`,
+    [id, owner.accountId, owner.env],
+  );
+  return Number(row?.has_logo ?? 0) === 1;
+}
+
+/** The logo printed on a bank account's checks: its own, else its account's (null when neither has one). */
+export async function logoForPrinting(q: Queryable, owner: Owner, id: string): Promise<Buffer | null> {
+  const row = await q.get<{ logo: Buffer | null }>(
+    `SELECT COALESCE(b.logo, a.logo) AS logo FROM bank_accounts b JOIN accounts a ON a.id = b.account_id
+     WHERE b.id = ? AND b.account_id = ? AND b.env = ?`,
+    [id, owner.accountId, owner.env],
+  );
+  return row?.logo === null || row?.logo === undefined ? null : Buffer.from(row.logo);
+}

@@ -12,6 +12,7 @@ import * as hostedFields from './migrations/010-hosted-fields.ts';
 import * as checkSearch from './migrations/011-check-search.ts';
 import * as positivePay from './migrations/013-positive-pay.ts';
 import * as clearedChecks from './migrations/014-cleared-checks.ts';
+import * as accountSettings from './migrations/015-account-settings.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -36,6 +37,7 @@ const MIGRATIONS: readonly Migration[] = [
   checkSearch,
   positivePay,
   clearedChecks,
+  accountSettings,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

@@ -155,3 +155,16 @@ export async function updatePayee(
 export async function deletePayee(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
   return q.run(`UPDATE payees SET deleted_at = ? WHERE id = ? AND ${LIVE}`, [now, id, owner.accountId, owner.env]);
 }
+
+/**
+ * The panel's delete (issue 14): the payee goes only while no check names it, decided in the one
+ * statement that deletes, so a check written meanwhile cannot slip between a look and the delete.
+ * 0 when it is not there or is in use (the caller tells which).
+ */
+export async function deleteUnusedPayee(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
+  return q.run(
+    `UPDATE payees SET deleted_at = ? WHERE id = ? AND ${LIVE}
+       AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.payee_id = payees.id)`,
+    [now, id, owner.accountId, owner.env],
+  );
+}

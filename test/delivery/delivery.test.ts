@@ -77,7 +77,7 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     const mail = smtp.received.at(-1);
     expect(mail?.messageId).toMatch(/^<dlv_[0-9A-Z]+@checkwriter>$/);
     const parsed = await parseMail(mail?.raw ?? '');
-    expect(parsed.subject).toBe('example.com sent you a check for $1,234.56');
+    expect(parsed.subject).toBe('sender@example.com sent you a check for $1,234.56');
     expect(parsed.to?.[0]?.address).toBe('ap@acme.test');
     expect(parsed.from?.address).toBe('checks@sender.test');
     expect(parsed.text).toContain('Memo: Invoice 42');
@@ -150,7 +150,7 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     expect(sms?.form.get('To')).toBe('+14155552671');
     expect(sms?.form.get('From')).toBe('+15005550006');
     expect(sms?.form.get('Body')).toMatch(
-      /^example\.com sent you a check for \$1,234\.56\. View and print it: https:\/\/checks\.example\/c\/[A-Za-z0-9_-]+$/,
+      /^sender@example\.com sent you a check for \$1,234\.56\. View and print it: https:\/\/checks\.example\/c\/[A-Za-z0-9_-]+$/,
     );
   });
 
@@ -248,7 +248,11 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     const inbox = (await test.get('/sandbox/messages')).body.data;
     const email = inbox.messages.find((m: { channel: string }) => m.channel === 'email');
     const sms = inbox.messages.find((m: { channel: string }) => m.channel === 'sms');
-    expect(email).toMatchObject({ checkId, to: 'ap@acme.test', subject: 'example.com sent you a check for $1,234.56' });
+    expect(email).toMatchObject({
+      checkId,
+      to: 'ap@acme.test',
+      subject: 'sender@example.com sent you a check for $1,234.56',
+    });
     expect(email.text).toContain('Memo: Sandbox memo');
     expect(sms).toMatchObject({ checkId, to: '+14155552671' });
     const path = new URL(email.link).pathname;
