@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'msg'
   | 'mail'
   | 'whk'
-  | 'evt';
+  | 'evt'
+  | 'imp';
 
 let lastTime = -1;
 let lastRandom: Uint8Array = new Uint8Array(10);

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Owner } from '../domain/owner.ts';
 import { PAYEE_FIELDS, type Payee, type PayeeFields } from '../domain/payee.ts';
 import { newId } from '../domain/ids.ts';
-import { notFound, validationError } from '../errors.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
 import * as payeeStore from '../store/payees.repository.ts';
@@ -37,6 +37,24 @@ export async function createPayees(
     await payeeStore.insertPayees(tx, owner, payees);
   });
   return payees;
+}
+
+/**
+ * The rules createPayees applies beyond the request schema, without writing: each failing item's
+ * error goes to `report` (paths `payees.{i}.field`), for an import's preview.
+ */
+export function validatePayees(
+  items: readonly (Partial<PayeeFields> & { name: string })[],
+  report: (index: number, error: AppError) => void,
+): void {
+  items.forEach((item, i) => {
+    try {
+      checkPhone(`payees.${i}.phone`, item.phone);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      report(i, error);
+    }
+  });
 }
 
 export async function getPayee(ctx: ServiceContext, owner: Owner, id: string): Promise<Payee> {

@@ -10,6 +10,7 @@ import * as printOffsets from './migrations/008-print-offsets.ts';
 import * as secretsOut from './migrations/009-secrets-out-of-database.ts';
 import * as hostedFields from './migrations/010-hosted-fields.ts';
 import * as checkSearch from './migrations/011-check-search.ts';
+import * as imports from './migrations/012-imports.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -32,6 +33,7 @@ const MIGRATIONS: readonly Migration[] = [
   secretsOut,
   hostedFields,
   checkSearch,
+  imports,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
