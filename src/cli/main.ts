@@ -38,6 +38,10 @@ Commands:
                                           the print-and-mail queue (operator)
   mailings dispatch MAILING_ID            mark a mailing dispatched: its check becomes mailed
   mailings cancel MAILING_ID              cancel a queued mailing: its check becomes refunded
+  import checks|payees FILE.csv --email EMAIL [--env test|live] [--bank-account ID]
+         [--create-payees] [--date-order mdy|dmy] [--map COLUMN=FIELD ...]
+                                          import a CSV file, all or nothing (docs/imports.md);
+                                          every row's errors are printed when it is refused
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
@@ -263,6 +267,10 @@ export async function main(argv: string[]): Promise<number> {
         }
         throw new UsageError(`unknown mailings command "${sub ?? ''}"`);
       });
+    }
+    case 'import': {
+      const { importCommand } = await import('./import.ts');
+      return importCommand(config, sub, rest);
     }
     case undefined:
     case 'help':

@@ -213,7 +213,9 @@ export function resolveMapping(
       );
     const value = field === '' ? null : (field as ImportField);
     // A field chosen for this column leaves any other column that was guessed for it.
-    if (value !== null) mapping.forEach((f, i) => (f === value && i !== index ? (mapping[i] = null) : undefined));
+    if (value !== null) {
+      for (let i = 0; i < mapping.length; i++) if (mapping[i] === value && i !== index) mapping[i] = null;
+    }
     mapping[index] = value;
   }
   const seen = new Set<ImportField>();

@@ -26,7 +26,7 @@ import type { Owner, Principal } from '../domain/owner.ts';
 import { AppError, validationError } from '../errors.ts';
 import { compileRowValidator } from '../http/validation.ts';
 import { CheckInput } from '../schemas/checks.ts';
-import { PayeeInput } from '../schemas/payees.ts';
+import { PayeeInput as PayeeSchema } from '../schemas/payees.ts';
 import { transactionJoinedByCalls } from '../store/db.ts';
 import * as importStore from '../store/imports.repository.ts';
 import type { ImportRecord } from '../store/imports.repository.ts';
@@ -85,7 +85,7 @@ export interface ImportInput {
   timeZone: string;
   lines: number[];
   checks: CheckPlan[];
-  payees: PayeeInput[];
+  payees: PayeeRow[];
   newPayees: string[];
 }
 
@@ -107,7 +107,7 @@ export interface ImportResult {
   createdPayeeIds: string[];
 }
 
-type PayeeInput = { name: string } & Partial<Record<Exclude<ImportField, 'name'>, string>>;
+type PayeeRow = { name: string } & Partial<Record<Exclude<ImportField, 'name'>, string>>;
 
 const EMPTY_RESULT: ImportResult = { checkIds: [], payeeIds: [], createdPayeeIds: [] };
 
@@ -281,8 +281,8 @@ async function previewChecks(
   return { plans, newPayees: [...newPayees] };
 }
 
-function previewPayees(cells: Partial<Record<ImportField, string>>[], rows: Rows): PayeeInput[] {
-  payeeSchema ??= compileRowValidator(PayeeInput);
+function previewPayees(cells: Partial<Record<ImportField, string>>[], rows: Rows): PayeeRow[] {
+  payeeSchema ??= compileRowValidator(PayeeSchema);
   const items = cells.map((c, i) => {
     const item: Record<string, string> = {};
     for (const [field, text] of Object.entries(c)) {
@@ -290,7 +290,7 @@ function previewPayees(cells: Partial<Record<ImportField, string>>[], rows: Rows
       item[field] = safeText(text, field, i, rows);
     }
     for (const message of payeeSchema?.(item) ?? []) rows.add(i, message);
-    return item as PayeeInput;
+    return item as PayeeRow;
   });
   const passing = items.map((item, i) => ({ item, i })).filter(({ i }) => rows.ok(i));
   validatePayees(
