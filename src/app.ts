@@ -25,6 +25,7 @@ import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
+import { ImportRunner } from './services/import.service.ts';
 
 export const API_PREFIX = '/api/v3';
 
@@ -161,6 +162,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return reply.code(503).send({ status: 'unavailable', database: deps.db.dialect });
     }
   });
+
+  // CSV imports finish in the background; one left unfinished by a stopped process is done again.
+  const imports = new ImportRunner(ctx, app.log);
+  app.addHook('onReady', async () => imports.start());
+  app.addHook('onClose', async () => imports.stop());
 
   await registerPayeePage(app, ctx);
   await registerPanel(app, { ctx, keys: deps.keys });

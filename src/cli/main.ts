@@ -44,6 +44,10 @@ Commands:
                      [--format csv|fixed] [--env test|live] [--out FILE]
                                           write a bank account's positive pay file (stdout
                                           unless --out) and record the export
+  import checks|payees FILE.csv --email EMAIL [--env test|live] [--bank-account ID]
+         [--create-payees] [--date-order mdy|dmy] [--map COLUMN=FIELD ...]
+                                          import a CSV file, all or nothing (docs/imports.md);
+                                          every row's errors are printed when it is refused
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
@@ -283,6 +287,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'positive-pay': {
       const { positivePayCommand } = await import('./positive-pay.ts');
       return withDb(config, (db) => positivePayCommand(db, config, sub, rest));
+    }
+    case 'import': {
+      const { importCommand } = await import('./import.ts');
+      return importCommand(config, sub, rest);
     }
     case undefined:
     case 'help':

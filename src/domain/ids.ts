@@ -22,7 +22,8 @@ export type IdPrefix =
   | 'mail'
   | 'whk'
   | 'evt'
-  | 'ppx';
+  | 'ppx'
+  | 'imp';
 
 let lastTime = -1;
 let lastRandom: Uint8Array = new Uint8Array(10);

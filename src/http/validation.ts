@@ -9,9 +9,9 @@ import type { FastifySchemaCompiler } from 'fastify';
 // ajv-formats is CommonJS: under Node's ESM loader the default import is the plugin function itself.
 const addFormats = addFormatsModule as unknown as FormatsPlugin;
 
-function makeAjv(coerce: boolean): Ajv {
+function makeAjv(coerce: boolean, allErrors = false): Ajv {
   const ajv = new Ajv({
-    allErrors: false,
+    allErrors,
     coerceTypes: coerce,
     useDefaults: coerce,
     removeAdditional: false,
@@ -44,6 +44,21 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   validate.errors = null as ErrorObject[] | null | undefined;
   return validate as ReturnType<FastifySchemaCompiler<object>>;
 };
+
+let rowAjv: Ajv | null = null;
+
+/**
+ * A validator of one imported row against a route's body schema (services/import.service.ts):
+ * the same schema and wording as the API, but every failure of the row, not only the first.
+ */
+export function compileRowValidator(schema: object): (data: unknown) => string[] {
+  rowAjv ??= makeAjv(false, true);
+  const compiled = rowAjv.compile(schema);
+  return (data) => {
+    if (compiled(data) as boolean) return [];
+    return (compiled.errors ?? []).map((error) => describeValidationError(error, 'row'));
+  };
+}
 
 const TYPE_WORDS: Record<string, string> = {
   string: 'a string',

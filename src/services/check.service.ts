@@ -4,7 +4,7 @@ import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import { newId } from '../domain/ids.ts';
 import { parseAmountToCents, type AmountProblem } from '../domain/money.ts';
 import { isCalendarDate, today } from '../domain/dates.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { UniqueViolation, type Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
@@ -74,87 +74,146 @@ export function buildVoucher(path: string, input: VoucherInput, now: number): Vo
 }
 
 interface Prepared {
+  /** The item's place in the request (error paths name it). */
+  index: number;
   check: NewCheck;
   serialGiven: boolean;
   voucher: Voucher | null;
 }
 
+/**
+ * Where a rule's failure goes: createChecks throws the first (the API answers with one message);
+ * an import's preview collects every row's (services/import.service.ts). The rules are the same.
+ */
+export type RuleReport = (index: number, error: AppError) => void;
+
+const throwFirst: RuleReport = (_index, error) => {
+  throw error;
+};
+
 /** The rules that need no database: every item is checked before anything is read or written. */
-function prepare(items: readonly CheckInput[], principal: Principal, now: number): Prepared[] {
+function prepare(
+  items: readonly CheckInput[],
+  principal: Principal,
+  now: number,
+  report: RuleReport = throwFirst,
+): Prepared[] {
   const defaultDate = today(principal.timeZone, now);
   const references = new Map<string, number>();
   const serials = new Map<string, number>();
-  return items.map((item, i) => {
-    const path = `checks.${i}`;
-    const noPayee = flag(item.noPayee);
-    const noAmount = flag(item.noAmount);
-    const payeeId = emptyToNull(item.payeeId);
-    if (payeeId === null && !noPayee) throw rules.required(`${path}.payeeId`);
-    if (item.amount === undefined && !noAmount) throw rules.required(`${path}.amount`);
-    const amountCents = item.amount === undefined ? null : cents(`${path}.amount`, item.amount);
-    if (item.issueDate !== undefined && !isCalendarDate(item.issueDate))
-      throw rules.custom(`${path}.issueDate`, 'must be a valid date (YYYY-MM-DD)');
-    if (item.voucher !== undefined && emptyToNull(item.voucherId) !== null)
-      throw rules.custom(`${path}.voucher`, 'cannot be given together with voucherId');
-    const referenceId = emptyToNull(item.referenceId);
-    if (referenceId !== null) {
-      if (references.has(referenceId)) throw rules.distinct(`${path}.referenceId`);
-      references.set(referenceId, i);
+  const out: Prepared[] = [];
+  items.forEach((item, i) => {
+    try {
+      out.push(prepareOne(item, i, defaultDate, references, serials, now));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      report(i, error);
     }
-    const serialGiven = item.serialNumber !== undefined && item.serialNumber !== '';
-    if (serialGiven) {
-      const key = `${item.bankAccountId}/${Number(item.serialNumber)}`;
-      if (serials.has(key)) throw rules.distinct(`${path}.serialNumber`);
-      serials.set(key, i);
-    }
-    const voucher = item.voucher === undefined ? null : buildVoucher(`${path}.voucher`, item.voucher, now);
-    const check: NewCheck = {
-      id: newId('chk', now),
-      bankAccountId: item.bankAccountId,
-      payeeId,
-      categoryId: emptyToNull(item.categoryId),
-      voucherId: voucher?.id ?? emptyToNull(item.voucherId),
-      // Leading zeros are not part of a check number: "00123" and "123" are the same check.
-      serialNumber: serialGiven ? String(Number(item.serialNumber)) : '',
-      issueDate: item.issueDate ?? defaultDate,
-      amountCents,
-      memo: emptyToNull(item.memo),
-      note: emptyToNull(item.note),
-      accountNumber: emptyToNull(item.accountNumber),
-      invoiceNumber: emptyToNull(item.invoiceNumber),
-      referenceId,
-      noSign: flag(item.noSign),
-      noAmount,
-      noDate: flag(item.noDate),
-      noPayee,
-      customElements: Object.fromEntries(
-        Object.entries(item.customElements ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-      ),
-      createdAt: now,
-    };
-    return { check, serialGiven, voucher };
   });
+  return out;
 }
 
-function firstIndex(prepared: readonly Prepared[], test: (p: Prepared) => boolean): number {
-  return prepared.findIndex(test);
+function prepareOne(
+  item: CheckInput,
+  i: number,
+  defaultDate: string,
+  references: Map<string, number>,
+  serials: Map<string, number>,
+  now: number,
+): Prepared {
+  const path = `checks.${i}`;
+  const noPayee = flag(item.noPayee);
+  const noAmount = flag(item.noAmount);
+  const payeeId = emptyToNull(item.payeeId);
+  if (payeeId === null && !noPayee) throw rules.required(`${path}.payeeId`);
+  if (item.amount === undefined && !noAmount) throw rules.required(`${path}.amount`);
+  const amountCents = item.amount === undefined ? null : cents(`${path}.amount`, item.amount);
+  if (item.issueDate !== undefined && !isCalendarDate(item.issueDate))
+    throw rules.custom(`${path}.issueDate`, 'must be a valid date (YYYY-MM-DD)');
+  if (item.voucher !== undefined && emptyToNull(item.voucherId) !== null)
+    throw rules.custom(`${path}.voucher`, 'cannot be given together with voucherId');
+  const referenceId = emptyToNull(item.referenceId);
+  if (referenceId !== null) {
+    if (references.has(referenceId)) throw rules.distinct(`${path}.referenceId`);
+    references.set(referenceId, i);
+  }
+  const serialGiven = item.serialNumber !== undefined && item.serialNumber !== '';
+  if (serialGiven) {
+    const key = `${item.bankAccountId}/${Number(item.serialNumber)}`;
+    if (serials.has(key)) throw rules.distinct(`${path}.serialNumber`);
+    serials.set(key, i);
+  }
+  const voucher = item.voucher === undefined ? null : buildVoucher(`${path}.voucher`, item.voucher, now);
+  const check: NewCheck = {
+    id: newId('chk', now),
+    bankAccountId: item.bankAccountId,
+    payeeId,
+    categoryId: emptyToNull(item.categoryId),
+    voucherId: voucher?.id ?? emptyToNull(item.voucherId),
+    // Leading zeros are not part of a check number: "00123" and "123" are the same check.
+    serialNumber: serialGiven ? String(Number(item.serialNumber)) : '',
+    issueDate: item.issueDate ?? defaultDate,
+    amountCents,
+    memo: emptyToNull(item.memo),
+    note: emptyToNull(item.note),
+    accountNumber: emptyToNull(item.accountNumber),
+    invoiceNumber: emptyToNull(item.invoiceNumber),
+    referenceId,
+    noSign: flag(item.noSign),
+    noAmount,
+    noDate: flag(item.noDate),
+    noPayee,
+    customElements: Object.fromEntries(
+      Object.entries(item.customElements ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+    createdAt: now,
+  };
+  return { index: i, check, serialGiven, voucher };
 }
 
-/** The rules that need the database, then the writes: all in one transaction, all or nothing. */
-async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[], now: number): Promise<CreatedCheck[]> {
-  const unique = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
+const unique = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
+
+/** Reports every item that fails `test`, with the error `make` words for its path. */
+function reportEach(
+  prepared: readonly Prepared[],
+  test: (p: Prepared) => boolean,
+  make: (path: string) => AppError,
+  report: RuleReport,
+): void {
+  for (const p of prepared) if (test(p)) report(p.index, make(`checks.${p.index}`));
+}
+
+/** The rules that need the database (reads only); every failure goes to `report`. */
+async function verify(
+  tx: Queryable,
+  owner: Owner,
+  prepared: readonly Prepared[],
+  report: RuleReport,
+): Promise<{ banks: Map<string, string>; payees: Map<string, { name: string }> }> {
   const bankIds = unique(prepared.map((p) => p.check.bankAccountId));
   const banks = await bankAccountStore.bankAccountNames(tx, owner, bankIds);
-  const badBank = firstIndex(prepared, (p) => !banks.has(p.check.bankAccountId));
-  if (badBank >= 0) throw rules.invalid(`checks.${badBank}.bankAccountId`);
+  reportEach(
+    prepared,
+    (p) => !banks.has(p.check.bankAccountId),
+    (path) => rules.invalid(`${path}.bankAccountId`),
+    report,
+  );
 
   const payees = await payeeStore.findPayees(tx, owner, unique(prepared.map((p) => p.check.payeeId)));
-  const badPayee = firstIndex(prepared, (p) => p.check.payeeId !== null && !payees.has(p.check.payeeId));
-  if (badPayee >= 0) throw rules.invalid(`checks.${badPayee}.payeeId`);
+  reportEach(
+    prepared,
+    (p) => p.check.payeeId !== null && !payees.has(p.check.payeeId),
+    (path) => rules.invalid(`${path}.payeeId`),
+    report,
+  );
 
   const categories = await existingIds(tx, owner, 'categories', unique(prepared.map((p) => p.check.categoryId)));
-  const badCategory = firstIndex(prepared, (p) => p.check.categoryId !== null && !categories.has(p.check.categoryId));
-  if (badCategory >= 0) throw rules.invalid(`checks.${badCategory}.categoryId`);
+  reportEach(
+    prepared,
+    (p) => p.check.categoryId !== null && !categories.has(p.check.categoryId),
+    (path) => rules.invalid(`${path}.categoryId`),
+    report,
+  );
 
   const vouchers = await existingIds(
     tx,
@@ -162,28 +221,38 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
     'vouchers',
     unique(prepared.map((p) => (p.voucher === null ? p.check.voucherId : null))),
   );
-  const badVoucher = firstIndex(
+  reportEach(
     prepared,
     (p) => p.voucher === null && p.check.voucherId !== null && !vouchers.has(p.check.voucherId),
+    (path) => rules.invalid(`${path}.voucherId`),
+    report,
   );
-  if (badVoucher >= 0) throw rules.invalid(`checks.${badVoucher}.voucherId`);
 
   const references = await checks.takenReferenceIds(tx, owner, unique(prepared.map((p) => p.check.referenceId)));
-  const takenReference = firstIndex(
+  reportEach(
     prepared,
     (p) => p.check.referenceId !== null && references.has(p.check.referenceId),
+    (path) => rules.taken(`${path}.referenceId`),
+    report,
   );
-  if (takenReference >= 0) throw rules.taken(`checks.${takenReference}.referenceId`);
 
   const given = prepared
     .filter((p) => p.serialGiven)
     .map((p) => ({ bankAccountId: p.check.bankAccountId, serialNumber: p.check.serialNumber }));
   const taken = await checks.takenSerials(tx, given);
-  const takenSerial = firstIndex(
+  reportEach(
     prepared,
     (p) => p.serialGiven && taken.has(`${p.check.bankAccountId}/${p.check.serialNumber}`),
+    (path) => rules.taken(`${path}.serialNumber`),
+    report,
   );
-  if (takenSerial >= 0) throw rules.taken(`checks.${takenSerial}.serialNumber`);
+  return { banks, payees };
+}
+
+/** The rules that need the database, then the writes: all in one transaction, all or nothing. */
+async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[], now: number): Promise<CreatedCheck[]> {
+  const { banks, payees } = await verify(tx, owner, prepared, throwFirst);
+  const bankIds = unique(prepared.map((p) => p.check.bankAccountId));
 
   // Automatic serials: per bank account, a block above the account's counter and above every
   // explicit serial of this batch, reserved under the bank account's row lock.
@@ -194,7 +263,7 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
     let next = await checks.reserveSerials(tx, bankId, floor, automatic.length);
     if (automatic.length > 0 && next + automatic.length - 1 > MAX_SERIAL) {
       throw rules.custom(
-        `checks.${prepared.indexOf(automatic[0] as Prepared)}.serialNumber`,
+        `checks.${automatic[0]?.index ?? 0}.serialNumber`,
         `cannot be assigned: the bank account has run out of check numbers (the largest is ${MAX_SERIAL}); set its nextSerial lower`,
       );
     }
@@ -254,6 +323,24 @@ export async function createChecks(
     throw error;
   }
 }
+
+/**
+ * Every rule createChecks applies, without writing: each failing item's errors go to `report`
+ * (the API's messages, paths `checks.{i}.field`). An import's preview shows them all at once.
+ */
+export async function validateChecks(
+  ctx: ServiceContext,
+  principal: Principal,
+  items: readonly CheckInput[],
+  report: RuleReport,
+): Promise<void> {
+  const prepared = prepare(items, principal, ctx.now(), report);
+  // The reads go in slices, so that no statement binds more ids than both databases allow.
+  for (let at = 0; at < prepared.length; at += MAX_BATCH_READ)
+    await verify(ctx.db, principal, prepared.slice(at, at + MAX_BATCH_READ), report);
+}
+
+const MAX_BATCH_READ = 1000;
 
 export async function getCheck(ctx: ServiceContext, owner: Owner, id: string): Promise<Check> {
   const check = await checks.findCheck(ctx.db, owner, id);

@@ -39,6 +39,24 @@ export async function createPayees(
   return payees;
 }
 
+/**
+ * The rules createPayees applies beyond the request schema, without writing: each failing item's
+ * error goes to `report` (paths `payees.{i}.field`), for an import's preview.
+ */
+export function validatePayees(
+  items: readonly (Partial<PayeeFields> & { name: string })[],
+  report: (index: number, error: AppError) => void,
+): void {
+  items.forEach((item, i) => {
+    try {
+      checkPhone(`payees.${i}.phone`, item.phone);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      report(i, error);
+    }
+  });
+}
+
 export async function getPayee(ctx: ServiceContext, owner: Owner, id: string): Promise<Payee> {
   const payee = await payeeStore.findPayee(ctx.db, owner, id);
   if (payee === undefined) throw notFound('Payee');

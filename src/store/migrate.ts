@@ -10,6 +10,7 @@ import * as printOffsets from './migrations/008-print-offsets.ts';
 import * as secretsOut from './migrations/009-secrets-out-of-database.ts';
 import * as hostedFields from './migrations/010-hosted-fields.ts';
 import * as checkSearch from './migrations/011-check-search.ts';
+import * as imports from './migrations/012-imports.ts';
 import * as positivePay from './migrations/013-positive-pay.ts';
 import * as clearedChecks from './migrations/014-cleared-checks.ts';
 import * as accountSettings from './migrations/015-account-settings.ts';
@@ -35,6 +36,7 @@ const MIGRATIONS: readonly Migration[] = [
   secretsOut,
   hostedFields,
   checkSearch,
+  imports,
   positivePay,
   clearedChecks,
   accountSettings,

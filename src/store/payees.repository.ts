@@ -124,6 +124,16 @@ export async function findPayees(q: Queryable, owner: Owner, ids: readonly strin
   return found;
 }
 
+/** The payees named exactly `names` (an import's payee column), several when names repeat. */
+export async function findPayeesByName(q: Queryable, owner: Owner, names: readonly string[]): Promise<Payee[]> {
+  if (names.length === 0) return [];
+  const rows = await q.all<PayeeRow>(
+    `SELECT * FROM payees WHERE name IN (${names.map(() => '?').join(', ')}) AND ${LIVE}`,
+    [...names, owner.accountId, owner.env],
+  );
+  return rows.map(toPayee);
+}
+
 export function listPayees(q: Queryable, owner: Owner, page: Page): Promise<Paged<Payee>> {
   return paged(
     q,

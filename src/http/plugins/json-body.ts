@@ -14,6 +14,30 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, validationError } from '../../errors.ts';
 import { findUnsafeText, unsafeTextMessage } from '../../domain/safe-text.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Top-level body fields that are whole files, not printed fields (the CSV of POST /imports):
+     * they may hold line breaks and tabs, never NUL; their contents are checked cell by cell.
+     */
+    fileFields?: readonly string[];
+  }
+}
+
+/** The body without its file fields, for the control-character scan; a NUL in one is still refused. */
+function withoutFileFields(value: unknown, fields: readonly string[]): { rest: unknown; nulIn: string | null } {
+  if (fields.length === 0 || typeof value !== 'object' || value === null || Array.isArray(value))
+    return { rest: value, nulIn: null };
+  const rest: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  let nulIn: string | null = null;
+  for (const field of fields) {
+    const text = rest[field];
+    if (typeof text === 'string' && text.includes('\u0000')) nulIn ??= field;
+    delete rest[field];
+  }
+  return { rest, nulIn };
+}
+
 /** Deepest nesting of arrays and objects a body may have; the API's deepest body uses five. */
 export const MAX_DEPTH = 32;
 
@@ -69,7 +93,8 @@ export function registerJsonBody(scope: FastifyInstance): void {
       );
     parse(request, quoteMoneyLiterals(text), (error: Error | null, value?: unknown) => {
       if (error !== null) return done(error, undefined);
-      const unsafe = findUnsafeText(value);
+      const { rest, nulIn } = withoutFileFields(value, request.routeOptions.config.fileFields ?? []);
+      const unsafe = nulIn === null ? findUnsafeText(rest) : { path: nulIn, kind: 'nul' as const };
       if (unsafe !== null) {
         const prefix = request.routeOptions.config.validationPrefix ?? '';
         return done(

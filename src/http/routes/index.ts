@@ -15,6 +15,7 @@ import { checkVoucherRoutes } from './checks/voucher.route.ts';
 import { customFromAddressRoutes } from './custom-from-addresses.route.ts';
 import { customToAddressRoutes } from './custom-to-addresses.route.ts';
 import { emailCheckRoutes } from './email-checks.route.ts';
+import { importRoutes } from './imports.route.ts';
 import { mailCheckRoutes } from './mail-checks.route.ts';
 import { payeeRoutes } from './payees.route.ts';
 import { positivePayExportRoutes } from './positive-pay-exports.route.ts';
@@ -41,4 +42,5 @@ export const apiRoutes = [
   webhookRoutes,
   sandboxRoutes,
   positivePayExportRoutes,
+  importRoutes,
 ];

@@ -1,0 +1,134 @@
+// `checkwriter import checks|payees FILE.csv --email EMAIL`: the CSV import of the panel and the API
+// (services/import.service.ts), run in this process with a progress bar on stderr. A file with
+// errors is refused whole: every row's errors are printed and the exit code is 1.
+import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.ts';
+import { IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
+import { ENVIRONMENTS, type Environment, type Principal } from '../domain/owner.ts';
+import { AppError } from '../errors.ts';
+import { ApiKeys } from '../services/api-key.service.ts';
+import type { ServiceContext } from '../services/context.ts';
+import * as importService from '../services/import.service.ts';
+import { findAccountByEmail } from '../store/accounts.repository.ts';
+import { connect } from '../store/connect.ts';
+import { migrate } from '../store/migrate.ts';
+
+function usage(message: string): AppError {
+  return new AppError('bad_request', message);
+}
+
+/** Writes progress to stderr: a redrawn bar on a terminal, a plain line per step otherwise. */
+export function progressWriter(total: number, stream: NodeJS.WriteStream = process.stderr): (done: number) => void {
+  const tty = stream.isTTY === true;
+  return (done) => {
+    const share = total === 0 ? 1 : done / total;
+    if (tty) {
+      const width = 30;
+      const filled = Math.round(share * width);
+      stream.write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done}/${total} rows`,
+      );
+      if (done >= total) stream.write('\n');
+    } else stream.write(`imported ${done}/${total} rows\n`);
+  };
+}
+
+/** "Column=field" options into a mapping. */
+function mappingOf(values: readonly string[]): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.lastIndexOf('=');
+    if (at < 0) throw usage(`--map must be COLUMN=FIELD (FIELD empty to leave the column out), got "${value}"`);
+    mapping[value.slice(0, at)] = value.slice(at + 1);
+  }
+  return mapping;
+}
+
+export async function importCommand(config: Config, kind: string | undefined, argv: string[]): Promise<number> {
+  const args = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      env: { type: 'string' },
+      'bank-account': { type: 'string' },
+      'create-payees': { type: 'boolean', default: false },
+      'date-order': { type: 'string' },
+      map: { type: 'string', multiple: true },
+    },
+  });
+  if (kind === undefined || !IMPORT_KINDS.includes(kind as ImportKind))
+    throw usage('import needs a kind: checkwriter import checks|payees FILE.csv --email EMAIL');
+  const file = args.positionals[0];
+  if (file === undefined)
+    throw usage('import needs the CSV file: checkwriter import checks|payees FILE.csv --email EMAIL');
+  const email = args.values.email;
+  if (email === undefined || email === '') throw usage('--email is required');
+  const env = (args.values.env ?? 'test') as Environment;
+  if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${args.values.env}"`);
+  const dateOrder = args.values['date-order'] ?? 'mdy';
+  if (dateOrder !== 'mdy' && dateOrder !== 'dmy') throw usage('--date-order must be mdy or dmy');
+  // The size is checked before the file is read, so a huge file costs nothing.
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw usage(`cannot read ${file}`);
+  }
+  if (size > importService.MAX_IMPORT_BYTES)
+    throw usage(
+      `${file} is larger than ${importService.MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
+    );
+  const csv = readFileSync(file, 'utf8');
+
+  const db = connect(config.database);
+  try {
+    await migrate(db, config);
+    const account = await findAccountByEmail(db, email);
+    if (account === undefined || account === null) throw usage(`no account with email ${email}`);
+    const keys = await ApiKeys.open(db, config);
+    const ctx: ServiceContext = { db, config, now: Date.now, secret: keys.secret, vault: keys.vault };
+    const principal: Principal = { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
+    const options: importService.ImportOptions = {
+      kind: kind as ImportKind,
+      csv,
+      fileName: file.split(/[\\/]/).at(-1) ?? file,
+      mapping: mappingOf(args.values.map ?? []),
+      createPayees: args.values['create-payees'],
+      dateOrder,
+      ...(args.values['bank-account'] === undefined ? {} : { bankAccountId: args.values['bank-account'] }),
+    };
+    let record: Awaited<ReturnType<typeof importService.startImport>>;
+    try {
+      record = await importService.startImport(ctx, principal, options);
+    } catch (error) {
+      if (!(error instanceof importService.ImportRefused)) throw error;
+      process.stderr.write(`checkwriter: ${file} was not imported: ${error.rowErrors.length} rows have errors.\n`);
+      for (const row of error.rowErrors)
+        process.stderr.write(`  row ${row.row} (line ${row.line}): ${row.messages.join(' ')}\n`);
+      return 1;
+    }
+    process.stderr.write(`import ${record.id}: ${record.rowsTotal} ${kind}\n`);
+    const progress = progressWriter(record.rowsTotal);
+    let ended = await importService.runImport(ctx, record.id, progress);
+    // A server on the same database may have taken the import first: wait for it to finish.
+    while (ended === undefined || ended.state === 'queued' || ended.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      ended = await importService.getImport(ctx, principal, record.id);
+    }
+    if (ended.state === 'failed') {
+      process.stderr.write(`checkwriter: import ${ended.id} failed; nothing was imported.\n`);
+      for (const row of importService.errorsOf(ended))
+        process.stderr.write(`  row ${row.row} (line ${row.line}): ${row.messages.join(' ')}\n`);
+      return 1;
+    }
+    const result = importService.resultOf(ended);
+    const ids = kind === 'checks' ? result.checkIds : result.payeeIds;
+    process.stdout.write(`imported ${ids.length} ${kind} (import ${ended.id})\n`);
+    if (result.createdPayeeIds.length > 0) process.stdout.write(`created ${result.createdPayeeIds.length} payees\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,107 @@
+// /imports: CSV imports of payees and checks (services/import.service.ts, docs/imports.md).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ServiceContext } from '../../services/context.ts';
+import * as importService from '../../services/import.service.ts';
+import type { ImportRecord } from '../../store/imports.repository.ts';
+import { principalOf } from '../plugins/auth.ts';
+import { errorResponses, IdParam, pathId } from '../../schemas/common.ts';
+import { CreateImportBody, ImportPreviewResponse, ImportRefusedBody, ImportResponse } from '../../schemas/imports.ts';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function importWire(record: ImportRecord) {
+  return {
+    importId: record.id,
+    type: record.kind,
+    state: record.state,
+    fileName: record.fileName,
+    rowsTotal: record.rowsTotal,
+    rowsDone: record.rowsDone,
+    errors: importService.errorsOf(record),
+    created: importService.resultOf(record),
+    createdAt: new Date(record.createdAt).toISOString(),
+    startedAt: iso(record.startedAt),
+    finishedAt: iso(record.finishedAt),
+  };
+}
+
+/** A JSON-escaped CSV can be near twice its size: the body limit leaves room for that, the service checks the file. */
+const BODY_LIMIT = 2 * importService.MAX_IMPORT_BYTES + 64 * 1024;
+
+export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.post(
+    '/imports',
+    {
+      bodyLimit: BODY_LIMIT,
+      config: { fileFields: ['csv'] },
+      schema: {
+        summary: 'Import payees or checks from a CSV file (all or nothing; dryRun previews every row’s errors)',
+        tags: ['imports'],
+        body: CreateImportBody,
+        response: {
+          200: ImportPreviewResponse,
+          202: ImportResponse,
+          ...errorResponses(404, 409, 413),
+          422: ImportRefusedBody,
+        },
+      },
+      // The runner is woken once the answer is out, so it never reads before the import is committed.
+      onResponse: (_request, reply, done) => {
+        if (reply.statusCode === 202) importService.importRunner(ctx)?.wake();
+        done();
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const options: importService.ImportOptions = {
+        kind: body.type,
+        csv: body.csv,
+        ...(body.fileName === undefined ? {} : { fileName: body.fileName }),
+        ...(body.mapping === undefined ? {} : { mapping: body.mapping }),
+        ...(body.bankAccountId === undefined ? {} : { bankAccountId: body.bankAccountId }),
+        ...(body.createPayees === undefined ? {} : { createPayees: body.createPayees }),
+        ...(body.dateOrder === undefined ? {} : { dateOrder: body.dateOrder }),
+      };
+      const principal = principalOf(request);
+      try {
+        if (body.dryRun === true) {
+          const preview = await importService.previewImport(ctx, principal, options);
+          return {
+            success: true as const,
+            data: {
+              type: preview.kind,
+              header: preview.header,
+              mapping: preview.mapping,
+              rowsTotal: preview.rowsTotal,
+              errors: preview.errors,
+              newPayees: preview.newPayees,
+            },
+          };
+        }
+        const record = await importService.startImport(ctx, principal, options);
+        reply.code(202).header('location', `imports/${record.id}`);
+        return { success: true as const, data: importWire(record) };
+      } catch (error) {
+        if (!(error instanceof importService.ImportRefused)) throw error;
+        reply.code(422);
+        return { success: false as const, errorMsg: error.message, errors: error.rowErrors };
+      }
+    },
+  );
+
+  app.get(
+    '/imports/:importId',
+    {
+      schema: {
+        summary: 'An import: state, progress, errors and what it created',
+        tags: ['imports'],
+        params: IdParam('importId'),
+        response: { 200: ImportResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const record = await importService.getImport(ctx, principalOf(request), pathId(request.params, 'importId'));
+      return { success: true as const, data: importWire(record) };
+    },
+  );
+};

@@ -1,0 +1,69 @@
+// POST /imports and GET /imports/{importId}: CSV imports of payees and checks (docs/imports.md).
+import { Type } from 'typebox';
+import { CHECK_IMPORT_FIELDS, PAYEE_IMPORT_FIELDS } from '../domain/import-columns.ts';
+
+export const CreateImportBody = Type.Object(
+  {
+    type: Type.Union([Type.Literal('checks'), Type.Literal('payees')], { 'x-message': 'must be checks or payees' }),
+    csv: Type.String({ minLength: 1, description: 'The CSV file as text (UTF-8; at most 4 MB and 10,000 rows).' }),
+    fileName: Type.Optional(Type.String({ maxLength: 200 })),
+    mapping: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 40 }), {
+        maxProperties: 100,
+        description: `Column (header text or 0-based index) -> field; '' leaves a column out. Check fields: ${CHECK_IMPORT_FIELDS.join(', ')}. Payee fields: ${PAYEE_IMPORT_FIELDS.join(', ')}. Columns not named are guessed from their headers.`,
+      }),
+    ),
+    bankAccountId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Bank account of every check whose row names none.' }),
+    ),
+    createPayees: Type.Optional(Type.Boolean({ description: 'Create payees whose names match none (checks).' })),
+    dateOrder: Type.Optional(
+      Type.Union([Type.Literal('mdy'), Type.Literal('dmy')], { 'x-message': 'must be mdy or dmy' }),
+    ),
+    dryRun: Type.Optional(Type.Boolean({ description: 'Check the file and answer the preview; write nothing.' })),
+  },
+  { additionalProperties: false },
+);
+
+const RowError = Type.Object({ row: Type.Integer(), line: Type.Integer(), messages: Type.Array(Type.String()) });
+
+export const ImportRead = Type.Object({
+  importId: Type.String(),
+  type: Type.String(),
+  state: Type.String({
+    description: 'queued, running, succeeded or failed (draft: a panel upload not yet confirmed).',
+  }),
+  fileName: Type.String(),
+  rowsTotal: Type.Integer(),
+  rowsDone: Type.Integer(),
+  errors: Type.Array(RowError),
+  created: Type.Object({
+    checkIds: Type.Array(Type.String()),
+    payeeIds: Type.Array(Type.String()),
+    createdPayeeIds: Type.Array(Type.String()),
+  }),
+  createdAt: Type.String(),
+  startedAt: Type.Union([Type.String(), Type.Null()]),
+  finishedAt: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ImportResponse = Type.Object({ success: Type.Literal(true), data: ImportRead });
+
+export const ImportPreviewResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    type: Type.String(),
+    header: Type.Array(Type.String()),
+    mapping: Type.Array(Type.Union([Type.String(), Type.Null()])),
+    rowsTotal: Type.Integer(),
+    errors: Type.Array(RowError),
+    newPayees: Type.Array(Type.String()),
+  }),
+});
+
+/** 422 of a refused file: the spec's error body, plus every row's errors. */
+export const ImportRefusedBody = Type.Object({
+  success: Type.Literal(false),
+  errorMsg: Type.String(),
+  errors: Type.Array(RowError),
+});

@@ -1,0 +1,190 @@
+// CSV imports (services/import.service.ts): one row per upload, scoped by owner like every record.
+import type { Owner, Environment } from '../domain/owner.ts';
+import type { Queryable } from './db.ts';
+import { skipLocked } from './dialect.ts';
+import { OWNED } from './owned-queries.ts';
+import { defineTable, insertRows } from './table.ts';
+
+export type ImportState = 'draft' | 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface ImportRecord {
+  id: string;
+  accountId: string;
+  env: Environment;
+  kind: 'checks' | 'payees';
+  state: ImportState;
+  fileName: string;
+  rowsTotal: number;
+  rowsDone: number;
+  /** JSON: what the import writes (services/import.service.ts, ImportInput), or a draft's CSV. */
+  input: string;
+  /** JSON: RowError[]. */
+  errors: string;
+  /** JSON: ImportResult. */
+  result: string;
+  attempts: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+interface ImportRow {
+  id: string;
+  account_id: string;
+  env: string;
+  kind: string;
+  state: string;
+  file_name: string;
+  rows_total: number;
+  rows_done: number;
+  input: string;
+  errors: string;
+  result: string;
+  attempts: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+const IMPORTS = defineTable<ImportRow>()('imports', [
+  'id',
+  'account_id',
+  'env',
+  'kind',
+  'state',
+  'file_name',
+  'rows_total',
+  'rows_done',
+  'input',
+  'errors',
+  'result',
+  'attempts',
+  'created_at',
+  'started_at',
+  'finished_at',
+]);
+
+function toRecord(row: ImportRow): ImportRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    env: row.env as Environment,
+    kind: row.kind as ImportRecord['kind'],
+    state: row.state as ImportState,
+    fileName: row.file_name,
+    rowsTotal: Number(row.rows_total),
+    rowsDone: Number(row.rows_done),
+    input: row.input,
+    errors: row.errors,
+    result: row.result,
+    attempts: Number(row.attempts),
+    createdAt: Number(row.created_at),
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+  };
+}
+
+export async function insertImport(q: Queryable, record: ImportRecord): Promise<void> {
+  await insertRows(q, IMPORTS, [
+    {
+      id: record.id,
+      account_id: record.accountId,
+      env: record.env,
+      kind: record.kind,
+      state: record.state,
+      file_name: record.fileName,
+      rows_total: record.rowsTotal,
+      rows_done: record.rowsDone,
+      input: record.input,
+      errors: record.errors,
+      result: record.result,
+      attempts: record.attempts,
+      created_at: record.createdAt,
+      started_at: record.startedAt,
+      finished_at: record.finishedAt,
+    },
+  ]);
+}
+
+export async function findImport(q: Queryable, owner: Owner, id: string): Promise<ImportRecord | undefined> {
+  const row = await q.get<ImportRow>(`SELECT * FROM imports WHERE id = ? AND ${OWNED}`, [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
+  return row === undefined ? undefined : toRecord(row);
+}
+
+/** An owner's recent imports, newest first, without their (large) input. */
+export async function listImports(q: Queryable, owner: Owner, limit: number): Promise<ImportRecord[]> {
+  const rows = await q.all<ImportRow>(
+    `SELECT id, account_id, env, kind, state, file_name, rows_total, rows_done, '' AS input, errors, result, attempts,
+            created_at, started_at, finished_at
+     FROM imports WHERE ${OWNED} AND state <> 'draft' ORDER BY created_at DESC, id DESC LIMIT ?`,
+    [owner.accountId, owner.env, limit],
+  );
+  return rows.map(toRecord);
+}
+
+/** Imports acknowledged but not finished (a stopped process left them), oldest first. */
+export async function unfinishedImportIds(q: Queryable, limit: number): Promise<string[]> {
+  const rows = await q.all<{ id: string }>(
+    `SELECT id FROM imports WHERE state IN ('queued', 'running') ORDER BY created_at, id LIMIT ?`,
+    [limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** A draft confirmed: its input replaced by what the import writes, queued. 0 when it was no draft. */
+export async function queueDraft(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+  input: string,
+  rowsTotal: number,
+): Promise<number> {
+  return q.run(
+    `UPDATE imports SET state = 'queued', input = ?, rows_total = ? WHERE id = ? AND ${OWNED} AND state = 'draft'`,
+    [input, rowsTotal, id, owner.accountId, owner.env],
+  );
+}
+
+/** Marks an import running (committed at once, so pages show it) and counts the attempt. */
+export async function markRunning(q: Queryable, id: string, now: number): Promise<void> {
+  await q.run(
+    `UPDATE imports SET state = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
+     WHERE id = ? AND state IN ('queued', 'running')`,
+    [now, id],
+  );
+}
+
+/**
+ * Inside the import's own transaction: the import if it is still to be done and no other
+ * transaction holds it (PostgreSQL row lock, skipped when taken; SQLite has one writer at a time).
+ */
+export async function claimImport(q: Queryable, id: string): Promise<ImportRecord | undefined> {
+  const row = await q.get<ImportRow>(
+    `SELECT * FROM imports WHERE id = ? AND state IN ('queued', 'running')${skipLocked(q.dialect)}`,
+    [id],
+  );
+  return row === undefined ? undefined : toRecord(row);
+}
+
+export async function finishImport(
+  q: Queryable,
+  id: string,
+  state: 'succeeded' | 'failed',
+  rowsDone: number,
+  errors: string,
+  result: string,
+  now: number,
+): Promise<void> {
+  await q.run('UPDATE imports SET state = ?, rows_done = ?, errors = ?, result = ?, finished_at = ? WHERE id = ?', [
+    state,
+    rowsDone,
+    errors,
+    result,
+    now,
+    id,
+  ]);
+}
