@@ -53,10 +53,9 @@ const CHOICES_LIMIT = 200;
 /** Payees looked at when a typed name is matched without script. */
 const NAME_MATCH_LIMIT = 100;
 
-type Deps = PanelDeps;
 type Outcome = { fields: FieldErrors; problem: string };
 
-async function choicesFor(deps: Deps, principal: Principal, payeeTerm: string): Promise<FormChoices> {
+async function choicesFor(deps: PanelDeps, principal: Principal, payeeTerm: string): Promise<FormChoices> {
   const { ctx } = deps;
   const all = { limit: CHOICES_LIMIT, offset: 0, term: null };
   const [banks, categories, payees] = await Promise.all([
@@ -74,7 +73,12 @@ async function choicesFor(deps: Deps, principal: Principal, payeeTerm: string): 
 const decimal = (amountCents: number | null): string => (amountCents === null ? '' : centsToDecimalString(amountCents));
 
 /** The form filled from a saved check (edit, duplicate). */
-async function valuesFromCheck(deps: Deps, principal: Principal, check: Check, issueDate: string): Promise<FormValues> {
+async function valuesFromCheck(
+  deps: PanelDeps,
+  principal: Principal,
+  check: Check,
+  issueDate: string,
+): Promise<FormValues> {
   const values = emptyValues(issueDate);
   values.bankAccountId = check.bankAccountId;
   values.payee = check.payeeName ?? '';
@@ -90,7 +94,7 @@ async function valuesFromCheck(deps: Deps, principal: Principal, check: Check, i
   return values;
 }
 
-async function voucherOf(deps: Deps, principal: Principal, check: Check): Promise<Voucher | undefined> {
+async function voucherOf(deps: PanelDeps, principal: Principal, check: Check): Promise<Voucher | undefined> {
   return check.voucherId === null ? undefined : voucherStore.findVoucher(deps.ctx.db, principal, check.voucherId);
 }
 
@@ -101,12 +105,16 @@ const sameName = (a: string, b: string): boolean => a.trim().toLowerCase() === b
  * shows its name), a payee id typed in, or the one payee with exactly that name.
  */
 async function resolvePayee(
-  deps: Deps,
+  deps: PanelDeps,
   principal: Principal,
   values: FormValues,
+  current: Check | null = null,
 ): Promise<{ payeeId: string | null } | Outcome> {
   const { ctx } = deps;
   if (values.payee === '') return { payeeId: null };
+  // An edit keeping the check's payee keeps it, even one deleted since (as PUT allows).
+  if (current?.payeeId != null && values.payeeId === current.payeeId && sameName(values.payee, current.payeeName ?? ''))
+    return { payeeId: current.payeeId };
   const byId = async (id: string) => {
     try {
       return await payeeService.getPayee(ctx, principal, id);
@@ -153,7 +161,7 @@ interface FormPage {
 }
 
 async function showForm(
-  deps: Deps,
+  deps: PanelDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   env: Environment,
@@ -320,7 +328,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
       if (payeeProblem !== null) throw payeeProblem;
       let payeeId: string | null = null;
       if (!values.newPayee) {
-        const resolved = await resolvePayee(deps, principal, values);
+        const resolved = await resolvePayee(deps, principal, values, check);
         if (isOutcome(resolved)) return showForm(deps, request, reply, env, form, values, resolved);
         payeeId = resolved.payeeId;
       }

@@ -342,6 +342,24 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     expect((await a.api.get(`/checks/${id}`)).body.data.memo).toBe('Changed');
   });
 
+  it('keeps a payee deleted since the check was written when the edit leaves the payee as it was', async () => {
+    const gone = (await a.api.post('/payees', { payees: [{ name: 'Gone Ltd' }] })).body.data.payees[0].payeeId;
+    const id = idFrom((await write(a.visitor, { ...goodForm(), payee: 'Gone Ltd' })).location);
+    expect((await a.api.delete(`/payees/${gone}`)).status).toBe(200);
+    const edit = await a.visitor.get(`/panel/checks/${id}/edit`);
+    expect(edit.body).toContain(`name="payeeId" id="payeeId" value="${gone}"`);
+    const saved = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
+      ...goodForm(),
+      payee: 'Gone Ltd',
+      payeeId: gone,
+      memo: 'Still to Gone',
+    });
+    expect(saved.status).toBe(303);
+    const read = (await a.api.get(`/checks/${id}`)).body.data;
+    expect(read.payee.payeeId).toBe(gone);
+    expect(read.memo).toBe('Still to Gone');
+  });
+
   it('deletes a new check after a confirm step', async () => {
     const id = idFrom((await write(a.visitor, goodForm())).location);
     const confirm = await a.visitor.get(`/panel/checks/${id}/delete`);
@@ -381,6 +399,27 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     expect(copy.status).toBe(0);
     for (const key of ['amount', 'memo', 'invoiceNumber', 'payee', 'bankAccount'])
       expect(copy[key], key).toEqual(first[key]);
+  });
+
+  it('without script, finds the payee by exact name or id, and asks which one when names repeat', async () => {
+    const twins = await a.api.post('/payees', { payees: [{ name: 'Twin Co' }, { name: 'twin co' }] });
+    const [first, second] = twins.body.data.payees.map((p: { payeeId: string }) => p.payeeId);
+    const before = await checkCount();
+    const ambiguous = await write(a.visitor, { ...goodForm(), payee: 'Twin Co' });
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body).toContain('2 payees are named &quot;Twin Co&quot;');
+    // Close is not the same: a part of a name does not pick a payee.
+    const partial = await write(a.visitor, { ...goodForm(), payee: 'Acme' });
+    expect(partial.body).toContain('No payee is named &quot;Acme&quot;');
+    expect(await checkCount()).toBe(before);
+    // The script's pick (payeeId, with the name still in the box) or a typed id settles it.
+    const picked = await write(a.visitor, { ...goodForm(), payee: 'Twin Co', payeeId: second });
+    expect((await a.api.get(`/checks/${idFrom(picked.location)}`)).body.data.payee.payeeId).toBe(second);
+    const typed = await write(a.visitor, { ...goodForm(), payee: first });
+    expect((await a.api.get(`/checks/${idFrom(typed.location)}`)).body.data.payee.payeeId).toBe(first);
+    // A stale pick (the name was changed after picking) is not trusted: the name decides.
+    const stale = await write(a.visitor, { ...goodForm(), payee: 'Acme Supplies', payeeId: second });
+    expect((await a.api.get(`/checks/${idFrom(stale.location)}`)).body.data.payee.payeeId).toBe(payeeId);
   });
 
   it('answers payee suggestions as JSON from the account and environment only, at most 20', async () => {
