@@ -8,6 +8,7 @@ import { dialects } from '../support/databases.ts';
 import { clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
 import { snapshotTables } from '../support/table-snapshot.ts';
+import * as bankAccountService from '../../src/services/bank-account.service.ts';
 import * as payeeService from '../../src/services/payee.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 
@@ -358,6 +359,64 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     const read = (await a.api.get(`/checks/${id}`)).body.data;
     expect(read.payee.payeeId).toBe(gone);
     expect(read.memo).toBe('Still to Gone');
+  });
+
+  it('edits a check to pay a new payee made in the same transaction', async () => {
+    const id = idFrom((await write(a.visitor, goodForm())).location);
+    const payeesBefore = await payeeCount();
+    const refused = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
+      ...goodForm(),
+      newPayee: '1',
+      'newPayee.name': 'Late Payee',
+      amount: 'x',
+    });
+    expect(refused.status).toBe(422);
+    expect(await payeeCount()).toBe(payeesBefore);
+    const saved = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
+      ...goodForm(),
+      newPayee: '1',
+      'newPayee.name': 'Late Payee',
+    });
+    expect(saved.status).toBe(303);
+    expect((await a.api.get(`/checks/${id}`)).body.data.payee.name).toBe('Late Payee');
+    expect(await payeeCount()).toBe(payeesBefore + 1);
+  });
+
+  it('writes a live check with ?env=live, drawn on the live bank account and payee only', async () => {
+    const live = { accountId: a.accountId, env: 'live' as const };
+    const [bank] = await bankAccountService.createBankAccounts(ctx(), live, [
+      { name: 'Live operating', bankName: 'Live Bank', routingNumber: '011000015', accountNumber: '555000111' },
+    ]);
+    await payeeService.createPayees(ctx(), live, [{ name: 'Live Vendor' }]);
+    const form = await a.visitor.get('/panel/checks/new?env=live');
+    expect(form.body).toContain('Live operating');
+    expect(form.body).not.toContain('>Operating ·');
+    expect(form.body).toContain('<input type="hidden" name="env" value="live">');
+    // A test payee's name is not found among live payees.
+    const wrongEnv = await a.visitor.post('/panel/checks/new?env=live', {
+      ...goodForm(),
+      bankAccountId: bank?.id ?? '',
+      categoryId: '',
+      env: 'live',
+      _csrf: csrfOf(form.body),
+    });
+    expect(wrongEnv.status).toBe(422);
+    expect(wrongEnv.body).toContain('No payee is named &quot;Acme Supplies&quot;');
+    const saved = await a.visitor.post('/panel/checks/new?env=live', {
+      ...goodForm(),
+      bankAccountId: bank?.id ?? '',
+      payee: 'Live Vendor',
+      categoryId: '',
+      env: 'live',
+      _csrf: csrfOf(form.body),
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toMatch(/\?notice=check-saved&env=live$/);
+    const row = await t.database.db.get<{ env: string }>('SELECT env FROM checks WHERE id = ?', [
+      idFrom(saved.location),
+    ]);
+    expect(row?.env).toBe('live');
+    expect((await a.api.get(`/checks/${idFrom(saved.location)}`)).status).toBe(404);
   });
 
   it('deletes a new check after a confirm step', async () => {
