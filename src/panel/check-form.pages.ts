@@ -22,9 +22,7 @@ import * as lifecycle from '../services/lifecycle.service.ts';
 import * as payeeService from '../services/payee.service.ts';
 import * as voucherService from '../services/voucher.service.ts';
 import { rules } from '../services/validation.ts';
-import { cents } from '../services/check.service.ts';
 import { transactionJoinedByCalls } from '../store/db.ts';
-import * as voucherStore from '../store/vouchers.repository.ts';
 import {
   checkEdit,
   checkForm,
@@ -95,7 +93,13 @@ async function valuesFromCheck(
 }
 
 async function voucherOf(deps: PanelDeps, principal: Principal, check: Check): Promise<Voucher | undefined> {
-  return check.voucherId === null ? undefined : voucherStore.findVoucher(deps.ctx.db, principal, check.voucherId);
+  if (check.voucherId === null) return undefined;
+  try {
+    return await voucherService.getCheckVoucher(deps.ctx, principal, check.id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return undefined;
+    throw error;
+  }
 }
 
 const sameName = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -298,9 +302,10 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
     fixedBankAccount: check.bankAccountName,
   });
 
-  const editableCheck = async (principal: Principal, id: string): Promise<Check> => {
+  /** A check that is still new, else the API's 422 for `what` ("edited", "deleted"). */
+  const editableCheck = async (principal: Principal, id: string, what: string): Promise<Check> => {
     const check = await checkService.getCheck(ctx, principal, id);
-    if (!isEditable(check.status)) throw lifecycle.refused('edited', check.status);
+    if (!isEditable(check.status)) throw lifecycle.refused(what, check.status);
     return check;
   };
 
@@ -308,7 +313,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
-    const check = await editableCheck(principal, id);
+    const check = await editableCheck(principal, id, 'edited');
     const values = await valuesFromCheck(deps, principal, check, check.issueDate);
     return showForm(deps, request, reply, env, editForm(check, env), values, null);
   });
@@ -367,7 +372,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
   app.get('/checks/:id/delete', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
-    const check = await editableCheck(principalFor(request, env), id);
+    const check = await editableCheck(principalFor(request, env), id, 'deleted');
     return confirmPage(request, reply, env, check, {
       verb: 'delete',
       title: `Delete check ${check.serialNumber}`,
@@ -422,7 +427,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
     const amount = queryText(request.query, 'amount').trim().slice(0, 40);
     let answer: { words: string; message: string };
     try {
-      answer = { words: amount === '' ? '' : amountInWords(cents('amount', amount)), message: '' };
+      answer = { words: amount === '' ? '' : amountInWords(checkService.cents('amount', amount)), message: '' };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       answer = { words: '', message: error.message };

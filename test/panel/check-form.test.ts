@@ -333,7 +333,9 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     expect(page.body).not.toContain(`/panel/checks/${id}/void"`);
     expect(page.body).toContain(`/panel/checks/new?from=${id}"`);
     expect((await a.visitor.get(`/panel/checks/${id}/edit`)).status).toBe(422);
-    expect((await a.visitor.get(`/panel/checks/${id}/delete`)).status).toBe(422);
+    const deleteVoid = await a.visitor.get(`/panel/checks/${id}/delete`);
+    expect(deleteVoid.status).toBe(422);
+    expect(deleteVoid.body).toContain('The check cannot be deleted: its status is void.');
     expect((await a.visitor.get(`/panel/checks/${id}/void`)).status).toBe(422);
     const token = csrfOf((await a.visitor.get('/panel/checks/new')).body);
     const editVoid = await a.visitor.post(`/panel/checks/${id}/edit`, { ...goodForm(), memo: 'x', _csrf: token });
