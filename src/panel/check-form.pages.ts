@@ -22,9 +22,7 @@ import * as lifecycle from '../services/lifecycle.service.ts';
 import * as payeeService from '../services/payee.service.ts';
 import * as voucherService from '../services/voucher.service.ts';
 import { rules } from '../services/validation.ts';
-import { cents } from '../services/check.service.ts';
 import { transactionJoinedByCalls } from '../store/db.ts';
-import * as voucherStore from '../store/vouchers.repository.ts';
 import {
   checkEdit,
   checkForm,
@@ -53,10 +51,9 @@ const CHOICES_LIMIT = 200;
 /** Payees looked at when a typed name is matched without script. */
 const NAME_MATCH_LIMIT = 100;
 
-type Deps = PanelDeps;
 type Outcome = { fields: FieldErrors; problem: string };
 
-async function choicesFor(deps: Deps, principal: Principal, payeeTerm: string): Promise<FormChoices> {
+async function choicesFor(deps: PanelDeps, principal: Principal, payeeTerm: string): Promise<FormChoices> {
   const { ctx } = deps;
   const all = { limit: CHOICES_LIMIT, offset: 0, term: null };
   const [banks, categories, payees] = await Promise.all([
@@ -74,7 +71,12 @@ async function choicesFor(deps: Deps, principal: Principal, payeeTerm: string): 
 const decimal = (amountCents: number | null): string => (amountCents === null ? '' : centsToDecimalString(amountCents));
 
 /** The form filled from a saved check (edit, duplicate). */
-async function valuesFromCheck(deps: Deps, principal: Principal, check: Check, issueDate: string): Promise<FormValues> {
+async function valuesFromCheck(
+  deps: PanelDeps,
+  principal: Principal,
+  check: Check,
+  issueDate: string,
+): Promise<FormValues> {
   const values = emptyValues(issueDate);
   values.bankAccountId = check.bankAccountId;
   values.payee = check.payeeName ?? '';
@@ -90,8 +92,14 @@ async function valuesFromCheck(deps: Deps, principal: Principal, check: Check, i
   return values;
 }
 
-async function voucherOf(deps: Deps, principal: Principal, check: Check): Promise<Voucher | undefined> {
-  return check.voucherId === null ? undefined : voucherStore.findVoucher(deps.ctx.db, principal, check.voucherId);
+async function voucherOf(deps: PanelDeps, principal: Principal, check: Check): Promise<Voucher | undefined> {
+  if (check.voucherId === null) return undefined;
+  try {
+    return await voucherService.getCheckVoucher(deps.ctx, principal, check.id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return undefined;
+    throw error;
+  }
 }
 
 const sameName = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -101,12 +109,16 @@ const sameName = (a: string, b: string): boolean => a.trim().toLowerCase() === b
  * shows its name), a payee id typed in, or the one payee with exactly that name.
  */
 async function resolvePayee(
-  deps: Deps,
+  deps: PanelDeps,
   principal: Principal,
   values: FormValues,
+  current: Check | null = null,
 ): Promise<{ payeeId: string | null } | Outcome> {
   const { ctx } = deps;
   if (values.payee === '') return { payeeId: null };
+  // An edit keeping the check's payee keeps it, even one deleted since (as PUT allows).
+  if (current?.payeeId != null && values.payeeId === current.payeeId && sameName(values.payee, current.payeeName ?? ''))
+    return { payeeId: current.payeeId };
   const byId = async (id: string) => {
     try {
       return await payeeService.getPayee(ctx, principal, id);
@@ -153,7 +165,7 @@ interface FormPage {
 }
 
 async function showForm(
-  deps: Deps,
+  deps: PanelDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   env: Environment,
@@ -290,9 +302,10 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
     fixedBankAccount: check.bankAccountName,
   });
 
-  const editableCheck = async (principal: Principal, id: string): Promise<Check> => {
+  /** A check that is still new, else the API's 422 for `what` ("edited", "deleted"). */
+  const editableCheck = async (principal: Principal, id: string, what: string): Promise<Check> => {
     const check = await checkService.getCheck(ctx, principal, id);
-    if (!isEditable(check.status)) throw lifecycle.refused('edited', check.status);
+    if (!isEditable(check.status)) throw lifecycle.refused(what, check.status);
     return check;
   };
 
@@ -300,7 +313,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
-    const check = await editableCheck(principal, id);
+    const check = await editableCheck(principal, id, 'edited');
     const values = await valuesFromCheck(deps, principal, check, check.issueDate);
     return showForm(deps, request, reply, env, editForm(check, env), values, null);
   });
@@ -320,7 +333,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
       if (payeeProblem !== null) throw payeeProblem;
       let payeeId: string | null = null;
       if (!values.newPayee) {
-        const resolved = await resolvePayee(deps, principal, values);
+        const resolved = await resolvePayee(deps, principal, values, check);
         if (isOutcome(resolved)) return showForm(deps, request, reply, env, form, values, resolved);
         payeeId = resolved.payeeId;
       }
@@ -359,7 +372,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
   app.get('/checks/:id/delete', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
-    const check = await editableCheck(principalFor(request, env), id);
+    const check = await editableCheck(principalFor(request, env), id, 'deleted');
     return confirmPage(request, reply, env, check, {
       verb: 'delete',
       title: `Delete check ${check.serialNumber}`,
@@ -414,7 +427,7 @@ export async function checkFormPages(app: FastifyInstance, deps: PanelDeps): Pro
     const amount = queryText(request.query, 'amount').trim().slice(0, 40);
     let answer: { words: string; message: string };
     try {
-      answer = { words: amount === '' ? '' : amountInWords(cents('amount', amount)), message: '' };
+      answer = { words: amount === '' ? '' : amountInWords(checkService.cents('amount', amount)), message: '' };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       answer = { words: '', message: error.message };

@@ -8,6 +8,7 @@ import { dialects } from '../support/databases.ts';
 import { clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
 import { snapshotTables } from '../support/table-snapshot.ts';
+import * as bankAccountService from '../../src/services/bank-account.service.ts';
 import * as payeeService from '../../src/services/payee.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 
@@ -332,7 +333,9 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     expect(page.body).not.toContain(`/panel/checks/${id}/void"`);
     expect(page.body).toContain(`/panel/checks/new?from=${id}"`);
     expect((await a.visitor.get(`/panel/checks/${id}/edit`)).status).toBe(422);
-    expect((await a.visitor.get(`/panel/checks/${id}/delete`)).status).toBe(422);
+    const deleteVoid = await a.visitor.get(`/panel/checks/${id}/delete`);
+    expect(deleteVoid.status).toBe(422);
+    expect(deleteVoid.body).toContain('The check cannot be deleted: its status is void.');
     expect((await a.visitor.get(`/panel/checks/${id}/void`)).status).toBe(422);
     const token = csrfOf((await a.visitor.get('/panel/checks/new')).body);
     const editVoid = await a.visitor.post(`/panel/checks/${id}/edit`, { ...goodForm(), memo: 'x', _csrf: token });
@@ -340,6 +343,82 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     expect(editVoid.body).toContain('The check cannot be edited: its status is void.');
     expect((await a.visitor.post(`/panel/checks/${id}/delete`, { _csrf: token })).status).toBe(422);
     expect((await a.api.get(`/checks/${id}`)).body.data.memo).toBe('Changed');
+  });
+
+  it('keeps a payee deleted since the check was written when the edit leaves the payee as it was', async () => {
+    const gone = (await a.api.post('/payees', { payees: [{ name: 'Gone Ltd' }] })).body.data.payees[0].payeeId;
+    const id = idFrom((await write(a.visitor, { ...goodForm(), payee: 'Gone Ltd' })).location);
+    expect((await a.api.delete(`/payees/${gone}`)).status).toBe(200);
+    const edit = await a.visitor.get(`/panel/checks/${id}/edit`);
+    expect(edit.body).toContain(`name="payeeId" id="payeeId" value="${gone}"`);
+    const saved = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
+      ...goodForm(),
+      payee: 'Gone Ltd',
+      payeeId: gone,
+      memo: 'Still to Gone',
+    });
+    expect(saved.status).toBe(303);
+    const read = (await a.api.get(`/checks/${id}`)).body.data;
+    expect(read.payee.payeeId).toBe(gone);
+    expect(read.memo).toBe('Still to Gone');
+  });
+
+  it('edits a check to pay a new payee made in the same transaction', async () => {
+    const id = idFrom((await write(a.visitor, goodForm())).location);
+    const payeesBefore = await payeeCount();
+    const refused = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
+      ...goodForm(),
+      newPayee: '1',
+      'newPayee.name': 'Late Payee',
+      amount: 'x',
+    });
+    expect(refused.status).toBe(422);
+    expect(await payeeCount()).toBe(payeesBefore);
+    const saved = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
+      ...goodForm(),
+      newPayee: '1',
+      'newPayee.name': 'Late Payee',
+    });
+    expect(saved.status).toBe(303);
+    expect((await a.api.get(`/checks/${id}`)).body.data.payee.name).toBe('Late Payee');
+    expect(await payeeCount()).toBe(payeesBefore + 1);
+  });
+
+  it('writes a live check with ?env=live, drawn on the live bank account and payee only', async () => {
+    const live = { accountId: a.accountId, env: 'live' as const };
+    const [bank] = await bankAccountService.createBankAccounts(ctx(), live, [
+      { name: 'Live operating', bankName: 'Live Bank', routingNumber: '011000015', accountNumber: '555000111' },
+    ]);
+    await payeeService.createPayees(ctx(), live, [{ name: 'Live Vendor' }]);
+    const form = await a.visitor.get('/panel/checks/new?env=live');
+    expect(form.body).toContain('Live operating');
+    expect(form.body).not.toContain('>Operating ·');
+    expect(form.body).toContain('<input type="hidden" name="env" value="live">');
+    // A test payee's name is not found among live payees.
+    const wrongEnv = await a.visitor.post('/panel/checks/new?env=live', {
+      ...goodForm(),
+      bankAccountId: bank?.id ?? '',
+      categoryId: '',
+      env: 'live',
+      _csrf: csrfOf(form.body),
+    });
+    expect(wrongEnv.status).toBe(422);
+    expect(wrongEnv.body).toContain('No payee is named &quot;Acme Supplies&quot;');
+    const saved = await a.visitor.post('/panel/checks/new?env=live', {
+      ...goodForm(),
+      bankAccountId: bank?.id ?? '',
+      payee: 'Live Vendor',
+      categoryId: '',
+      env: 'live',
+      _csrf: csrfOf(form.body),
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toMatch(/\?notice=check-saved&env=live$/);
+    const row = await t.database.db.get<{ env: string }>('SELECT env FROM checks WHERE id = ?', [
+      idFrom(saved.location),
+    ]);
+    expect(row?.env).toBe('live');
+    expect((await a.api.get(`/checks/${idFrom(saved.location)}`)).status).toBe(404);
   });
 
   it('deletes a new check after a confirm step', async () => {
@@ -381,6 +460,27 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     expect(copy.status).toBe(0);
     for (const key of ['amount', 'memo', 'invoiceNumber', 'payee', 'bankAccount'])
       expect(copy[key], key).toEqual(first[key]);
+  });
+
+  it('without script, finds the payee by exact name or id, and asks which one when names repeat', async () => {
+    const twins = await a.api.post('/payees', { payees: [{ name: 'Twin Co' }, { name: 'twin co' }] });
+    const [first, second] = twins.body.data.payees.map((p: { payeeId: string }) => p.payeeId);
+    const before = await checkCount();
+    const ambiguous = await write(a.visitor, { ...goodForm(), payee: 'Twin Co' });
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body).toContain('2 payees are named &quot;Twin Co&quot;');
+    // Close is not the same: a part of a name does not pick a payee.
+    const partial = await write(a.visitor, { ...goodForm(), payee: 'Acme' });
+    expect(partial.body).toContain('No payee is named &quot;Acme&quot;');
+    expect(await checkCount()).toBe(before);
+    // The script's pick (payeeId, with the name still in the box) or a typed id settles it.
+    const picked = await write(a.visitor, { ...goodForm(), payee: 'Twin Co', payeeId: second });
+    expect((await a.api.get(`/checks/${idFrom(picked.location)}`)).body.data.payee.payeeId).toBe(second);
+    const typed = await write(a.visitor, { ...goodForm(), payee: first });
+    expect((await a.api.get(`/checks/${idFrom(typed.location)}`)).body.data.payee.payeeId).toBe(first);
+    // A stale pick (the name was changed after picking) is not trusted: the name decides.
+    const stale = await write(a.visitor, { ...goodForm(), payee: 'Acme Supplies', payeeId: second });
+    expect((await a.api.get(`/checks/${idFrom(stale.location)}`)).body.data.payee.payeeId).toBe(payeeId);
   });
 
   it('answers payee suggestions as JSON from the account and environment only, at most 20', async () => {
