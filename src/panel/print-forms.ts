@@ -20,8 +20,8 @@ import { csrfField, withEnv } from './layout.ts';
 export const MAX_PRINT = MAX_BATCH;
 
 export const STOCK_LABELS: Readonly<Record<CheckStock, string>> = {
-  blank: 'Blank check paper — prints everything, MICR line included',
-  preprinted: 'Pre-printed checks — prints only the filled-in fields',
+  blank: 'Blank check paper: everything, MICR line too',
+  preprinted: 'Pre-printed checks: filled-in fields only',
 };
 
 export const LAYOUT_LABELS: Readonly<Record<PageLayout, string>> = {

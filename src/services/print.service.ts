@@ -181,7 +181,7 @@ export interface PrintRequest extends PrintOptions {
 }
 
 /** What a print does to a check from each status it may be printed from: `new` prints, `printed` reprints. */
-export const PRINT_STATEMENT = { new: 'printed', printed: 'reprinted' } as const;
+const PRINT_STATEMENT = { new: 'printed', printed: 'reprinted' } as const;
 
 function printStatement(check: Check): string {
   return statusName(check.status) === 'printed' ? PRINT_STATEMENT.printed : PRINT_STATEMENT.new;

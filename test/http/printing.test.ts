@@ -168,6 +168,9 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
   });
 
   it('reprints a printed check: the same number, a "reprinted" statement, status printed; a void check is refused', async () => {
+    // An endpoint, so events are kept (nothing needs to receive them here).
+    const hook = await api.post('/webhooks', { url: 'https://hooks.example/print', events: ['check.printed'] });
+    expect(hook.status, hook.raw).toBe(201);
     const id = await newCheck(api, ids);
     const number = (await api.get(`/checks/${id}`)).body.data.serialNumber;
     expect((await pdfOf(api, '/checks/print', { checkIds: [id] })).status).toBe(200);
@@ -178,6 +181,11 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
     expect(read.serialNumber).toBe(number);
     expect(read.checkStatus).toEqual({ status: 1, description: 'Printed' });
     expect(await statementsOf(api, id)).toEqual(['created', 'printed', 'reprinted']);
+    // Each print, the reprint too, is a check.printed event for webhooks.
+    const events = await t.database.db.all<{ data: string }>(
+      "SELECT data FROM events WHERE type = 'check.printed' ORDER BY created_at, id",
+    );
+    expect(events.filter((e) => e.data.includes(id))).toHaveLength(2);
     // The bank account's next number did not move for the reprint.
     const next = await newCheck(api, ids);
     expect(BigInt((await api.get(`/checks/${next}`)).body.data.serialNumber)).toBe(BigInt(number) + 1n);
