@@ -2,6 +2,7 @@
 // to download and records the export. The page lists past exports (who, when, range, count,
 // totals). The same service as POST /api/v3/positive-pay-exports (docs/positive-pay.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { today } from '../domain/dates.ts';
 import { MAX_RANGE_DAYS, isPositivePayFormat } from '../domain/positive-pay.ts';
 import type { Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
@@ -75,17 +76,17 @@ export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): P
             ([value, label]) =>
               html`<option value="${value}"${value === values.format ? html` selected` : ''}>${label}</option>`,
           )}</select>${error('format')}
-<button type="submit">Download the file</button></form>`;
+<p><button type="submit">Download the file</button></p></form>`;
     const list =
       past.total === 0
         ? html`<p>No exports yet.</p>`
-        : html`<div class="table"><table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Bank account</th><th scope="col">Range</th><th scope="col">Layout</th><th scope="col">Checks</th><th scope="col">Issued</th><th scope="col">Voided</th></tr></thead>
+        : html`<div class="table"><table><thead><tr><th scope="col">Range</th><th scope="col">Checks</th><th scope="col">Issued</th><th scope="col">Voided</th><th scope="col">Layout</th><th scope="col">Bank account</th><th scope="col">When</th><th scope="col">Who</th></tr></thead>
 <tbody>${past.items.map(
-            (
-              e,
-            ) => html`<tr><td>${when(e.createdAt, principal.timeZone)}</td><td>${e.createdVia === 'api' ? `API key ${e.createdBy}` : `${e.createdBy} (${e.createdVia})`}</td>
-<td>${bankName.get(e.bankAccountId) ?? e.bankAccountId}</td><td>${e.from} – ${e.to}</td><td>${LABELS[e.format] ?? e.format}</td>
-<td>${e.issuedCount + e.voidCount}</td><td>${money(e.issuedTotalCents)} <span class="hint">(${e.issuedCount})</span></td><td>${money(e.voidTotalCents)} <span class="hint">(${e.voidCount})</span></td></tr>`,
+            // What a reader on a phone wants first (range, count, totals) comes first.
+            (e) => html`<tr><td>${e.from} – ${e.to}</td><td>${e.issuedCount + e.voidCount}</td>
+<td>${money(e.issuedTotalCents)} <span class="hint">(${e.issuedCount})</span></td><td>${money(e.voidTotalCents)} <span class="hint">(${e.voidCount})</span></td>
+<td>${LABELS[e.format] ?? e.format}</td><td>${bankName.get(e.bankAccountId) ?? e.bankAccountId}</td><td>${when(e.createdAt, principal.timeZone)}</td>
+<td>${e.createdVia === 'api' ? `API key ${e.createdBy}` : `${e.createdBy} (${e.createdVia})`}</td></tr>`,
           )}</tbody></table></div>${pager('/panel/positive-pay', env === 'live' ? { env } : {}, filters.page, filters.perPage, past.total)}`;
     const body = html`<h1>Positive pay <span class="hint">(${env})</span></h1>
 <p class="hint">The checks your bank should pay: those printed, emailed or mailed with an issue date in the range, and the voids of such checks made in the range. Send the file to your bank; every export is recorded below.</p>
@@ -96,7 +97,9 @@ ${form}
 
   app.get('/positive-pay', async (request, reply) => {
     const env = envOf(request);
-    return sendPage(reply, await formPage(request, env, { bankAccountId: '', from: '', to: '', format: 'csv' }));
+    // Today in the account's time zone: exporting each day's checks is the common habit.
+    const day = today(accountOf(request).timeZone, ctx.now());
+    return sendPage(reply, await formPage(request, env, { bankAccountId: '', from: day, to: day, format: 'csv' }));
   });
 
   app.post('/positive-pay', async (request, reply) => {

@@ -285,6 +285,64 @@ describe.each(dialects())('positive pay exports over the API (%s)', (dialect) =>
     );
   });
 
+  it('a void counts on its date in the account’s time zone, as checkStatements show it', async () => {
+    const utcDay = today;
+    // A zone where the local date differs from UTC's right now: +14 h late in the UTC day, -11 h early.
+    const timeZone = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const localDay = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    expect(localDay).not.toBe(utcDay);
+    const zoned = await t.client('pp-zone@example.com');
+    await t.database.db.run('UPDATE accounts SET time_zone = ? WHERE email = ?', [timeZone, 'pp-zone@example.com']);
+    const bank = await zoned.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Zoned', routingNumber: '011000015', accountNumber: '24242424' }],
+    });
+    const bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
+    const payee = await zoned.post('/payees', { payees: [{ name: 'Far Away' }] });
+    const made = await zoned.post('/checks', {
+      checks: [{ bankAccountId, payeeId: payee.body.data.payees[0].payeeId, issueDate: dayOffset(-3), amount: '10' }],
+    });
+    const checkId = made.body.data.checks[0].checkId;
+    const printed = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks/print`,
+      headers: { authorization: `Bearer ${zoned.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ checkIds: [checkId] }),
+    });
+    expect(printed.statusCode).toBe(200);
+    expect((await zoned.post(`/checks/${checkId}/void`)).status).toBe(200);
+    const statements = (await zoned.get(`/checks/${checkId}`)).body.data.checkStatements;
+    expect(statements.at(-1)).toMatchObject({ status: 'void', date: localDay });
+    const kinds = async (day: string) =>
+      readPositivePayCsv(
+        (await zoned.post('/positive-pay-exports', { bankAccountId, from: day, to: day, format: 'csv' })).body.data.file
+          .content,
+      ).map((r) => r.kind);
+    expect(await kinds(localDay)).toEqual(['V']);
+    expect(await kinds(utcDay)).toEqual([]);
+  });
+
+  it('an Idempotency-Key replays the same export and file, recorded once', async () => {
+    const before = (await api.get('/positive-pay-exports')).body.data.meta.total;
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${BASE}/positive-pay-exports`,
+        headers: {
+          authorization: `Bearer ${api.key}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'pp-once',
+        },
+        payload: JSON.stringify({ bankAccountId: bank1, from, to: today, format: 'fixed' }),
+      });
+    const first = await send();
+    const second = await send();
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toBe(first.body);
+    expect((await api.get('/positive-pay-exports')).body.data.meta.total).toBe(before + 1);
+  });
+
   it('is in the OpenAPI document with its schemas', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${BASE}/openapi.json` });
     expect(res.statusCode).toBe(200);

@@ -74,6 +74,14 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     const hook = await api.post('/webhooks', { url: 'https://example.com/hooks/checkwriter' });
     expect(hook.status).toBe(201);
     ids.webhookId = hook.body.data.webhookId;
+    const exported = await api.post('/positive-pay-exports', {
+      bankAccountId: basics.bankAccountId,
+      from: '2026-11-01',
+      to: '2026-11-30',
+      format: 'csv',
+    });
+    expect(exported.status).toBe(201);
+    ids.positivePayExportId = exported.body.data.positivePayExport.positivePayExportId;
     expect((await api.post('/emailchecks', { emailChecks: [{ checkId: ids.checkId }] })).status).toBe(200);
     const delivery = await t.database.db.get<{ id: string }>(
       "SELECT id FROM deliveries WHERE check_id = ? AND channel = 'email'",
