@@ -11,7 +11,7 @@ import { measure, type LoadResult } from '../load.ts';
 import { PanelClient } from '../panel-client.ts';
 import { seedChecks } from '../seed.ts';
 import { fmt, TARGETS, type ScenarioContext, type ScenarioOutcome, type Verdict } from '../scenario.ts';
-import { PANEL_CONNECTIONS } from './panel.ts';
+import { PANEL_CONNECTIONS, settle } from './panel.ts';
 
 export const REGISTER_CHECKS = 100_000;
 /** The register page's default size. */
@@ -141,6 +141,8 @@ export async function runRegister(ctx: ScenarioContext): Promise<ScenarioOutcome
       );
       pages.push({ name: t.name, path: t.path, bodyBytes: once === null ? 0 : Buffer.byteLength(once.body), load });
     }
+    // Requests still in flight when autocannon stopped finish before the harness stops the server.
+    await settle(ctx.serverPid);
     const [baseline, ...panelPages] = pages;
     if (baseline === undefined) throw new Error('register: nothing was measured');
     const verdicts: Verdict[] = [
