@@ -14,6 +14,7 @@ export const SCENARIO_NAMES = [
   'panel',
   'startup',
   'keys',
+  'register',
   'list',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -38,7 +39,7 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench -- [options]
 
   --db sqlite|postgres|both     databases to measure (default both)
-  --only get,post,idempotency,pdf,email,panel,startup,keys,list
+  --only get,post,idempotency,pdf,email,panel,startup,keys,register,list
                                 scenarios to run (default all)
   --duration SECONDS            length of each load measurement (default 10)
   --connections N               concurrent connections for GET (default 50)

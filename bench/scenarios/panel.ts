@@ -118,7 +118,7 @@ async function seedChecks(client: HttpClient): Promise<{ id: string; serial: str
  * PostgreSQL those requests would then fail on the closed pool and log errors. So wait until the
  * server has used no CPU for 100 ms (at most 5 s; at once where /proc is missing).
  */
-async function settle(pid: number): Promise<void> {
+export async function settle(pid: number): Promise<void> {
   let before = processCpuSeconds(pid);
   for (let waited = 0; before !== null && waited < 5_000; waited += 100) {
     await sleep(100);

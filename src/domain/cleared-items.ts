@@ -47,6 +47,8 @@ const NUMBER_NAMES = [
   'serialno',
   'serialnum',
   'serial',
+  'chkref',
+  'checkref',
   'checkorslip',
   'checkorslipnumber',
   'chknumber',

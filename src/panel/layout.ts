@@ -13,27 +13,31 @@ export type NavKey =
   | 'checks'
   | 'payees'
   | 'bank-accounts'
-  | 'from-addresses'
-  | 'inbox'
-  | 'webhooks'
+  | 'register'
   | 'positive-pay'
   | 'categories'
+  | 'from-addresses'
   | 'to-addresses'
-  | 'settings';
+  | 'settings'
+  | 'inbox'
+  | 'webhooks';
 
+// The office's daily work first (checks, payees, bank accounts and their registers, bank files),
+// then the records and settings behind it, then the developer's tools.
 const NAV: readonly [NavKey, string, string][] = [
   ['home', '/panel', 'Home'],
-  ['keys', '/panel/keys', 'API keys'],
   ['checks', '/panel/checks', 'Checks'],
   ['payees', '/panel/payees', 'Payees'],
   ['bank-accounts', '/panel/bank-accounts', 'Bank accounts'],
-  ['from-addresses', '/panel/from-addresses', 'From addresses'],
-  ['inbox', '/panel/inbox', 'Sandbox inbox'],
-  ['webhooks', '/panel/webhooks', 'Webhooks'],
+  ['register', '/panel/register', 'Register'],
   ['positive-pay', '/panel/positive-pay', 'Positive pay'],
   ['categories', '/panel/categories', 'Categories'],
+  ['from-addresses', '/panel/from-addresses', 'From addresses'],
   ['to-addresses', '/panel/to-addresses', 'To addresses'],
   ['settings', '/panel/settings', 'Settings'],
+  ['keys', '/panel/keys', 'API keys'],
+  ['webhooks', '/panel/webhooks', 'Webhooks'],
+  ['inbox', '/panel/inbox', 'Sandbox inbox'],
 ];
 
 /** Views whose data belongs to one environment keep it in their links. */
@@ -41,11 +45,12 @@ const ENV_VIEWS = new Set<NavKey>([
   'checks',
   'payees',
   'bank-accounts',
-  'from-addresses',
-  'webhooks',
-  'categories',
-  'to-addresses',
+  'register',
   'positive-pay',
+  'categories',
+  'from-addresses',
+  'to-addresses',
+  'webhooks',
 ]);
 
 /** Fixed texts a redirect can name with `?notice=`; nothing from the URL is ever shown as is. */
@@ -74,6 +79,8 @@ const NOTICES: Readonly<Record<string, string>> = {
   'signature-saved': 'The signature is saved: checks on this account print it.',
   'logo-saved': 'The logo is saved: checks print it.',
   'image-removed': 'The image is removed.',
+  'checks-cleared': 'The ticked checks are marked cleared.',
+  'check-uncleared': 'The clearing is taken back: the check is outstanding again.',
 };
 
 export interface PageOptions {

@@ -19,6 +19,7 @@ import { inboxPages } from './inbox.pages.ts';
 import { webhooksPages } from './webhooks.pages.ts';
 import { positivePayPages } from './positive-pay.pages.ts';
 import { printPages } from './print.pages.ts';
+import { registerPages } from './register.pages.ts';
 import type { PanelDeps } from './deps.ts';
 
 declare module 'fastify' {
@@ -151,6 +152,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(webhooksPages, deps);
   await scope.register(positivePayPages, deps);
   await scope.register(printPages, deps);
+  await scope.register(registerPages, deps);
 }
 
 export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {

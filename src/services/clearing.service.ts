@@ -37,6 +37,38 @@ export function clearedDateOf(given: string | undefined, path: string, timeZone:
   return given;
 }
 
+/**
+ * Clears these checks with one date inside `tx`: each must be issued and uncleared (a 422 naming
+ * the first that is not, and the caller's transaction rolls back: all or nothing).
+ */
+async function clearAll(
+  tx: Queryable,
+  principal: Principal,
+  list: readonly Check[],
+  day: string,
+  now: number,
+): Promise<void> {
+  for (const check of list) {
+    const refusal = whyNotClearable(check);
+    const what = list.length === 1 ? 'The check' : `Check ${check.serialNumber}`;
+    if (refusal !== null) throw validationError(`${what} cannot be cleared: ${refusal}.`);
+    if ((await register.setCleared(tx, principal, check.id, day)) !== 1) {
+      const current = await load(tx, principal, check.id);
+      throw validationError(`${what} cannot be cleared: ${whyNotClearable(current) ?? 'it changed meanwhile'}.`);
+    }
+  }
+  await checks.insertStatements(
+    tx,
+    list.map((c) => ({ checkId: c.id, status: CLEARED_STATEMENT, at: now })),
+  );
+  await emit(
+    tx,
+    principal,
+    list.map((c) => ({ type: 'check.cleared' as const, data: clearingEventData(c, day) })),
+    now,
+  );
+}
+
 /** POST /checks/{id}/clear: an issued, uncleared check gets its cleared date. Clearing twice is refused. */
 export async function clearCheck(
   ctx: ServiceContext,
@@ -46,18 +78,47 @@ export async function clearCheck(
 ): Promise<Check> {
   const now = ctx.now();
   const day = clearedDateOf(clearedDate, 'clearedDate', principal.timeZone, now);
-  await ctx.db.transaction(async (tx) => {
-    const check = await load(tx, principal, id);
-    const refusal = whyNotClearable(check);
-    if (refusal !== null) throw validationError(`The check cannot be cleared: ${refusal}.`);
-    if ((await register.setCleared(tx, principal, id, day)) !== 1) {
-      const now = await load(tx, principal, id);
-      throw validationError(`The check cannot be cleared: ${whyNotClearable(now) ?? 'it changed meanwhile'}.`);
-    }
-    await checks.insertStatements(tx, [{ checkId: id, status: CLEARED_STATEMENT, at: now }]);
-    await emit(tx, principal, [{ type: 'check.cleared', data: clearingEventData(check, day) }], now);
-  });
+  await ctx.db.transaction(async (tx) => clearAll(tx, principal, [await load(tx, principal, id)], day, now));
   return load(ctx.db, principal, id);
+}
+
+/** Most checks cleared by hand at once: a register page. */
+export const MAX_CLEAR_AT_ONCE = 500;
+
+/**
+ * The panel's register: the ticked checks of one bank account cleared on one date, all or
+ * nothing. A check of another bank account, account or environment is a 404, as in the API.
+ */
+export async function clearChecks(
+  ctx: ServiceContext,
+  principal: Principal,
+  bankAccountId: string,
+  ids: readonly string[],
+  clearedDate: string | undefined,
+): Promise<number> {
+  const now = ctx.now();
+  await getBankAccount(ctx, principal, bankAccountId);
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) throw validationError('Tick the checks the bank paid first.');
+  if (unique.length > MAX_CLEAR_AT_ONCE) throw validationError(`Clear at most ${MAX_CLEAR_AT_ONCE} checks at once.`);
+  const day = clearedDateOf(clearedDate, 'clearedDate', principal.timeZone, now);
+  await ctx.db.transaction(async (tx) => {
+    const found = await checks.findChecks(tx, principal, unique);
+    const list = unique.map((id) => {
+      const check = found.get(id);
+      if (check === undefined || check.bankAccountId !== bankAccountId) throw notFound('Check');
+      return check;
+    });
+    await clearAll(tx, principal, list, day, now);
+  });
+  return unique.length;
+}
+
+/** A check of this bank account (the caller's), else 404: the panel's forms name both. */
+export async function checkOn(ctx: ServiceContext, owner: Owner, bankAccountId: string, id: string): Promise<Check> {
+  const check = await checks.findCheck(ctx.db, owner, id);
+  if (check === undefined || check.bankAccountId !== bankAccountId) throw notFound('Check');
+  return check;
 }
 
 /** POST /checks/{id}/unclear: a clearing marked by mistake is taken back; the statements keep both. */

@@ -36,14 +36,7 @@ export async function registerOf(
   const bankAccount = await getBankAccount(ctx, owner, bankAccountId);
   const outstanding = await register.outstandingOf(ctx.db, bankAccount.id);
   const total = await register.registerLength(ctx.db, bankAccount.id);
-  const entries = await register.registerPage(
-    ctx.db,
-    bankAccount.id,
-    paging.limit,
-    paging.offset,
-    total,
-    outstanding.totalCents,
-  );
+  const entries = await register.registerPage(ctx.db, bankAccount.id, paging.limit, paging.offset, total);
   const found = await checks.findChecks(
     ctx.db,
     owner,

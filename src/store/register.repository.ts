@@ -15,10 +15,19 @@ export interface Outstanding {
   totalCents: number;
 }
 
+/**
+ * SQLite's planner, without statistics, prefers the wider checks_register index (it covers
+ * status and cleared_date) and would read every check of the account; the partial index holds
+ * only the outstanding ones. PostgreSQL picks it by its statistics.
+ */
+function outstandingIndex(q: Queryable): string {
+  return q.dialect === 'sqlite' ? ' INDEXED BY checks_outstanding' : '';
+}
+
 /** The outstanding checks of a bank account, counted on the partial index checks_outstanding. */
 export async function outstandingOf(q: Queryable, bankAccountId: string): Promise<Outstanding> {
   const row = await q.get<{ n: number | string; cents: number | string | null }>(
-    `SELECT COUNT(*) AS n, SUM(amount_cents) AS cents FROM checks WHERE bank_account_id = ? AND ${OUTSTANDING}`,
+    `SELECT COUNT(*) AS n, SUM(amount_cents) AS cents FROM checks${outstandingIndex(q)} WHERE bank_account_id = ? AND ${OUTSTANDING}`,
     [bankAccountId],
   );
   return { count: Number(row?.n ?? 0), totalCents: Number(row?.cents ?? 0) };
@@ -39,11 +48,10 @@ export interface RegisterEntry {
 }
 
 /**
- * One page of the register with the running outstanding total of each row, in one query over the
- * checks_register index: the first offset + limit entries in register order (innermost, so the
- * scan stops there), a window summing their outstanding amounts, then the page. On the far half
- * of the register it runs from the end instead (the total through a row is everything
- * outstanding less what is outstanding after it), so no page reads more than half the index.
+ * One page of the register with the running outstanding total of each row: the page's entries
+ * are found on the checks_register index (from the nearer end, so no page skips more than half of
+ * it), the outstanding total before the page is summed on the checks_outstanding index (only
+ * outstanding checks), and the page's own outstanding amounts are added up row by row.
  */
 export async function registerPage(
   q: Queryable,
@@ -51,32 +59,38 @@ export async function registerPage(
   limit: number,
   offset: number,
   length: number,
-  outstandingCents: number,
 ): Promise<RegisterEntry[]> {
   if (offset >= length || limit <= 0) return [];
   const fromStart = offset <= length / 2;
   const rows = Math.min(limit, length - offset);
-  // From the end: the rows after the page are skipped and the page is read backwards.
-  const skip = fromStart ? offset : length - offset - rows;
   const order = fromStart
     ? ORDER
     : ORDER.split(', ')
         .map((c) => `${c} DESC`)
         .join(', ');
-  // From the start the window includes the row itself; from the end it sums the rows after it.
-  const frame = fromStart ? 'ROWS UNBOUNDED PRECEDING' : 'ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING';
-  const found = await q.all<{ id: string; sum: number | string | null }>(
-    `SELECT id, sum FROM (
-       SELECT id, issue_date, created_at, SUM(out_cents) OVER (ORDER BY ${order} ${frame}) AS sum
-       FROM (
-         SELECT id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents
-         FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ?
-       ) head
-     ) w ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [bankAccountId, skip + rows, rows, skip],
+  const found = await q.all<{
+    id: string;
+    issue_date: string;
+    created_at: number | string;
+    out_cents: number | string;
+  }>(
+    `SELECT id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents
+     FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
+    [bankAccountId, rows, fromStart ? offset : length - offset - rows],
   );
-  if (fromStart) return found.map((r) => ({ id: r.id, runningCents: Number(r.sum ?? 0) }));
-  return found.reverse().map((r) => ({ id: r.id, runningCents: outstandingCents - Number(r.sum ?? 0) }));
+  const page = fromStart ? found : found.reverse();
+  const [first] = page;
+  if (first === undefined) return [];
+  const before = await q.get<{ cents: number | string | null }>(
+    `SELECT SUM(amount_cents) AS cents FROM checks${outstandingIndex(q)}
+     WHERE bank_account_id = ? AND ${OUTSTANDING} AND (issue_date, created_at, id) < (?, ?, ?)`,
+    [bankAccountId, first.issue_date, Number(first.created_at), first.id],
+  );
+  let running = Number(before?.cents ?? 0);
+  return page.map((r) => {
+    running += Number(r.out_cents);
+    return { id: r.id, runningCents: running };
+  });
 }
 
 /** The checks of a bank account with these serial numbers (serials as stored). */

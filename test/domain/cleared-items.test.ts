@@ -1,0 +1,86 @@
+// The bank file reader: header names from the exports cited in docs/reconciliation.md, signed and
+// bracketed amounts, the date forms banks use, quoted fields, and the lines it refuses.
+import { describe, expect, it } from 'vitest';
+import {
+  parseBankAmount,
+  parseBankDate,
+  parseCsv,
+  readClearedItems,
+  serialOf,
+} from '../../src/domain/cleared-items.ts';
+
+const TODAY = '2026-11-25';
+
+describe('cleared-items file', () => {
+  it.each([
+    ['Check Number,Amount,Date Paid', 'Check Number', 'Amount', 'Date Paid'],
+    ['Serial Number,Paid Amount,Paid Date', 'Serial Number', 'Paid Amount', 'Paid Date'],
+    ['Check #,Posted Date,Amount', 'Check #', 'Amount', 'Posted Date'],
+    // "Check Date" is the day the check was written, not paid: not a cleared date.
+    ['Check No,Check Date,Check Amount', 'Check No', 'Check Amount', null],
+    ['Account,ChkRef,Debit,Credit,Balance', 'ChkRef', 'Debit', null],
+    ['Date,Description,Check or Slip #,Amount', 'Check or Slip #', 'Amount', 'Date'],
+  ])('recognises the header %s', (header, number, amount, date) => {
+    const names = header.split(',');
+    const value = (name: string): string =>
+      name === number ? '0101' : name === amount ? '12.34' : name === date ? '2026-11-20' : 'x';
+    const file = readClearedItems(`${header}\n${names.map(value).join(',')}\n`, '2026-11-01', TODAY);
+    expect(file.columns).toEqual({ checkNumber: number, amount, date });
+    expect(file.items).toEqual([
+      {
+        line: 2,
+        checkNumber: '0101',
+        serial: '101',
+        amountCents: 1234,
+        clearedDate: date === null ? '2026-11-01' : '2026-11-20',
+      },
+    ]);
+  });
+
+  it('reads the columns it recognises, whatever their order, and skips rows without a check number', () => {
+    const text =
+      '\uFEFFBank report\r\nDate Paid,Description,"Check #",Amount\r\n11/20/2026,"CHECK, PAID",00123,"($1,234.50)"\r\n11/21/2026,DEPOSIT,,500.00\r\n20261122,CHECK,124,-7.05\r\n';
+    const file = readClearedItems(text, TODAY, TODAY);
+    expect(file.columns).toEqual({ checkNumber: 'Check #', amount: 'Amount', date: 'Date Paid' });
+    expect(file.skippedLines).toBe(1);
+    expect(file.items).toEqual([
+      { line: 3, checkNumber: '00123', serial: '123', amountCents: 123_450, clearedDate: '2026-11-20' },
+      { line: 5, checkNumber: '124', serial: '124', amountCents: 705, clearedDate: '2026-11-22' },
+    ]);
+  });
+
+  it('parses amounts and dates as banks write them, and nothing else', () => {
+    expect(['1234.56', '$1,234.56', '-1234.56', '(1,234.56)', '1234.56-', ' 1234.56 '].map(parseBankAmount)).toEqual(
+      Array(6).fill(123_456),
+    );
+    expect(['abc', '', '1.234', '0', '1e3', '$'].map(parseBankAmount)).toEqual(Array(6).fill(null));
+    expect(['2026-11-05', '2026/11/5', '20261105', '11/05/2026', '11/5/26', '11-05-2026'].map(parseBankDate)).toEqual(
+      Array(6).fill('2026-11-05'),
+    );
+    expect(['2026-02-30', '13/01/2026', 'Nov 5', ''].map(parseBankDate)).toEqual(Array(4).fill(null));
+    expect([serialOf('00042'), serialOf('ACH'), serialOf('0'), serialOf('1234567890123456')]).toEqual([
+      '42',
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('keeps quoted commas, quotes and line breaks inside one field', () => {
+    expect(parseCsv('a,"b,""c""\nd",e\n1,2,3')).toEqual([
+      { line: 1, fields: ['a', 'b,"c"\nd', 'e'] },
+      { line: 3, fields: ['1', '2', '3'] },
+    ]);
+  });
+
+  it('refuses a file it cannot read, naming the line', () => {
+    expect(() => readClearedItems('Date,Amount\n2026-01-01,1\n', TODAY, TODAY)).toThrow(/no header line/);
+    expect(() => readClearedItems('Check Number,Amount\n1,x\u0000y\n', TODAY, TODAY)).toThrow(
+      'Line 2: the amount "xy" of check 1 is not an amount.',
+    );
+    expect(() => readClearedItems('Check Number,Amount,Paid Date\n1,1,2026-11-26\n', TODAY, TODAY)).toThrow(
+      /after today/,
+    );
+    expect(() => readClearedItems('Check Number,Amount\n"1,1\n', TODAY, TODAY)).toThrow(/not closed/);
+  });
+});
