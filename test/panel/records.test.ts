@@ -523,7 +523,12 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     const email = `sender${emailSeq}@acme.test`;
     const owner = await signedUp(email);
     await verifyAccount(t.database.db, email, { email: true, phone: true });
-    await owner.submit('/panel/settings', '/panel/settings', { company: 'Springfield Nuclear LLC', timeZone: 'UTC' });
+    await owner.submit('/panel/settings', '/panel/settings', {
+      company: 'Springfield Nuclear LLC',
+      companyAddress: '100 Industrial Way, Springfield',
+      companyPhone: '415 555 0100',
+      timeZone: 'UTC',
+    });
     const live = await t.client(email, { env: 'live' });
     const bank = (
       await live.post('/bankAccounts', { bankAccounts: [{ name: 'L', routingNumber: ROUTING, accountNumber: '8888' }] })
@@ -542,6 +547,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(link).not.toBe('');
     const payeePage = await t.app.inject({ method: 'GET', url: link });
     expect(payeePage.body).toContain('<h1>Springfield Nuclear LLC sent you a check</h1>');
+    expect(payeePage.body).toContain('<dt>Sender</dt><dd>100 Industrial Way, Springfield · +14155550100</dd>');
   });
 
   it('logos print at the top left of the check (bank account first, else the account), the drawer text beside them', async () => {
