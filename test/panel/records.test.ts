@@ -409,8 +409,27 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
   it("another account's ids and the other environment's ids are 404, and nothing changes", async () => {
     const payeeId = (await api.post('/payees', { payees: [{ name: 'Private Payee' }] })).body.data.payees[0].payeeId;
     const catId = (await api.post('/categories', { name: 'Private' })).body.data.categoryId;
+    const bankId = (
+      await api.post('/bankAccounts', {
+        bankAccounts: [{ name: 'Private bank', routingNumber: ROUTING, accountNumber: '24682468' }],
+      })
+    ).body.data.bankAccounts[0].bankAccountId;
+    const fromId = (await api.post('/customFromAddresses', { addresses: [{ name: 'Private HQ' }] })).body.data
+      .addresses[0].customFromAddressId;
     const stranger = await signedUp('stranger@other.test');
-    for (const url of [`/panel/payees/${payeeId}`, `/panel/categories/${catId}`]) {
+    const strangerUpload = await upload(stranger, '/panel/settings', `/panel/bank-accounts/${bankId}/signature`, {
+      name: 's.png',
+      type: 'image/png',
+      bytes: signaturePng(40, 20),
+    });
+    expect(strangerUpload.status).toBe(404);
+    expect((await api.get(`/bankAccounts/${bankId}`)).body.data.hasSignature).toBe(false);
+    for (const url of [
+      `/panel/payees/${payeeId}`,
+      `/panel/categories/${catId}`,
+      `/panel/bank-accounts/${bankId}`,
+      `/panel/from-addresses/${fromId}`,
+    ]) {
       expect((await stranger.get(url)).status).toBe(404);
       const csrf = csrfOf((await stranger.get('/panel/payees')).body);
       expect((await stranger.post(url, { _csrf: csrf, name: 'Stolen' })).status).toBe(404);
@@ -421,6 +440,8 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     const csrf = csrfOf((await v.get('/panel/payees')).body);
     expect((await v.post(`/panel/payees/${payeeId}/delete`, { _csrf: csrf, env: 'live' })).status).toBe(404);
     expect((await api.get(`/payees/${payeeId}`)).body.data.name).toBe('Private Payee');
+    expect((await api.get(`/bankAccounts/${bankId}`)).body.data.name).toBe('Private bank');
+    expect((await api.get(`/customFromAddresses/${fromId}`)).body.data.name).toBe('Private HQ');
     expect((await api.get('/categories')).body.data.categories.map((c: { name: string }) => c.name)).toContain(
       'Private',
     );
