@@ -28,9 +28,16 @@ const FIELDS: readonly FieldSpec[] = [
     maxLength: settingsService.MAX_COMPANY_ADDRESS_LENGTH,
     autocomplete: 'street-address',
     // One line: panel forms refuse line breaks in any text (form.ts), as the API refuses control characters.
-    hint: 'one line, such as 1 Main St, Springfield, IL 62701',
+    hint: 'one line, such as 1 Main St, Springfield, IL 62701; shown on payee pages and printed under the company name',
   },
-  { name: 'companyPhone', label: 'Phone', kind: 'tel', maxLength: 32, autocomplete: 'tel', hint: 'shown to payees' },
+  {
+    name: 'companyPhone',
+    label: 'Phone',
+    kind: 'tel',
+    maxLength: 32,
+    autocomplete: 'tel',
+    hint: 'shown on payee pages with the address',
+  },
   {
     name: 'timeZone',
     label: 'Time zone',

@@ -101,6 +101,11 @@ export interface CheckDocument {
   readonly memo: string | null;
   readonly invoiceNumber: string | null;
   readonly signature: SignatureImage | null;
+  /**
+   * The drawer's logo (the bank account's, else the account's; issue 14), PNG or JPEG: drawn at the
+   * top left with the from block moved right beside it, both inside the upper envelope window.
+   */
+  readonly logo?: SignatureImage | null;
   readonly customElements: CustomElements;
   /** Leave the signature area unsigned (the line stays, for a hand signature). */
   readonly noSign: boolean;

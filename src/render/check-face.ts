@@ -19,12 +19,26 @@ import { drawMicrLine } from './micr-line.ts';
 import type { Pdf } from './pdf-document.ts';
 import { type CheckStock, stockDraws } from './print-layout.ts';
 import { RenderInputError } from './render-error.ts';
-import { drawImageInBox } from './signature-image.ts';
+import { drawImageInBox, prepareImage } from './signature-image.ts';
 
-export function drawFrom(doc: Pdf, from: CheckParty): void {
-  put(doc, from.name, LEFT, 0.3 * IN, { font: 'Helvetica-Bold', size: 10, maxWidth: 2.6 * IN });
+/** Where a logo goes: the top left corner, inside the upper window of a double-window envelope. */
+export const LOGO_BOX = { x: LEFT, y: 0.22 * IN, width: 0.8 * IN, height: 0.55 * IN };
+
+export function drawFrom(doc: Pdf, from: CheckParty, logo: Uint8Array | null = null): void {
+  // With a logo the text starts right of it and keeps the same right edge (3.1 in).
+  let x = LEFT;
+  if (logo !== null) {
+    try {
+      drawImageInBox(doc, prepareImage(logo), LOGO_BOX);
+      x = LEFT + LOGO_BOX.width + 0.1 * IN;
+    } catch {
+      // A logo is decoration: one that cannot be read (it was checked at upload) is left out, the check still prints.
+    }
+  }
+  const maxWidth = 3.1 * IN - x;
+  put(doc, from.name, x, 0.3 * IN, { font: 'Helvetica-Bold', size: 10, maxWidth });
   from.addressLines.forEach((line, i) => {
-    put(doc, line, LEFT, 0.3 * IN + 13 + i * 10, { font: 'Helvetica', size: 8.5, maxWidth: 2.6 * IN });
+    put(doc, line, x, 0.3 * IN + 13 + i * 10, { font: 'Helvetica', size: 8.5, maxWidth });
   });
 }
 
@@ -150,7 +164,8 @@ export function drawVoidMark(doc: Pdf): void {
 export function drawCheckFace(doc: Pdf, prepared: PreparedCheck, stock: CheckStock): void {
   const check = prepared.doc;
   const captions = stockDraws(stock, 'captions');
-  if (stockDraws(stock, 'from')) drawFrom(doc, check.from);
+  // The drawer's name, address and logo are already on pre-printed paper.
+  if (stockDraws(stock, 'from')) drawFrom(doc, check.from, check.logo?.data ?? null);
 
   const bankX = 4.35 * IN;
   if (stockDraws(stock, 'bankName')) {

@@ -47,6 +47,8 @@ export async function sandboxMessage(ctx: ServiceContext, accountId: string, id:
 export interface PayeeView {
   check: Check;
   company: string;
+  /** The sender's address and phone from the account settings, those that are set (issue 14). */
+  senderContact: string[];
   owner: Owner;
   timeZone: string;
 }
@@ -63,9 +65,11 @@ export async function payeeView(ctx: ServiceContext, token: string): Promise<Pay
   const name = statusName(check.status);
   if (name === 'void' || name === 'refunded') return 'void';
   const account = await accounts.findAccountById(ctx.db, link.owner.accountId);
+  const settings = await accounts.findAccountSettings(ctx.db, link.owner.accountId);
   return {
     check,
     company: account === undefined ? '' : senderName(account),
+    senderContact: [settings?.companyAddress ?? '', settings?.companyPhone ?? ''].filter((l) => l !== ''),
     owner: link.owner,
     timeZone: account?.timeZone ?? 'UTC',
   };

@@ -48,6 +48,10 @@ interface SharedReads {
   account(): Promise<Account | undefined>;
   bank(id: string): ReturnType<typeof bankAccountStore.findBankAccountForPrinting>;
   fromAddress(id: string): ReturnType<typeof addressStore.findAddress>;
+  /** The logo a bank account's checks print: its own, else the account's (issue 14). */
+  logo(bankAccountId: string): Promise<Buffer | null>;
+  /** The account's settings: its address and phone complete the drawer block without a from address. */
+  settings(): ReturnType<typeof accounts.findAccountSettings>;
 }
 
 function sharedReads(q: Queryable, principal: Principal): SharedReads {
@@ -62,10 +66,14 @@ function sharedReads(q: Queryable, principal: Principal): SharedReads {
   const banks = new Map<string, ReturnType<typeof bankAccountStore.findBankAccountForPrinting>>();
   const addresses = new Map<string, ReturnType<typeof addressStore.findAddress>>();
   const account = new Map<string, Promise<Account | undefined>>();
+  const logos = new Map<string, Promise<Buffer | null>>();
+  const settings = new Map<string, ReturnType<typeof accounts.findAccountSettings>>();
   return {
     account: () => once(account, principal.accountId, () => accounts.findAccountById(q, principal.accountId)),
     bank: (id) => once(banks, id, () => bankAccountStore.findBankAccountForPrinting(q, principal, id)),
     fromAddress: (id) => once(addresses, id, () => addressStore.findAddress(q, principal, 'from', id)),
+    logo: (id) => once(logos, id, () => bankAccountStore.logoForPrinting(q, principal, id)),
+    settings: () => once(settings, principal.accountId, () => accounts.findAccountSettings(q, principal.accountId)),
   };
 }
 
@@ -81,13 +89,18 @@ async function documentFor(
   const account = await shared.account();
   const fromAddress =
     bank.account.customFromAddressId === null ? undefined : await shared.fromAddress(bank.account.customFromAddressId);
+  const logo = await shared.logo(check.bankAccountId);
+  const settings = fromAddress === undefined ? await shared.settings() : undefined;
   const payee = check.payeeId === null ? undefined : await payeeStore.findPayeeForPrinting(q, principal, check.payeeId);
   const voucher = check.voucherId === null ? undefined : await voucherStore.findVoucher(q, principal, check.voucherId);
   return {
     environment: principal.env,
     from:
       fromAddress === undefined
-        ? { name: account?.company ?? '', addressLines: [] }
+        ? {
+            name: account?.company ?? '',
+            addressLines: [settings?.companyAddress ?? '', settings?.companyPhone ?? ''].filter((l) => l !== ''),
+          }
         : partyFromCustomAddress(fromAddress),
     bankName: bank.account.bankName === '' ? bank.account.name : bank.account.bankName,
     routingNumber: bank.account.routingNumber,
@@ -99,6 +112,7 @@ async function documentFor(
     memo: check.memo,
     invoiceNumber: check.invoiceNumber,
     signature: bank.signature === null ? null : { data: bank.signature },
+    logo: logo === null ? null : { data: logo },
     customElements: check.customElements,
     noSign: check.noSign,
     noAmount: check.noAmount || check.amountCents === null,

@@ -149,6 +149,62 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
     expect(again.stderr).toContain('already dispatched');
   });
 
+  it('keys create --company names the sender of emails and payee pages; without it, the owner email, not a domain', async () => {
+    const api = `${server.url}/api/v3`;
+    /** Emails a new check with a test key and answers the sandbox email's subject and payee page. */
+    const emailed = async (key: string, amount: number): Promise<{ subject: string; page: string }> => {
+      const checkId = await createCheckOverHttp(api, key, {
+        bankAccount: { name: 'Ops', routingNumber: '011000015', accountNumber: '12345678' },
+        payee: { name: 'Pat Payee', email: 'pat@payee.test' },
+        amount,
+      });
+      expect(
+        (await http(`${api}/emailchecks`, { method: 'POST', key, body: { emailChecks: [{ checkId }] } })).status,
+      ).toBe(200);
+      // The server's worker moves it to the sandbox inbox; wait for it (bounded).
+      for (let i = 0; i < 100; i += 1) {
+        const messages = (await http(`${api}/sandbox/messages`, { key })).body.data.messages as {
+          checkId: string;
+          channel: string;
+          subject: string;
+          link: string;
+        }[];
+        const mail = messages.find((m) => m.checkId === checkId && m.channel === 'email');
+        if (mail !== undefined) {
+          const page = await fetch(`${server.url}${new URL(mail.link).pathname}`);
+          return { subject: mail.subject, page: await page.text() };
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('no sandbox email');
+    };
+
+    const plain = await runCli(['keys', 'create', '--email', 'owner@widgets.test'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('No company name: payees see owner@widgets.test as the sender');
+    const before = await emailed(plain.stdout.trim().split('\n').at(-1) ?? '', 12.5);
+    expect(before.subject).toBe('owner@widgets.test sent you a check for $12.50');
+    expect(before.page).toContain('<h1>owner@widgets.test sent you a check</h1>');
+
+    // --company on the existing account sets its name; the next email and payee page carry it.
+    const named = await runCli(['keys', 'create', '--email', 'owner@widgets.test', '--company', 'Acme Ltd'], env);
+    expect(named.code).toBe(0);
+    expect(named.stderr).toContain('Company name: Acme Ltd.');
+    const after = await emailed(named.stdout.trim().split('\n').at(-1) ?? '', 20);
+    expect(after.subject).toBe('Acme Ltd sent you a check for $20.00');
+    expect(after.page).toContain('<h1>Acme Ltd sent you a check</h1>');
+
+    // A new account made with --company has it from the start.
+    const fresh = await runCli(['keys', 'create', '--email', 'ap@globex.test', '--company', 'Globex Corporation'], env);
+    expect(fresh.code).toBe(0);
+    expect((await emailed(fresh.stdout.trim().split('\n').at(-1) ?? '', 1)).subject).toBe(
+      'Globex Corporation sent you a check for $1.00',
+    );
+    const empty = await runCli(['keys', 'create', '--email', 'x@widgets.test', '--company', ' '], env);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--company: The company field is required.');
+  });
+
   it('explains bad usage with exit code 2', async () => {
     const bad = await runCli(['keys', 'create'], env);
     expect(bad.code).toBe(2);

@@ -12,6 +12,7 @@ import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type Smt
 import { csrfOf, type PanelResponse, Visitor } from '../support/panel-visitor.ts';
 import { snapshotTables } from '../support/table-snapshot.ts';
 import { signaturePng } from '../render/support/png.ts';
+import { type ParsedPage, pageText, parsePdf } from '../render/support/pdf.ts';
 
 const PASSWORD = 'correct horse battery';
 /** A real ABA routing number (checksum valid) and one that fails the checksum. */
@@ -408,8 +409,27 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
   it("another account's ids and the other environment's ids are 404, and nothing changes", async () => {
     const payeeId = (await api.post('/payees', { payees: [{ name: 'Private Payee' }] })).body.data.payees[0].payeeId;
     const catId = (await api.post('/categories', { name: 'Private' })).body.data.categoryId;
+    const bankId = (
+      await api.post('/bankAccounts', {
+        bankAccounts: [{ name: 'Private bank', routingNumber: ROUTING, accountNumber: '24682468' }],
+      })
+    ).body.data.bankAccounts[0].bankAccountId;
+    const fromId = (await api.post('/customFromAddresses', { addresses: [{ name: 'Private HQ' }] })).body.data
+      .addresses[0].customFromAddressId;
     const stranger = await signedUp('stranger@other.test');
-    for (const url of [`/panel/payees/${payeeId}`, `/panel/categories/${catId}`]) {
+    const strangerUpload = await upload(stranger, '/panel/settings', `/panel/bank-accounts/${bankId}/signature`, {
+      name: 's.png',
+      type: 'image/png',
+      bytes: signaturePng(40, 20),
+    });
+    expect(strangerUpload.status).toBe(404);
+    expect((await api.get(`/bankAccounts/${bankId}`)).body.data.hasSignature).toBe(false);
+    for (const url of [
+      `/panel/payees/${payeeId}`,
+      `/panel/categories/${catId}`,
+      `/panel/bank-accounts/${bankId}`,
+      `/panel/from-addresses/${fromId}`,
+    ]) {
       expect((await stranger.get(url)).status).toBe(404);
       const csrf = csrfOf((await stranger.get('/panel/payees')).body);
       expect((await stranger.post(url, { _csrf: csrf, name: 'Stolen' })).status).toBe(404);
@@ -420,6 +440,8 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     const csrf = csrfOf((await v.get('/panel/payees')).body);
     expect((await v.post(`/panel/payees/${payeeId}/delete`, { _csrf: csrf, env: 'live' })).status).toBe(404);
     expect((await api.get(`/payees/${payeeId}`)).body.data.name).toBe('Private Payee');
+    expect((await api.get(`/bankAccounts/${bankId}`)).body.data.name).toBe('Private bank');
+    expect((await api.get(`/customFromAddresses/${fromId}`)).body.data.name).toBe('Private HQ');
     expect((await api.get('/categories')).body.data.categories.map((c: { name: string }) => c.name)).toContain(
       'Private',
     );
@@ -522,7 +544,12 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     const email = `sender${emailSeq}@acme.test`;
     const owner = await signedUp(email);
     await verifyAccount(t.database.db, email, { email: true, phone: true });
-    await owner.submit('/panel/settings', '/panel/settings', { company: 'Springfield Nuclear LLC', timeZone: 'UTC' });
+    await owner.submit('/panel/settings', '/panel/settings', {
+      company: 'Springfield Nuclear LLC',
+      companyAddress: '100 Industrial Way, Springfield',
+      companyPhone: '415 555 0100',
+      timeZone: 'UTC',
+    });
     const live = await t.client(email, { env: 'live' });
     const bank = (
       await live.post('/bankAccounts', { bankAccounts: [{ name: 'L', routingNumber: ROUTING, accountNumber: '8888' }] })
@@ -541,5 +568,81 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(link).not.toBe('');
     const payeePage = await t.app.inject({ method: 'GET', url: link });
     expect(payeePage.body).toContain('<h1>Springfield Nuclear LLC sent you a check</h1>');
+    expect(payeePage.body).toContain('<dt>Sender</dt><dd>100 Industrial Way, Springfield · +14155550100</dd>');
+  });
+
+  it('logos print at the top left of the check (bank account first, else the account), the drawer text beside them', async () => {
+    emailSeq += 1;
+    const email = `logo${emailSeq}@acme.test`;
+    const owner = await signedUp(email);
+    await owner.submit('/panel/settings', '/panel/settings', {
+      company: 'Logo Works Inc',
+      companyAddress: '9 Elm St, Shelbyville, IL 62565',
+      timeZone: 'UTC',
+    });
+    const client = await t.client(email);
+    const bank = (
+      await client.post('/bankAccounts', {
+        bankAccounts: [{ name: 'L', routingNumber: ROUTING, accountNumber: '6666' }],
+      })
+    ).body.data.bankAccounts[0].bankAccountId as string;
+    const payee = (await client.post('/payees', { payees: [{ name: 'Pat' }] })).body.data.payees[0].payeeId;
+    const checkId = (
+      await client.post('/checks', { checks: [{ bankAccountId: bank, payeeId: payee, amount: '5.00' }] })
+    ).body.data.checks[0].checkId as string;
+    const preview = async (): Promise<ParsedPage> => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v3/checks/${checkId}/pdf`,
+        headers: { authorization: `Bearer ${client.key}` },
+      });
+      expect(res.statusCode).toBe(200);
+      const [first] = await parsePdf(res.rawPayload);
+      if (first === undefined) throw new Error('no page');
+      return first;
+    };
+    const nameX = (p: ParsedPage): number => p.texts.find((x) => x.str === 'Logo Works Inc')?.x ?? Number.NaN;
+    const top = (p: ParsedPage) => p.images.filter((b) => b.y2 > p.height - 0.9 * 72 && b.x2 < 1.5 * 72);
+
+    const plain = await preview();
+    // The settings' address completes the drawer block when the bank account has no from address.
+    expect(pageText(plain)).toContain('9 Elm St, Shelbyville, IL 62565');
+    expect(top(plain)).toHaveLength(0);
+    expect(nameX(plain)).toBeCloseTo(0.5 * 72, 0);
+
+    // The account's logo (settings) is printed on a bank account that has none of its own.
+    const logo = signaturePng(160, 110);
+    expect(
+      (
+        await upload(owner, '/panel/settings', '/panel/settings/logo', {
+          name: 'l.png',
+          type: 'image/png',
+          bytes: logo,
+        })
+      ).status,
+    ).toBe(303);
+    const withLogo = await preview();
+    const [box] = top(withLogo);
+    expect(top(withLogo)).toHaveLength(1);
+    // Inside the 0.8 x 0.55 in box at the left margin, 0.22 in from the top.
+    expect(box?.x1 ?? 0).toBeGreaterThanOrEqual(0.5 * 72 - 0.5);
+    expect(box?.x2 ?? 0).toBeLessThanOrEqual(1.3 * 72 + 0.5);
+    expect(box?.y2 ?? 0).toBeLessThanOrEqual(withLogo.height - 0.22 * 72 + 0.5);
+    expect(nameX(withLogo)).toBeCloseTo(1.4 * 72, 0);
+
+    // The bank account's own logo replaces it; removing it brings the account's back.
+    const wide = signaturePng(300, 60);
+    const bankPage = `/panel/bank-accounts/${bank}`;
+    expect(
+      (await upload(owner, bankPage, `${bankPage}/logo`, { name: 'w.png', type: 'image/png', bytes: wide })).status,
+    ).toBe(303);
+    const own = top(await preview());
+    expect(own).toHaveLength(1);
+    // A 5:1 image fills the box's width: 0.8 in wide, 0.16 in high.
+    expect(((own[0]?.x2 ?? 0) - (own[0]?.x1 ?? 0)) / 72).toBeCloseTo(0.8, 2);
+    expect(((own[0]?.y2 ?? 0) - (own[0]?.y1 ?? 0)) / 72).toBeCloseTo(0.16, 2);
+    expect((await owner.submit(bankPage, `${bankPage}/logo/delete`, {})).status).toBe(303);
+    const back = top(await preview());
+    expect(((back[0]?.x2 ?? 0) - (back[0]?.x1 ?? 0)) / 72).toBeCloseTo((0.55 * 160) / 110, 2);
   });
 });

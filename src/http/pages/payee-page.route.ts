@@ -77,10 +77,11 @@ export async function registerPayeePage(app: FastifyInstance, ctx: ServiceContex
       const { token } = request.params as { token: string };
       const view = await deliveryService.payeeView(ctx, token);
       if (typeof view === 'string') return problem(reply, view);
-      const { check, company } = view;
+      const { check, company, senderContact } = view;
       const e = escapeHtml;
       const rows: [string, string][] = [
         ['From', company],
+        ...(senderContact.length === 0 ? [] : ([['Sender', senderContact.join(' · ')]] as [string, string][])),
         ['Pay to', check.payeeName ?? ''],
         ['Amount', money(check.amountCents)],
         ['Date', check.issueDate],
