@@ -7,7 +7,16 @@ import { localMoment } from '../domain/dates.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { html, type Html } from './html.ts';
 
-export type NavKey = 'home' | 'keys' | 'checks' | 'payees' | 'bank-accounts' | 'from-addresses' | 'inbox' | 'webhooks';
+export type NavKey =
+  | 'home'
+  | 'keys'
+  | 'checks'
+  | 'payees'
+  | 'bank-accounts'
+  | 'from-addresses'
+  | 'inbox'
+  | 'webhooks'
+  | 'imports';
 
 const NAV: readonly [NavKey, string, string][] = [
   ['home', '/panel', 'Home'],
@@ -18,10 +27,11 @@ const NAV: readonly [NavKey, string, string][] = [
   ['from-addresses', '/panel/from-addresses', 'From addresses'],
   ['inbox', '/panel/inbox', 'Sandbox inbox'],
   ['webhooks', '/panel/webhooks', 'Webhooks'],
+  ['imports', '/panel/imports', 'Import'],
 ];
 
 /** Views whose data belongs to one environment keep it in their links. */
-const ENV_VIEWS = new Set<NavKey>(['checks', 'payees', 'bank-accounts', 'from-addresses', 'webhooks']);
+const ENV_VIEWS = new Set<NavKey>(['checks', 'payees', 'bank-accounts', 'from-addresses', 'webhooks', 'imports']);
 
 /** Fixed texts a redirect can name with `?notice=`; nothing from the URL is ever shown as is. */
 const NOTICES: Readonly<Record<string, string>> = {

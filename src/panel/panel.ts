@@ -16,6 +16,7 @@ import { checksPages } from './checks.pages.ts';
 import { recordsPages } from './records.pages.ts';
 import { inboxPages } from './inbox.pages.ts';
 import { webhooksPages } from './webhooks.pages.ts';
+import { importsPages } from './imports.pages.ts';
 import type { PanelDeps } from './deps.ts';
 
 declare module 'fastify' {
@@ -144,6 +145,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(recordsPages, deps);
   await scope.register(inboxPages, deps);
   await scope.register(webhooksPages, deps);
+  await scope.register(importsPages, deps);
 }
 
 export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {
