@@ -14,6 +14,7 @@ export const SCENARIO_NAMES = [
   'panel',
   'startup',
   'keys',
+  'import',
   'list',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];

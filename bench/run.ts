@@ -25,6 +25,7 @@ import { runEmail } from './scenarios/email.ts';
 import { runPanel } from './scenarios/panel.ts';
 import { runStartup } from './scenarios/startup.ts';
 import { runKeys } from './scenarios/keys.ts';
+import { runImport } from './scenarios/import.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -39,6 +40,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   panel: runPanel,
   startup: runStartup,
   keys: runKeys,
+  import: runImport,
   list: (ctx) => runList(ctx, log),
 };
 
