@@ -138,8 +138,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     const env = envOf(request);
     const principal = principalFor(request, env);
     const csv = importService.draftCsv(record);
-    const header = (await importService.previewImport(ctx, principal, { kind: record.kind, csv })).header;
-    const options = chosen === undefined ? {} : optionsOf(chosen, header);
+    const options = chosen === undefined ? {} : optionsOf(chosen, importService.draftHeader(record));
     let problem: string | undefined;
     let preview: importService.Preview;
     try {
@@ -259,9 +258,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
     const { id } = request.params as { id: string };
     const record = await importService.getImport(ctx, principal, id);
     if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
-    const header = (
-      await importService.previewImport(ctx, principal, { kind: record.kind, csv: importService.draftCsv(record) })
-    ).header;
+    const header = importService.draftHeader(record);
     try {
       await importService.startDraft(ctx, principal, id, optionsOf(request.body, header));
     } catch (error) {
