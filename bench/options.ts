@@ -15,6 +15,7 @@ export const SCENARIO_NAMES = [
   'startup',
   'keys',
   'register',
+  'import',
   'list',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];

@@ -26,6 +26,7 @@ import { runPanel } from './scenarios/panel.ts';
 import { runStartup } from './scenarios/startup.ts';
 import { runKeys } from './scenarios/keys.ts';
 import { runRegister } from './scenarios/register.ts';
+import { runImport } from './scenarios/import.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -41,6 +42,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   startup: runStartup,
   keys: runKeys,
   register: runRegister,
+  import: runImport,
   list: (ctx) => runList(ctx, log),
 };
 

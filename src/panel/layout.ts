@@ -14,6 +14,7 @@ export type NavKey =
   | 'payees'
   | 'bank-accounts'
   | 'register'
+  | 'imports'
   | 'positive-pay'
   | 'categories'
   | 'from-addresses'
@@ -30,6 +31,7 @@ const NAV: readonly [NavKey, string, string][] = [
   ['payees', '/panel/payees', 'Payees'],
   ['bank-accounts', '/panel/bank-accounts', 'Bank accounts'],
   ['register', '/panel/register', 'Register'],
+  ['imports', '/panel/imports', 'Import'],
   ['positive-pay', '/panel/positive-pay', 'Positive pay'],
   ['categories', '/panel/categories', 'Categories'],
   ['from-addresses', '/panel/from-addresses', 'From addresses'],
@@ -46,6 +48,7 @@ const ENV_VIEWS = new Set<NavKey>([
   'payees',
   'bank-accounts',
   'register',
+  'imports',
   'positive-pay',
   'categories',
   'from-addresses',

@@ -20,6 +20,7 @@ import { webhooksPages } from './webhooks.pages.ts';
 import { positivePayPages } from './positive-pay.pages.ts';
 import { printPages } from './print.pages.ts';
 import { registerPages } from './register.pages.ts';
+import { importsPages } from './imports.pages.ts';
 import type { PanelDeps } from './deps.ts';
 
 declare module 'fastify' {
@@ -153,6 +154,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(positivePayPages, deps);
   await scope.register(printPages, deps);
   await scope.register(registerPages, deps);
+  await scope.register(importsPages, deps);
 }
 
 export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {

@@ -413,6 +413,11 @@ export async function saveDraft(ctx: ServiceContext, owner: Owner, options: Impo
   return record;
 }
 
+/** The column headers of a draft's file (its preview's selects). */
+export function draftHeader(record: ImportRecord): string[] {
+  return readTable(draftCsv(record)).header;
+}
+
 /** The CSV of a draft. */
 export function draftCsv(record: ImportRecord): string {
   const parsed = JSON.parse(record.input) as { csv?: unknown };

@@ -33,7 +33,10 @@ describe.each(dialects())('checkwriter import (%s)', { timeout: 120_000 }, (dial
   });
 
   it('imports payees with plain progress lines (stderr is no terminal), then checks by payee name', async () => {
-    const payees = await runCli(['import', 'payees', fixture('quickbooks-vendors.csv'), '--email', 'office@example.com'], env);
+    const payees = await runCli(
+      ['import', 'payees', fixture('quickbooks-vendors.csv'), '--email', 'office@example.com'],
+      env,
+    );
     expect(payees.stderr).toContain('imported 3/3 rows\n');
     expect(payees.stdout).toMatch(/^imported 3 payees \(import imp_\w+\)\n$/);
     expect(payees.code).toBe(0);
@@ -68,9 +71,9 @@ describe.each(dialects())('checkwriter import (%s)', { timeout: 120_000 }, (dial
     expect(checks.code).toBe(0);
     const list = await http(`${api}/checks`, { key });
     expect(list.body.data.meta.total).toBe(3);
-    expect(list.body.data.checks.map((c: { amount: number }) => c.amount).sort((a: number, b: number) => a - b)).toEqual([
-      12, 12, 1234.5,
-    ]);
+    expect(
+      list.body.data.checks.map((c: { amount: number }) => c.amount).sort((a: number, b: number) => a - b),
+    ).toEqual([12, 12, 1234.5]);
   });
 
   it('a file with errors is refused whole: every row error printed, exit code 1, nothing written', async () => {

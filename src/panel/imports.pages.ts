@@ -1,0 +1,272 @@
+// /panel/imports: CSV imports of payees and checks (services/import.service.ts). Upload a file
+// (multipart), see its preview — a select per column, guessed from the headers, and every row's
+// errors — then Import. The import runs in the background; its page refreshes itself (a meta
+// refresh, no script) until it ends, then lists what was created.
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
+import type { Environment } from '../domain/owner.ts';
+import { AppError } from '../errors.ts';
+import * as bankAccountService from '../services/bank-account.service.ts';
+import * as importService from '../services/import.service.ts';
+import type { ImportRecord } from '../store/imports.repository.ts';
+import type { PanelDeps } from './deps.ts';
+import { field } from './form.ts';
+import { html, type Html } from './html.ts';
+import { csrfField, page, sendPage, when, withEnv } from './layout.ts';
+import { accountOf, envOf, principalFor } from './session.ts';
+
+/** Rows of a finished import's created list shown on its page (all are in the API's GET). */
+const LISTED = 200;
+/** Row errors shown on a preview (the count says how many in all). */
+const SHOWN_ERRORS = 500;
+
+interface Upload {
+  name: string;
+  data: Buffer;
+}
+
+const envField = (env: Environment): Html | '' =>
+  env === 'live' ? html`<input type="hidden" name="env" value="live">` : '';
+
+function kindOf(value: string): ImportKind {
+  if (!IMPORT_KINDS.includes(value as ImportKind))
+    throw new AppError('validation', 'Choose what the file holds: checks or payees.');
+  return value as ImportKind;
+}
+
+/** The options a preview form carries: its column selects (`col.N`), bank account, payees, date order. */
+function optionsOf(body: unknown, header: readonly string[]): Omit<importService.ImportOptions, 'csv' | 'kind'> {
+  const mapping: Record<string, string> = {};
+  header.forEach((_, i) => {
+    const chosen = (body as Record<string, unknown> | undefined)?.[`col.${i}`];
+    if (typeof chosen === 'string') mapping[String(i)] = chosen;
+  });
+  const bankAccountId = field(body, 'bankAccountId');
+  return {
+    mapping,
+    createPayees: field(body, 'createPayees') === 'yes',
+    dateOrder: field(body, 'dateOrder') === 'dmy' ? 'dmy' : 'mdy',
+    ...(bankAccountId === '' ? {} : { bankAccountId }),
+  };
+}
+
+function stateText(record: ImportRecord): string {
+  switch (record.state) {
+    case 'draft':
+      return 'waiting for you to confirm the preview';
+    case 'queued':
+      return 'queued';
+    case 'running':
+      return `importing: ${record.rowsDone} of ${record.rowsTotal} rows`;
+    case 'succeeded':
+      return `done: ${record.rowsTotal} rows imported`;
+    case 'failed':
+      return 'failed: nothing was imported';
+  }
+}
+
+export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+  const { ctx } = deps;
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: importService.MAX_IMPORT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+    async onFile(part: MultipartFile) {
+      try {
+        (part as MultipartFile & { value: Upload }).value = { name: part.filename, data: await part.toBuffer() };
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(
+            'payload_too_large',
+            `The file is larger than ${importService.MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
+          );
+        throw error;
+      }
+    },
+  });
+
+  const bankOptions = async (request: FastifyRequest, env: Environment, selected: string): Promise<Html> => {
+    const banks = await bankAccountService.listBankAccounts(ctx, principalFor(request, env), {
+      limit: 100,
+      offset: 0,
+      term: null,
+    });
+    return html`<option value="">— the file's Bank Account column —</option>${banks.items.map(
+      (b) =>
+        html`<option value="${b.id}"${b.id === selected ? html` selected` : ''}>${b.name} (${b.accountNumberMasked})</option>`,
+    )}`;
+  };
+
+  app.get('/imports', async (request, reply) => {
+    const env = envOf(request);
+    const timeZone = accountOf(request).timeZone;
+    const recent = await importService.listImports(ctx, principalFor(request, env));
+    const list =
+      recent.length === 0
+        ? html`<p>No imports yet.</p>`
+        : html`<div class="table"><table><thead><tr><th scope="col">File</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Rows</th><th scope="col">Started</th></tr></thead>
+<tbody>${recent.map(
+            (r) =>
+              html`<tr><td><a href="${withEnv(`/panel/imports/${r.id}`, env)}">${r.fileName === '' ? r.id : r.fileName}</a></td><td>${r.kind}</td><td>${stateText(r)}</td><td class="num">${r.rowsTotal}</td><td>${when(r.createdAt, timeZone)}</td></tr>`,
+          )}</tbody></table></div>`;
+    const body = html`<h1>Import from a spreadsheet <span class="hint">(${env})</span></h1>
+<p class="hint">A CSV file of payees or of checks, as accounting software exports it (QuickBooks, Xero, Wave, Sage…). You see every row's errors before anything is written; an import is all or nothing. At most ${importService.MAX_IMPORT_ROWS} rows and ${importService.MAX_IMPORT_BYTES / 1024 / 1024} MB.</p>
+<form method="post" action="/panel/imports/upload" enctype="multipart/form-data" class="card">${csrfField(request)}${envField(env)}
+<div class="row"><div><label for="kind">The file holds</label><select id="kind" name="kind"><option value="checks">Checks</option><option value="payees">Payees</option></select></div>
+<div><label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,text/csv" required></div>
+<div><button type="submit">Preview</button></div></div></form>
+<h2>Recent imports</h2>${list}`;
+    return sendPage(reply, page({ title: 'Imports', request, current: 'imports', env }, body));
+  });
+
+  app.post('/imports/upload', async (request, reply) => {
+    const env = envOf(request);
+    const body = request.body as Record<string, unknown> | undefined;
+    const file = body?.file as Upload | undefined;
+    if (file === undefined || !Buffer.isBuffer(file.data) || file.data.length === 0)
+      throw new AppError('validation', 'Choose a CSV file to upload.');
+    const kind = kindOf(typeof body?.kind === 'string' ? body.kind : '');
+    const draft = await importService.saveDraft(ctx, principalFor(request, env), {
+      kind,
+      csv: file.data.toString('utf8'),
+      fileName: file.name,
+    });
+    return reply.redirect(withEnv(`/panel/imports/${draft.id}`, env), 303);
+  });
+
+  const previewPage = async (request: FastifyRequest, record: ImportRecord, chosen: unknown, status = 200) => {
+    const env = envOf(request);
+    const principal = principalFor(request, env);
+    const csv = importService.draftCsv(record);
+    const options = chosen === undefined ? {} : optionsOf(chosen, importService.draftHeader(record));
+    let problem: string | undefined;
+    let preview: importService.Preview;
+    try {
+      preview = await importService.previewImport(ctx, principal, { ...options, kind: record.kind, csv });
+    } catch (error) {
+      // A mapping that names a field twice: say so, and show the guess again.
+      if (!(error instanceof AppError) || error.code !== 'validation') throw error;
+      problem = error.message;
+      preview = await importService.previewImport(ctx, principal, { kind: record.kind, csv });
+    }
+    const fields = fieldsOf(record.kind);
+    const selects = preview.header.map(
+      (name, i) => html`<div><label for="col-${i}">Column “${name}”</label><select id="col-${i}" name="col.${i}">
+<option value="">— not imported —</option>${fields.map(
+        (f) => html`<option value="${f}"${preview.mapping[i] === f ? html` selected` : ''}>${f}</option>`,
+      )}</select></div>`,
+    );
+    const mappedFields = preview.mapping.filter((f): f is NonNullable<typeof f> => f !== null);
+    const sample = html`<div class="table"><table><thead><tr><th scope="col">Row</th>${mappedFields.map((f) => html`<th scope="col">${f}</th>`)}</tr></thead>
+<tbody>${preview.sample.map(
+      (row, i) => html`<tr><td>${i + 1}</td>${mappedFields.map((f) => html`<td>${row[f] ?? ''}</td>`)}</tr>`,
+    )}</tbody></table></div>`;
+    const errors =
+      preview.errors.length === 0
+        ? html`<div class="notice" role="status">No errors: all ${preview.rowsTotal} rows can be imported.</div>`
+        : html`<div class="problem" role="alert">${preview.errors.length} of ${preview.rowsTotal} rows have errors. Fix the file (or the columns) and preview again: nothing is imported while any row has an error.</div>
+<div class="table"><table><thead><tr><th scope="col">Row</th><th scope="col">Line</th><th scope="col">Errors</th></tr></thead>
+<tbody>${preview.errors
+            .slice(0, SHOWN_ERRORS)
+            .map(
+              (e) => html`<tr><td>${e.row}</td><td>${e.line}</td><td>${e.messages.join(' ')}</td></tr>`,
+            )}</tbody></table></div>
+${preview.errors.length > SHOWN_ERRORS ? html`<p class="hint">The first ${SHOWN_ERRORS} rows with errors are shown.</p>` : ''}`;
+    const chosenBody = chosen as Record<string, unknown> | undefined;
+    const checksOptions =
+      record.kind === 'checks'
+        ? html`<div class="row"><div><label for="bankAccountId">Bank account of every check</label><select id="bankAccountId" name="bankAccountId">${await bankOptions(request, env, options.bankAccountId ?? '')}</select></div>
+<div><label for="dateOrder">Dates like 03/04/2026 are</label><select id="dateOrder" name="dateOrder"><option value="mdy">month/day/year</option><option value="dmy"${options.dateOrder === 'dmy' ? html` selected` : ''}>day/month/year</option></select></div>
+<div><label for="createPayees"><input id="createPayees" name="createPayees" type="checkbox" value="yes"${chosenBody?.createPayees === 'yes' ? html` checked` : ''}> Create payees the file names that are not yet payees</label></div></div>
+${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to create: ${preview.newPayees.slice(0, 50).join(', ')}${preview.newPayees.length > 50 ? ` and ${preview.newPayees.length - 50} more` : ''}.</p>`}`
+        : '';
+    const action = `/panel/imports/${record.id}`;
+    const body = html`<h1>Preview: ${record.fileName === '' ? 'your file' : record.fileName} <span class="hint">(${record.kind}, ${env})</span></h1>
+<form method="post" action="${action}/start" class="card">${csrfField(request)}${envField(env)}
+<h2>Columns</h2><p class="hint">Each column's field, guessed from its header; change any and press Update preview.</p>
+<div class="row">${selects}</div>${checksOptions}
+<p><button type="submit" formaction="${action}/preview" class="secondary">Update preview</button>
+<button type="submit"${preview.errors.length > 0 ? html` disabled` : ''}>Import ${preview.rowsTotal} rows</button></p></form>
+<h2>Errors</h2>${errors}
+<h2>First rows</h2>${sample}`;
+    return {
+      body: page(
+        { title: 'Import preview', request, current: 'imports', env, ...(problem === undefined ? {} : { problem }) },
+        body,
+      ),
+      status,
+    };
+  };
+
+  const resultPage = (request: FastifyRequest, record: ImportRecord): string => {
+    const env = envOf(request);
+    const running = record.state === 'queued' || record.state === 'running';
+    const result = importService.resultOf(record);
+    const progress = html`<p><progress max="${Math.max(1, record.rowsTotal)}" value="${record.rowsDone}">${record.rowsDone} of ${record.rowsTotal}</progress> ${stateText(record)}</p>`;
+    let detail: Html | '' = '';
+    if (record.state === 'failed') {
+      detail = html`<div class="problem" role="alert">The import failed; nothing was written.</div>
+<ul>${importService.errorsOf(record).map((e) => html`<li>Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}</li>`)}</ul>`;
+    } else if (record.state === 'succeeded') {
+      const made =
+        record.kind === 'checks'
+          ? result.checkIds
+              .slice(0, LISTED)
+              .map((id) => html`<li><a href="${withEnv(`/panel/checks/${id}`, env)}">${id}</a></li>`)
+          : result.payeeIds
+              .slice(0, LISTED)
+              .map((id) => html`<li><a href="${withEnv(`/panel/payees?term=`, env)}">${id}</a></li>`);
+      const count = record.kind === 'checks' ? result.checkIds.length : result.payeeIds.length;
+      detail = html`<div class="notice" role="status">Created ${count} ${record.kind}${result.createdPayeeIds.length > 0 ? ` and ${result.createdPayeeIds.length} payees` : ''}.</div>
+<h2>Created</h2><ol>${made}</ol>${count > LISTED ? html`<p class="hint">The first ${LISTED} are listed; GET /api/v3/imports/${record.id} lists all.</p>` : ''}
+<p><a href="${withEnv(record.kind === 'checks' ? '/panel/checks' : '/panel/payees', env)}">See all ${record.kind}</a></p>`;
+    }
+    const body = html`<h1>Import ${record.fileName === '' ? record.id : record.fileName} <span class="hint">(${record.kind}, ${env})</span></h1>
+${progress}${running ? html`<p class="hint">This page refreshes itself every 2 seconds until the import ends.</p>` : ''}${detail}
+<p><a href="${withEnv('/panel/imports', env)}">All imports</a></p>`;
+    const text = page({ title: 'Import', request, current: 'imports', env }, body);
+    // A refresh tag in the head: no script needed (the page's CSP allows none inline anyway).
+    return running
+      ? text.replace('<meta name="robots"', '<meta http-equiv="refresh" content="2"><meta name="robots"')
+      : text;
+  };
+
+  app.get('/imports/:id', async (request, reply) => {
+    const env = envOf(request);
+    const { id } = request.params as { id: string };
+    const record = await importService.getImport(ctx, principalFor(request, env), id);
+    if (record.state === 'draft') {
+      const shown = await previewPage(request, record, undefined);
+      return sendPage(reply, shown.body, shown.status);
+    }
+    return sendPage(reply, resultPage(request, record));
+  });
+
+  // Update preview: changes nothing, but carries the form's choices (a POST so the CSRF field stays out of URLs).
+  app.post('/imports/:id/preview', async (request, reply) => {
+    const env = envOf(request);
+    const { id } = request.params as { id: string };
+    const record = await importService.getImport(ctx, principalFor(request, env), id);
+    if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
+    const shown = await previewPage(request, record, request.body);
+    return sendPage(reply, shown.body, shown.status);
+  });
+
+  app.post('/imports/:id/start', async (request, reply) => {
+    const env = envOf(request);
+    const principal = principalFor(request, env);
+    const { id } = request.params as { id: string };
+    const record = await importService.getImport(ctx, principal, id);
+    if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
+    const header = importService.draftHeader(record);
+    try {
+      await importService.startDraft(ctx, principal, id, optionsOf(request.body, header));
+    } catch (error) {
+      if (!(error instanceof importService.ImportRefused)) throw error;
+      const shown = await previewPage(request, record, request.body, 422);
+      return sendPage(reply, shown.body, shown.status);
+    }
+    importService.importRunner(ctx)?.wake();
+    return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
+  });
+}

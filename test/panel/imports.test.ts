@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { dialects } from '../support/databases.ts';
+import { csrfOf, Visitor } from '../support/panel-visitor.ts';
+
+const PASSWORD = 'correct horse battery';
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url), 'utf8');
+
+/** A multipart/form-data body as a browser sends a file form. */
+function multipart(
+  fields: Record<string, string>,
+  file: { name: string; text: string },
+): { body: Buffer; type: string } {
+  const boundary = '----cwTestBoundary7MA4YWxkTrZu0gW';
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.text}\r\n`,
+  );
+  return {
+    body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) => {
+  let t: TestApp;
+  let visitor: Visitor;
+  let api: Client;
+
+  const upload = async (v: Visitor, kind: string, name: string, text: string, env = 'test') => {
+    const form = await v.get(`/panel/imports${env === 'live' ? '?env=live' : ''}`);
+    const { body, type } = multipart({ _csrf: csrfOf(form.body), kind, env }, { name, text });
+    return t.app.inject({
+      method: 'POST',
+      url: '/panel/imports/upload',
+      remoteAddress: v.address,
+      headers: { cookie: [...v.cookies].map(([k, val]) => `${k}=${val}`).join('; '), 'content-type': type },
+      payload: body,
+    });
+  };
+
+  const waitForEnd = async (path: string) => {
+    for (let i = 0; i < 200; i++) {
+      const shown = await visitor.get(path);
+      if (!shown.body.includes('http-equiv="refresh"')) return shown;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the import did not end');
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { PUBLIC_URL: 'https://checks.example' });
+    visitor = new Visitor(t.app);
+    const signed = await visitor.signUp({
+      company: 'Office Co',
+      email: 'office@panel.test',
+      phone: '+14155552671',
+      password: PASSWORD,
+    });
+    expect(signed.status).toBe(303);
+    const { key } = await t.keys.create(
+      (await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', ['office@panel.test']))?.id ??
+        '',
+      'test',
+      'k',
+    );
+    api = clientFor(t.app, key);
+  });
+  afterAll(() => t.close());
+
+  it('upload → preview (selects guessed by header, every row error) → fix the mapping → import → result page with links', async () => {
+    const payees = await upload(visitor, 'payees', 'vendors.csv', fixture('quickbooks-vendors.csv'));
+    expect(payees.statusCode).toBe(303);
+    const payeePreview = await visitor.get(payees.headers.location as string);
+    expect(payeePreview.body).toContain('No errors: all 3 rows can be imported.');
+    const payeeId = /\/panel\/imports\/(imp_\w+)/.exec(payees.headers.location as string)?.[1] ?? '';
+    const startedPayees = await visitor.post(`/panel/imports/${payeeId}/start`, {
+      _csrf: csrfOf(payeePreview.body),
+      'col.0': 'name',
+      'col.1': 'company',
+      'col.2': 'email',
+      'col.3': 'phone',
+      'col.4': 'address1',
+      'col.5': 'city',
+      'col.6': 'state',
+      'col.7': 'zip',
+    });
+    expect(startedPayees.status).toBe(303);
+    const payeesDone = await waitForEnd(startedPayees.location);
+    expect(payeesDone.body).toContain('Created 3 payees.');
+    expect((await api.get('/payees')).body.data.meta.total).toBe(3);
+
+    const bank = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Operating', routingNumber: '021000021', accountNumber: '12345678' }],
+    });
+    const bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
+    const res = await upload(visitor, 'checks', 'check-detail.csv', fixture('quickbooks-check-detail.csv'));
+    const path = res.headers.location as string;
+    const preview = await visitor.get(path);
+    expect(preview.status).toBe(200);
+    // A select per column, each guessed from the QuickBooks header.
+    for (const [i, field] of ['issueDate', 'serialNumber', 'payee', 'memo', 'category', 'amount'].entries())
+      expect(preview.body).toMatch(
+        new RegExp(`<select id="col-${i}" name="col.${i}">[\\s\\S]*?<option value="${field}" selected>`),
+      );
+    expect(preview.body).toContain('3 of 3 rows have errors');
+    expect(preview.body).toContain('The category &quot;Office Supplies&quot; is not one of your categories.');
+    expect(preview.body).toContain('The bankAccountId field is required.');
+    expect(preview.body).toMatch(/<button type="submit" disabled>Import 3 rows<\/button>/);
+    expect(preview.body).toContain(`<label for="col-0">Column “Date”</label>`);
+
+    const id = /imp_\w+/.exec(path)?.[0] ?? '';
+    const choices = {
+      _csrf: csrfOf(preview.body),
+      'col.0': 'issueDate',
+      'col.1': 'serialNumber',
+      'col.2': 'payee',
+      'col.3': 'memo',
+      'col.4': '',
+      'col.5': 'amount',
+      bankAccountId,
+      dateOrder: 'mdy',
+    };
+    // Starting with errors left is refused with the preview again, and nothing is written.
+    const refused = await visitor.post(`/panel/imports/${id}/start`, { ...choices, bankAccountId: '' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('The bankAccountId field is required.');
+    const updated = await visitor.post(`/panel/imports/${id}/preview`, choices);
+    expect(updated.body).toContain('No errors: all 3 rows can be imported.');
+    expect((await api.get('/checks')).body.data.meta.total).toBe(0);
+    const started = await visitor.post(`/panel/imports/${id}/start`, choices);
+    expect(started.status).toBe(303);
+    const done = await waitForEnd(started.location);
+    expect(done.body).toContain('Created 3 checks.');
+    const list = await api.get('/checks');
+    expect(list.body.data.meta.total).toBe(3);
+    for (const check of list.body.data.checks) expect(done.body).toContain(`href="/panel/checks/${check.checkId}"`);
+    // The list of imports names both files; the nav has the new entry.
+    const index = await visitor.get('/panel/imports');
+    expect(index.body).toContain('check-detail.csv');
+    expect(index.body).toContain('<a href="/panel/imports" aria-current="page">Import</a>');
+    // A second start of the same import changes nothing.
+    const again = await visitor.post(`/panel/imports/${id}/start`, choices);
+    expect(again.status).toBe(303);
+    expect((await api.get('/checks')).body.data.meta.total).toBe(3);
+  });
+
+  it('another account and the other environment get 404; no CSRF token, 403; a file past the limit, 413', async () => {
+    const res = await upload(visitor, 'payees', 'p.csv', 'Name\nSolo\n');
+    const path = res.headers.location as string;
+    const stranger = new Visitor(t.app);
+    await stranger.signUp({ company: 'Other', email: 'other@panel.test', phone: '+14155552672', password: PASSWORD });
+    expect((await stranger.get(path)).status).toBe(404);
+    expect((await visitor.get(`${path}?env=live`)).status).toBe(404);
+    const id = /imp_\w+/.exec(path)?.[0] ?? '';
+    const page = await stranger.get('/panel/imports');
+    expect((await stranger.post(`/panel/imports/${id}/start`, { _csrf: csrfOf(page.body) })).status).toBe(404);
+    expect((await visitor.post(`/panel/imports/${id}/start`, {})).status).toBe(403);
+    const big = await upload(visitor, 'payees', 'big.csv', `Name\n${'x'.repeat(4 * 1024 * 1024 + 10)}\n`);
+    expect(big.statusCode).toBe(413);
+    expect(big.body).toContain('larger than 4 MB');
+  });
+});
