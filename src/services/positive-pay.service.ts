@@ -42,7 +42,6 @@ export interface ExportActor {
 export interface ExportResult {
   record: store.PositivePayExport;
   file: PositivePayFile;
-  records: PositivePayRecord[];
 }
 
 const DAY_MS = 86_400_000;
@@ -53,7 +52,10 @@ export function checkRange(from: string, to: string): void {
   if (!isCalendarDate(to)) throw rules.custom('to', 'must be a date in the format YYYY-MM-DD');
   if (to < from) throw rules.custom('to', 'must be a date after or equal to from');
   if (daysInRange(from, to) > MAX_RANGE_DAYS)
-    throw rules.custom('to', `must be at most ${MAX_RANGE_DAYS} days after from, counting both`);
+    throw rules.custom(
+      'to',
+      `must be at most ${MAX_RANGE_DAYS - 1} days after from (a range of at most ${MAX_RANGE_DAYS} days)`,
+    );
 }
 
 /** Check numbers in numeric order (they are digit strings, possibly with leading zeros). */
@@ -139,7 +141,7 @@ export async function createExport(
     createdAt: now,
   };
   await ctx.db.transaction((tx) => store.insertExport(tx, owner, record));
-  return { record, file, records };
+  return { record, file };
 }
 
 export async function getExport(ctx: ServiceContext, owner: Owner, id: string): Promise<store.PositivePayExport> {

@@ -267,7 +267,7 @@ describe.each(dialects())('positive pay exports over the API (%s)', (dialect) =>
       [{ from: today, to: from, format: 'csv' }, 'The to field must be a date after or equal to from.'],
       [
         { from: '2025-01-01', to: '2026-01-02', format: 'csv' },
-        'The to field must be at most 366 days after from, counting both.',
+        'The to field must be at most 365 days after from (a range of at most 366 days).',
       ],
       [{ from, to: today, format: 'xml' }, 'format'],
       [{ from, to: today }, 'The format field is required.'],
