@@ -6,7 +6,7 @@ import type { BankAccount } from '../domain/bank-account.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
 import { MAX_PRINT_OFFSET } from '../domain/print-offset.ts';
 import { AppError } from '../errors.ts';
-import { BankAccountInput, UpdateBankAccountBody } from '../schemas/bank-accounts.ts';
+import { BankAccountInput, type BankAccountChanges, UpdateBankAccountBody } from '../schemas/bank-accounts.ts';
 import * as addressService from '../services/address.service.ts';
 import * as bankAccountService from '../services/bank-account.service.ts';
 import type { PanelDeps } from './deps.ts';
@@ -43,20 +43,21 @@ function integerOf(text: string): number | string {
   return /^-?[0-9]{1,6}$/.test(text) ? Number(text) : text;
 }
 
-function createBody(values: Values): Record<string, unknown> {
+/** The form as `POST /bankAccounts` would carry one item (text fields; the schema checks them). */
+function createBody(values: Values): BankAccountInput {
+  const startingSerial = values.startingSerial ?? '';
   return {
     name: values.name ?? '',
     bankName: values.bankName ?? '',
     bankAddress: values.bankAddress ?? '',
     routingNumber: values.routingNumber ?? '',
     accountNumber: values.accountNumber ?? '',
-    ...(values.startingSerial === '' || values.startingSerial === undefined
-      ? {}
-      : { startingSerial: values.startingSerial }),
+    ...(startingSerial === '' ? {} : { startingSerial }),
     customFromAddressId: values.customFromAddressId === '' ? null : (values.customFromAddressId ?? null),
   };
 }
 
+/** The edit form as `PUT /bankAccounts/{id}` would carry it; an empty offset is 0. */
 function updateBody(values: Values): Record<string, unknown> {
   return {
     name: values.name ?? '',
@@ -66,6 +67,19 @@ function updateBody(values: Values): Record<string, unknown> {
     customFromAddressId: values.customFromAddressId === '' ? null : (values.customFromAddressId ?? null),
     printOffsetX: integerOf(values.printOffsetX === '' ? '0' : (values.printOffsetX ?? '0')),
     printOffsetY: integerOf(values.printOffsetY === '' ? '0' : (values.printOffsetY ?? '0')),
+  };
+}
+
+/** The changes, once `updateBody` passed the schema: the offsets are then whole numbers. */
+function changesOf(values: Values): BankAccountChanges {
+  return {
+    name: values.name ?? '',
+    bankName: values.bankName ?? '',
+    bankAddress: values.bankAddress ?? '',
+    nextSerial: values.nextSerial ?? '',
+    customFromAddressId: values.customFromAddressId === '' ? null : (values.customFromAddressId ?? null),
+    printOffsetX: Number(values.printOffsetX === '' ? '0' : values.printOffsetX),
+    printOffsetY: Number(values.printOffsetY === '' ? '0' : values.printOffsetY),
   };
 }
 
@@ -150,16 +164,14 @@ export const bankAccountsKind: RecordKind<BankAccount> = {
   check: (values, editing) =>
     editing
       ? schemaProblems(UpdateBankAccountBody, updateBody(values))
-      : schemaProblems(BankAccountInput, createBody(values)),
+      : schemaProblems(BankAccountInput, { ...createBody(values) }),
   create: async (deps, owner, values) => {
-    const body = createBody(values) as unknown as Parameters<typeof bankAccountService.createBankAccounts>[2][number];
-    const [account] = await bankAccountService.createBankAccounts(deps.ctx, owner, [body]);
+    const [account] = await bankAccountService.createBankAccounts(deps.ctx, owner, [createBody(values)]);
     if (account === undefined) throw new Error('a bank account create returned nothing');
     return account;
   },
   update: async (deps, owner, id, values) => {
-    const body = updateBody(values) as unknown as Parameters<typeof bankAccountService.updateBankAccount>[3];
-    await bankAccountService.updateBankAccount(deps.ctx, owner, id, body);
+    await bankAccountService.updateBankAccount(deps.ctx, owner, id, changesOf(values));
   },
   remove: (deps, owner, id) => bankAccountService.deleteUnusedBankAccount(deps.ctx, owner, id),
   secretFields: ['accountNumber'],

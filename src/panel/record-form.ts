@@ -73,6 +73,8 @@ export function problemSummary(problems: Problems): string | undefined {
     : `${n} fields need attention: see the messages under them.`;
 }
 
+// Configured as the API's body validator (http/validation.ts), except that it reports every failing
+// field, not only the first: a form shows all its problems at once.
 const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false, verbose: true });
 addFormats(ajv, ['email', 'date', 'uri']);
 ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });

@@ -5,6 +5,7 @@
 // large, so the page answers with its message next to the file field rather than a bare 413.
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
 
 export interface Upload {
   bytes: Buffer;
@@ -16,6 +17,18 @@ const uploads = new WeakMap<FastifyRequest, Upload>();
 
 /** Registers the parser in `scope`; files larger than `maxBytes` are reported as too large. */
 export async function acceptUploads(scope: FastifyInstance, maxBytes: number): Promise<void> {
+  // A body far over the limit is refused before it is read (the parser would otherwise read it all
+  // to the end, dropping what is past the limit). Up to four times the limit is still read, so a
+  // file somewhat too large gets its message next to the file field.
+  const refuseAbove = 4 * maxBytes;
+  scope.addHook('onRequest', async (request) => {
+    const length = Number(request.headers['content-length'] ?? '0');
+    if (request.method === 'POST' && Number.isFinite(length) && length > refuseAbove)
+      throw new AppError(
+        'payload_too_large',
+        `The file is larger than ${Math.round(maxBytes / 1024)} KB: go back and choose a smaller image.`,
+      );
+  });
   await scope.register(multipart, {
     attachFieldsToBody: 'keyValues',
     throwFileSizeLimit: false,

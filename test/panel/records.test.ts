@@ -286,6 +286,14 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     });
     expect(tooLarge.status).toBe(422);
     expect(tooLarge.body).toContain('The file is larger than 512 KB');
+    // Far over the limit: refused from its Content-Length, before the body is read.
+    const huge = await upload(v, pageUrl, `${pageUrl}/signature`, {
+      name: 'huge.png',
+      type: 'image/png',
+      bytes: Buffer.concat([png, Buffer.alloc(3 * 1024 * 1024)]),
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toContain('The file is larger than 512 KB');
     const none = await upload(v, pageUrl, `${pageUrl}/signature`, null);
     expect(none.status).toBe(422);
     expect(none.body).toContain('Choose a PNG or JPEG file to upload.');
