@@ -33,6 +33,9 @@ import * as importStore from '../store/imports.repository.ts';
 import type { ImportRecord } from '../store/imports.repository.ts';
 import * as categoryStore from '../store/categories.repository.ts';
 import * as payeeStore from '../store/payees.repository.ts';
+import * as checkStore from '../store/checks.repository.ts';
+import type { Check } from '../domain/check.ts';
+import type { Payee } from '../domain/payee.ts';
 import type { CheckInput as CheckRequest } from '../schemas/checks.ts';
 import { createChecks, validateChecks } from './check.service.ts';
 import type { ServiceContext } from './context.ts';
@@ -465,6 +468,20 @@ export function listImports(ctx: ServiceContext, owner: Owner): Promise<ImportRe
 
 export function resultOf(record: ImportRecord): ImportResult {
   return { ...EMPTY_RESULT, ...(JSON.parse(record.result) as Partial<ImportResult>) };
+}
+
+/** The first `limit` checks or payees an import made, for its result page (found by id, in row order). */
+export async function createdRecords(
+  ctx: ServiceContext,
+  owner: Owner,
+  record: ImportRecord,
+  limit: number,
+): Promise<{ checks: Map<string, Check>; payees: Map<string, Payee>; ids: string[] }> {
+  const result = resultOf(record);
+  const ids = (record.kind === 'checks' ? result.checkIds : result.payeeIds).slice(0, limit);
+  return record.kind === 'checks'
+    ? { checks: await checkStore.findChecks(ctx.db, owner, ids), payees: new Map(), ids }
+    : { checks: new Map(), payees: await payeeStore.findPayees(ctx.db, owner, ids), ids };
 }
 
 export function errorsOf(record: ImportRecord): RowError[] {
