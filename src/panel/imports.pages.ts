@@ -13,7 +13,7 @@ import type { ImportRecord } from '../store/imports.repository.ts';
 import type { PanelDeps } from './deps.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, page, sendPage, when, withEnv } from './layout.ts';
+import { csrfField, money, page, sendPage, when, withEnv } from './layout.ts';
 import { accountOf, envOf, principalFor } from './session.ts';
 
 /** Rows of a finished import's created list shown on its page (all are in the API's GET). */
@@ -198,7 +198,7 @@ ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to creat
     };
   };
 
-  const resultPage = (request: FastifyRequest, record: ImportRecord): string => {
+  const resultPage = async (request: FastifyRequest, record: ImportRecord): Promise<string> => {
     const env = envOf(request);
     const running = record.state === 'queued' || record.state === 'running';
     const result = importService.resultOf(record);
@@ -208,14 +208,17 @@ ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to creat
       detail = html`<div class="problem" role="alert">The import failed; nothing was written.</div>
 <ul>${importService.errorsOf(record).map((e) => html`<li>Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}</li>`)}</ul>`;
     } else if (record.state === 'succeeded') {
-      const made =
-        record.kind === 'checks'
-          ? result.checkIds
-              .slice(0, LISTED)
-              .map((id) => html`<li><a href="${withEnv(`/panel/checks/${id}`, env)}">${id}</a></li>`)
-          : result.payeeIds
-              .slice(0, LISTED)
-              .map((id) => html`<li><a href="${withEnv(`/panel/payees?term=`, env)}">${id}</a></li>`);
+      const created = await importService.createdRecords(ctx, principalFor(request, env), record, LISTED);
+      const made = created.ids.map((id) => {
+        if (record.kind === 'checks') {
+          const c = created.checks.get(id);
+          const label =
+            c === undefined ? id : `No. ${c.serialNumber} · ${c.payeeName ?? '—'} · ${money(c.amountCents)}`;
+          return html`<li><a href="${withEnv(`/panel/checks/${id}`, env)}">${label}</a></li>`;
+        }
+        const name = created.payees.get(id)?.name ?? id;
+        return html`<li><a href="${withEnv(`/panel/payees?term=${encodeURIComponent(name)}`, env)}">${name}</a> <code>${id}</code></li>`;
+      });
       const count = record.kind === 'checks' ? result.checkIds.length : result.payeeIds.length;
       detail = html`<div class="notice" role="status">Created ${count} ${record.kind}${result.createdPayeeIds.length > 0 ? ` and ${result.createdPayeeIds.length} payees` : ''}.</div>
 <h2>Created</h2><ol>${made}</ol>${count > LISTED ? html`<p class="hint">The first ${LISTED} are listed; GET /api/v3/imports/${record.id} lists all.</p>` : ''}
@@ -239,7 +242,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
       const shown = await previewPage(request, record, undefined);
       return sendPage(reply, shown.body, shown.status);
     }
-    return sendPage(reply, resultPage(request, record));
+    return sendPage(reply, await resultPage(request, record));
   });
 
   // Update preview: changes nothing, but carries the form's choices (a POST so the CSRF field stays out of URLs).

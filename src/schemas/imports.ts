@@ -60,10 +60,3 @@ export const ImportPreviewResponse = Type.Object({
     newPayees: Type.Array(Type.String()),
   }),
 });
-
-/** 422 of a refused file: the spec's error body, plus every row's errors. */
-export const ImportRefusedBody = Type.Object({
-  success: Type.Literal(false),
-  errorMsg: Type.String(),
-  errors: Type.Array(RowError),
-});

@@ -22,6 +22,7 @@ import {
   sheetFlag,
 } from '../domain/import-columns.ts';
 import { newId } from '../domain/ids.ts';
+import { unsafeCharacter } from '../domain/safe-text.ts';
 import type { Owner, Principal } from '../domain/owner.ts';
 import { AppError, validationError } from '../errors.ts';
 import { compileRowValidator } from '../http/validation.ts';
@@ -32,6 +33,9 @@ import * as importStore from '../store/imports.repository.ts';
 import type { ImportRecord } from '../store/imports.repository.ts';
 import * as categoryStore from '../store/categories.repository.ts';
 import * as payeeStore from '../store/payees.repository.ts';
+import * as checkStore from '../store/checks.repository.ts';
+import type { Check } from '../domain/check.ts';
+import type { Payee } from '../domain/payee.ts';
 import type { CheckInput as CheckRequest } from '../schemas/checks.ts';
 import { createChecks, validateChecks } from './check.service.ts';
 import type { ServiceContext } from './context.ts';
@@ -128,7 +132,12 @@ function readTable(csv: string) {
   if (Buffer.byteLength(csv, 'utf8') > MAX_IMPORT_BYTES)
     throw tooLarge(`The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`);
   try {
-    return parseCsv(csv, { maxRecords: MAX_IMPORT_ROWS });
+    const table = parseCsv(csv, { maxRecords: MAX_IMPORT_ROWS });
+    if (table.header.some((name) => unsafeCharacter(name) !== null))
+      throw validationError('The csv field is not a valid CSV file. Line 1: a column name holds a control character.');
+    if (table.rows.length === 0)
+      throw validationError('The csv field has no rows: the first line names the columns, the rows follow it.');
+    return table;
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     if (error.message.includes('more than'))
@@ -344,15 +353,21 @@ export async function previewImport(
   };
 }
 
-/** The one-sentence refusal of a file with errors (the API's errorMsg); the rows are listed apart. */
+/** SHOWN_IN_MESSAGE rows' errors go in the API's errorMsg; a dry run lists every row's. */
+const SHOWN_IN_MESSAGE = 20;
+
+/** The refusal of a file with errors, in the API's one-message error body. */
 export function refusal(errors: readonly RowError[]): AppError {
-  const first = errors
-    .slice(0, 3)
+  const shown = errors
+    .slice(0, SHOWN_IN_MESSAGE)
     .map((e) => `Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}`)
     .join(' ');
-  const more = errors.length > 3 ? ` And ${errors.length - 3} more rows.` : '';
+  const more =
+    errors.length > SHOWN_IN_MESSAGE
+      ? ` And ${errors.length - SHOWN_IN_MESSAGE} more rows: send the file with dryRun true for every row's errors.`
+      : '';
   return validationError(
-    `Nothing was imported: ${errors.length} row${errors.length === 1 ? ' has' : 's have'} errors. ${first}${more}`,
+    `Nothing was imported: ${errors.length} row${errors.length === 1 ? ' has' : 's have'} errors. ${shown}${more}`,
   );
 }
 
@@ -453,6 +468,20 @@ export function listImports(ctx: ServiceContext, owner: Owner): Promise<ImportRe
 
 export function resultOf(record: ImportRecord): ImportResult {
   return { ...EMPTY_RESULT, ...(JSON.parse(record.result) as Partial<ImportResult>) };
+}
+
+/** The first `limit` checks or payees an import made, for its result page (found by id, in row order). */
+export async function createdRecords(
+  ctx: ServiceContext,
+  owner: Owner,
+  record: ImportRecord,
+  limit: number,
+): Promise<{ checks: Map<string, Check>; payees: Map<string, Payee>; ids: string[] }> {
+  const result = resultOf(record);
+  const ids = (record.kind === 'checks' ? result.checkIds : result.payeeIds).slice(0, limit);
+  return record.kind === 'checks'
+    ? { checks: await checkStore.findChecks(ctx.db, owner, ids), payees: new Map(), ids }
+    : { checks: new Map(), payees: await payeeStore.findPayees(ctx.db, owner, ids), ids };
 }
 
 export function errorsOf(record: ImportRecord): RowError[] {

@@ -489,7 +489,10 @@ describe.each(dialects())('bad input on every route and form (%s)', (dialect) =>
         count(res.statusCode);
         const label = `${op.method} ${url} [${auth}] ${body?.[1] ?? ''} ${String(body?.[0] ?? '').slice(0, 120)} -> ${res.statusCode} ${res.body.slice(0, 200)}`;
         expect(res.statusCode, label).toBeLessThan(500);
-        if (UNSAFE.has(op.method)) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
+        // A dry run of an import (POST /imports with dryRun true) answers its preview, row errors
+        // included, with 200 and writes nothing (the table comparison below holds it to that).
+        const dryRun = op.path === '/imports' && /"dryRun"\s*:\s*true/.test(String(body?.[0] ?? ''));
+        if (UNSAFE.has(op.method) && !dryRun) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
         if (res.statusCode >= 400) {
           expect(String(res.headers['content-type']), label).toMatch(/^application\/json/);
           const parsed: unknown = JSON.parse(res.body);

@@ -5,7 +5,7 @@ import * as importService from '../../services/import.service.ts';
 import type { ImportRecord } from '../../store/imports.repository.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { errorResponses, IdParam, pathId } from '../../schemas/common.ts';
-import { CreateImportBody, ImportPreviewResponse, ImportRefusedBody, ImportResponse } from '../../schemas/imports.ts';
+import { CreateImportBody, ImportPreviewResponse, ImportResponse } from '../../schemas/imports.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -42,7 +42,6 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
           200: ImportPreviewResponse,
           202: ImportResponse,
           ...errorResponses(404, 409, 413),
-          422: ImportRefusedBody,
         },
       },
       // The runner is woken once the answer is out, so it never reads before the import is committed.
@@ -63,29 +62,24 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
         ...(body.dateOrder === undefined ? {} : { dateOrder: body.dateOrder }),
       };
       const principal = principalOf(request);
-      try {
-        if (body.dryRun === true) {
-          const preview = await importService.previewImport(ctx, principal, options);
-          return {
-            success: true as const,
-            data: {
-              type: preview.kind,
-              header: preview.header,
-              mapping: preview.mapping,
-              rowsTotal: preview.rowsTotal,
-              errors: preview.errors,
-              newPayees: preview.newPayees,
-            },
-          };
-        }
-        const record = await importService.startImport(ctx, principal, options);
-        reply.code(202).header('location', `imports/${record.id}`);
-        return { success: true as const, data: importWire(record) };
-      } catch (error) {
-        if (!(error instanceof importService.ImportRefused)) throw error;
-        reply.code(422);
-        return { success: false as const, errorMsg: error.message, errors: error.rowErrors };
+      if (body.dryRun === true) {
+        const preview = await importService.previewImport(ctx, principal, options);
+        return {
+          success: true as const,
+          data: {
+            type: preview.kind,
+            header: preview.header,
+            mapping: preview.mapping,
+            rowsTotal: preview.rowsTotal,
+            errors: preview.errors,
+            newPayees: preview.newPayees,
+          },
+        };
       }
+      // A file with errors: 422 in the spec's error body, the first rows' errors in its message.
+      const record = await importService.startImport(ctx, principal, options);
+      reply.code(202).header('location', `imports/${record.id}`);
+      return { success: true as const, data: importWire(record) };
     },
   );
 
