@@ -37,10 +37,16 @@ export async function registerOf(
   const outstanding = await register.outstandingOf(ctx.db, bankAccount.id);
   const total = await register.registerLength(ctx.db, bankAccount.id);
   const entries = await register.registerPage(ctx.db, bankAccount.id, paging.limit, paging.offset, total);
-  const found = await checks.findChecks(
-    ctx.db,
-    owner,
-    entries.map((e) => e.id),
+  // The ids come from the bank account's own index (scoped above); checksInListOrder reads them by
+  // primary key. (findChecks' owner filter led SQLite's planner through the owner's whole list:
+  // 600 ms for 50 ids among 100,000 checks.)
+  const found = new Map(
+    (
+      await checks.checksInListOrder(
+        ctx.db,
+        entries.map((e) => e.id),
+      )
+    ).map((c) => [c.id, c]),
   );
   const rows = entries.flatMap((e) => {
     const check = found.get(e.id);

@@ -93,19 +93,25 @@ export async function registerPage(
   });
 }
 
-/** The checks of a bank account with these serial numbers (serials as stored). */
+/** What matching a cleared-items row needs to know of a check, and what its event says. */
+export interface SerialMatch {
+  id: string;
+  serial: string;
+  amountCents: number | null;
+  status: number;
+  clearedDate: string | null;
+  referenceId: string | null;
+  payeeId: string | null;
+}
+
+/** The checks of a bank account with these serial numbers (serials as stored), on the serial's unique index. */
 export async function checksBySerial(
   q: Queryable,
   owner: Owner,
   bankAccountId: string,
   serials: readonly string[],
-): Promise<
-  Map<string, { id: string; serial: string; amountCents: number | null; status: number; clearedDate: string | null }>
-> {
-  const found = new Map<
-    string,
-    { id: string; serial: string; amountCents: number | null; status: number; clearedDate: string | null }
-  >();
+): Promise<Map<string, SerialMatch>> {
+  const found = new Map<string, SerialMatch>();
   for (let at = 0; at < serials.length; at += 500) {
     const chunk = serials.slice(at, at + 500);
     const rows = await q.all<{
@@ -114,8 +120,10 @@ export async function checksBySerial(
       amount_cents: number | string | null;
       status: number | string;
       cleared_date: string | null;
+      reference_id: string | null;
+      payee_id: string | null;
     }>(
-      `SELECT id, serial_number, amount_cents, status, cleared_date FROM checks
+      `SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id FROM checks
        WHERE bank_account_id = ? AND account_id = ? AND env = ? AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
       [bankAccountId, owner.accountId, owner.env, ...chunk],
     );
@@ -126,9 +134,33 @@ export async function checksBySerial(
         amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
         status: Number(r.status),
         clearedDate: r.cleared_date,
+        referenceId: r.reference_id,
+        payeeId: r.payee_id,
       });
   }
   return found;
+}
+
+/**
+ * Which of these ids are checks of the owner on this bank account. Read by primary key and
+ * checked here: an owner filter in the query led SQLite's planner through the owner's whole list.
+ */
+export async function idsOnBankAccount(
+  q: Queryable,
+  owner: Owner,
+  bankAccountId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await q.all<{ id: string; account_id: string; env: string; bank_account_id: string }>(
+    `SELECT id, account_id, env, bank_account_id FROM checks WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+  return new Set(
+    rows
+      .filter((r) => r.account_id === owner.accountId && r.env === owner.env && r.bank_account_id === bankAccountId)
+      .map((r) => r.id),
+  );
 }
 
 /**
