@@ -33,6 +33,27 @@ export async function outstandingOf(q: Queryable, bankAccountId: string): Promis
   return { count: Number(row?.n ?? 0), totalCents: Number(row?.cents ?? 0) };
 }
 
+/** A place in register order. */
+export interface RegisterKey {
+  issueDate: string;
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * The place of every `every`-th check of the register (positions 0, every, 2 × every, …), counted
+ * by the database over the checks_register index in one pass.
+ */
+export async function registerAnchors(q: Queryable, bankAccountId: string, every: number): Promise<RegisterKey[]> {
+  const rows = await q.all<{ issue_date: string; created_at: number | string; id: string }>(
+    `SELECT issue_date, created_at, id FROM (
+       SELECT issue_date, created_at, id, ROW_NUMBER() OVER (ORDER BY ${ORDER}) AS n FROM checks WHERE bank_account_id = ?
+     ) ranked WHERE (n - 1) % ? = 0 ORDER BY n`,
+    [bankAccountId, every],
+  );
+  return rows.map((r) => ({ issueDate: r.issue_date, createdAt: Number(r.created_at), id: r.id }));
+}
+
 /** How many checks the register of a bank account lists (all statuses). */
 export async function registerLength(q: Queryable, bankAccountId: string): Promise<number> {
   const row = await q.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM checks WHERE bank_account_id = ?', [
@@ -59,26 +80,33 @@ export async function registerPage(
   limit: number,
   offset: number,
   length: number,
+  from: { key: RegisterKey; skip: number } | null = null,
 ): Promise<RegisterEntry[]> {
   if (offset >= length || limit <= 0) return [];
-  const fromStart = offset <= length / 2;
   const rows = Math.min(limit, length - offset);
-  const order = fromStart
-    ? ORDER
-    : ORDER.split(', ')
-        .map((c) => `${c} DESC`)
-        .join(', ');
-  const found = await q.all<{
-    id: string;
-    issue_date: string;
-    created_at: number | string;
-    out_cents: number | string;
-  }>(
-    `SELECT id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents
-     FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [bankAccountId, rows, fromStart ? offset : length - offset - rows],
-  );
-  const page = fromStart ? found : found.reverse();
+  type Row = { id: string; issue_date: string; created_at: number | string; out_cents: number | string };
+  const columns = `id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents`;
+  let page: Row[];
+  if (from !== null) {
+    // From a known place (an anchor): fewer than a thousand index entries are skipped.
+    page = await q.all<Row>(
+      `SELECT ${columns} FROM checks WHERE bank_account_id = ? AND (issue_date, created_at, id) >= (?, ?, ?)
+       ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
+      [bankAccountId, from.key.issueDate, from.key.createdAt, from.key.id, rows, from.skip],
+    );
+  } else {
+    const fromStart = offset <= length / 2;
+    const order = fromStart
+      ? ORDER
+      : ORDER.split(', ')
+          .map((c) => `${c} DESC`)
+          .join(', ');
+    const found = await q.all<Row>(
+      `SELECT ${columns} FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [bankAccountId, rows, fromStart ? offset : length - offset - rows],
+    );
+    page = fromStart ? found : found.reverse();
+  }
   const [first] = page;
   if (first === undefined) return [];
   const before = await q.get<{ cents: number | string | null }>(
