@@ -116,6 +116,15 @@ ${fileProblem}<button type="submit">Upload and reconcile</button></form>`;
   );
 }
 
+/** The register page a form came from (its page and size, when it said), with a notice. */
+function backTo(bankAccountId: string, body: unknown, notice: string): string {
+  const query = new URLSearchParams();
+  for (const name of ['page', 'perPage'])
+    if (/^[0-9]{1,10}$/.test(field(body, name))) query.set(name, field(body, name));
+  query.set('notice', notice);
+  return `/panel/bank-accounts/${bankAccountId}/register?${query.toString()}`;
+}
+
 /** What a multipart upload left in the body (read in preValidation, so the CSRF check can see it). */
 interface Upload {
   _csrf: string;
@@ -176,8 +185,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
       }
       throw error;
     }
-    const back = `/panel/bank-accounts/${id}/register?page=${encodeURIComponent(field(request.body, 'page'))}&perPage=${encodeURIComponent(field(request.body, 'perPage'))}&notice=checks-cleared`;
-    return reply.redirect(withEnv(back, env), 303);
+    return reply.redirect(withEnv(backTo(id, request.body, 'checks-cleared'), env), 303);
   });
 
   app.post('/bank-accounts/:id/register/unclear', async (request, reply) => {
@@ -188,8 +196,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
     const checkId = field(request.body, 'uncheckId');
     const check = await clearing.checkOn(ctx, principal, id, checkId);
     await clearing.unclearCheck(ctx, principal, check.id);
-    const back = `/panel/bank-accounts/${id}/register?page=${encodeURIComponent(field(request.body, 'page'))}&perPage=${encodeURIComponent(field(request.body, 'perPage'))}&notice=check-uncleared`;
-    return reply.redirect(withEnv(back, env), 303);
+    return reply.redirect(withEnv(backTo(id, request.body, 'check-uncleared'), env), 303);
   });
 
   app.post(

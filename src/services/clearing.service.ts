@@ -103,13 +103,16 @@ export async function clearChecks(
   if (unique.length > MAX_CLEAR_AT_ONCE) throw validationError(`Clear at most ${MAX_CLEAR_AT_ONCE} checks at once.`);
   const day = clearedDateOf(clearedDate, 'clearedDate', principal.timeZone, now);
   await ctx.db.transaction(async (tx) => {
-    const found = await checks.findChecks(tx, principal, unique);
-    const list = unique.map((id) => {
-      const check = found.get(id);
-      if (check === undefined || check.bankAccountId !== bankAccountId) throw notFound('Check');
-      return check;
-    });
-    await clearAll(tx, principal, list, day, now);
+    const mine = await register.idsOnBankAccount(tx, principal, bankAccountId, unique);
+    if (unique.some((id) => !mine.has(id))) throw notFound('Check');
+    const found = new Map((await checks.checksInListOrder(tx, unique)).map((c) => [c.id, c]));
+    await clearAll(
+      tx,
+      principal,
+      unique.flatMap((id) => found.get(id) ?? []),
+      day,
+      now,
+    );
   });
   return unique.length;
 }
@@ -233,19 +236,25 @@ export async function reconcile(
         );
     }
     await checks.insertStatements(tx, statements);
-    const cleared = await checks.findChecks(
-      tx,
-      principal,
-      matched.map((m) => m.check?.id ?? ''),
-    );
     await emit(
       tx,
       principal,
       matched.flatMap((m) => {
-        const check = cleared.get(m.check?.id ?? '');
-        return check === undefined
-          ? []
-          : [{ type: 'check.cleared' as const, data: clearingEventData(check, m.clearedDate) }];
+        const check = m.check === null ? undefined : found.get(m.check.serialNumber);
+        if (check === undefined) return [];
+        const data = {
+          ...checkEventData({
+            id: check.id,
+            serialNumber: check.serial,
+            amountCents: check.amountCents,
+            status: check.status,
+            referenceId: check.referenceId,
+            bankAccountId,
+            payeeId: check.payeeId,
+          }),
+          clearedDate: m.clearedDate,
+        };
+        return [{ type: 'check.cleared' as const, data }];
       }),
       now,
     );

@@ -33,6 +33,27 @@ export async function outstandingOf(q: Queryable, bankAccountId: string): Promis
   return { count: Number(row?.n ?? 0), totalCents: Number(row?.cents ?? 0) };
 }
 
+/** A place in register order. */
+export interface RegisterKey {
+  issueDate: string;
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * The place of every `every`-th check of the register (positions 0, every, 2 × every, …), counted
+ * by the database over the checks_register index in one pass.
+ */
+export async function registerAnchors(q: Queryable, bankAccountId: string, every: number): Promise<RegisterKey[]> {
+  const rows = await q.all<{ issue_date: string; created_at: number | string; id: string }>(
+    `SELECT issue_date, created_at, id FROM (
+       SELECT issue_date, created_at, id, ROW_NUMBER() OVER (ORDER BY ${ORDER}) AS n FROM checks WHERE bank_account_id = ?
+     ) ranked WHERE (n - 1) % ? = 0 ORDER BY n`,
+    [bankAccountId, every],
+  );
+  return rows.map((r) => ({ issueDate: r.issue_date, createdAt: Number(r.created_at), id: r.id }));
+}
+
 /** How many checks the register of a bank account lists (all statuses). */
 export async function registerLength(q: Queryable, bankAccountId: string): Promise<number> {
   const row = await q.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM checks WHERE bank_account_id = ?', [
@@ -59,26 +80,33 @@ export async function registerPage(
   limit: number,
   offset: number,
   length: number,
+  from: { key: RegisterKey; skip: number } | null = null,
 ): Promise<RegisterEntry[]> {
   if (offset >= length || limit <= 0) return [];
-  const fromStart = offset <= length / 2;
   const rows = Math.min(limit, length - offset);
-  const order = fromStart
-    ? ORDER
-    : ORDER.split(', ')
-        .map((c) => `${c} DESC`)
-        .join(', ');
-  const found = await q.all<{
-    id: string;
-    issue_date: string;
-    created_at: number | string;
-    out_cents: number | string;
-  }>(
-    `SELECT id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents
-     FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [bankAccountId, rows, fromStart ? offset : length - offset - rows],
-  );
-  const page = fromStart ? found : found.reverse();
+  type Row = { id: string; issue_date: string; created_at: number | string; out_cents: number | string };
+  const columns = `id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents`;
+  let page: Row[];
+  if (from !== null) {
+    // From a known place (an anchor): fewer than a thousand index entries are skipped.
+    page = await q.all<Row>(
+      `SELECT ${columns} FROM checks WHERE bank_account_id = ? AND (issue_date, created_at, id) >= (?, ?, ?)
+       ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
+      [bankAccountId, from.key.issueDate, from.key.createdAt, from.key.id, rows, from.skip],
+    );
+  } else {
+    const fromStart = offset <= length / 2;
+    const order = fromStart
+      ? ORDER
+      : ORDER.split(', ')
+          .map((c) => `${c} DESC`)
+          .join(', ');
+    const found = await q.all<Row>(
+      `SELECT ${columns} FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [bankAccountId, rows, fromStart ? offset : length - offset - rows],
+    );
+    page = fromStart ? found : found.reverse();
+  }
   const [first] = page;
   if (first === undefined) return [];
   const before = await q.get<{ cents: number | string | null }>(
@@ -93,19 +121,25 @@ export async function registerPage(
   });
 }
 
-/** The checks of a bank account with these serial numbers (serials as stored). */
+/** What matching a cleared-items row needs to know of a check, and what its event says. */
+export interface SerialMatch {
+  id: string;
+  serial: string;
+  amountCents: number | null;
+  status: number;
+  clearedDate: string | null;
+  referenceId: string | null;
+  payeeId: string | null;
+}
+
+/** The checks of a bank account with these serial numbers (serials as stored), on the serial's unique index. */
 export async function checksBySerial(
   q: Queryable,
   owner: Owner,
   bankAccountId: string,
   serials: readonly string[],
-): Promise<
-  Map<string, { id: string; serial: string; amountCents: number | null; status: number; clearedDate: string | null }>
-> {
-  const found = new Map<
-    string,
-    { id: string; serial: string; amountCents: number | null; status: number; clearedDate: string | null }
-  >();
+): Promise<Map<string, SerialMatch>> {
+  const found = new Map<string, SerialMatch>();
   for (let at = 0; at < serials.length; at += 500) {
     const chunk = serials.slice(at, at + 500);
     const rows = await q.all<{
@@ -114,8 +148,10 @@ export async function checksBySerial(
       amount_cents: number | string | null;
       status: number | string;
       cleared_date: string | null;
+      reference_id: string | null;
+      payee_id: string | null;
     }>(
-      `SELECT id, serial_number, amount_cents, status, cleared_date FROM checks
+      `SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id FROM checks
        WHERE bank_account_id = ? AND account_id = ? AND env = ? AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
       [bankAccountId, owner.accountId, owner.env, ...chunk],
     );
@@ -126,9 +162,33 @@ export async function checksBySerial(
         amountCents: r.amount_cents === null ? null : Number(r.amount_cents),
         status: Number(r.status),
         clearedDate: r.cleared_date,
+        referenceId: r.reference_id,
+        payeeId: r.payee_id,
       });
   }
   return found;
+}
+
+/**
+ * Which of these ids are checks of the owner on this bank account. Read by primary key and
+ * checked here: an owner filter in the query led SQLite's planner through the owner's whole list.
+ */
+export async function idsOnBankAccount(
+  q: Queryable,
+  owner: Owner,
+  bankAccountId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await q.all<{ id: string; account_id: string; env: string; bank_account_id: string }>(
+    `SELECT id, account_id, env, bank_account_id FROM checks WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+  return new Set(
+    rows
+      .filter((r) => r.account_id === owner.accountId && r.env === owner.env && r.bank_account_id === bankAccountId)
+      .map((r) => r.id),
+  );
 }
 
 /**
