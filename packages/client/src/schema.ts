@@ -530,6 +530,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bankAccounts/{bankAccountId}/clearedItems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile the bank's cleared-items CSV: matched checks clear, mismatches are listed (addition to the spec)
+         * @description Rows are matched on check number AND amount. Matched checks are cleared with the row's date, all in one transaction; mismatched rows (unknown number, amount differs, void, never issued, already cleared, listed twice) change nothing. A file that cannot be read is a 422 and clears nothing. At most 1 MiB and 10,000 rows.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Cleared date of the rows when the file has no date column. YYYY-MM-DD; default today in the account time zone. */
+                    clearedDate?: string;
+                };
+                header?: never;
+                path: {
+                    bankAccountId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The bank's cleared-items (paid-items) CSV, as exported: a header naming the check number and amount columns (and optionally the paid date), one row per paid check. Content-Type: text/csv. */
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                cleared: {
+                                    count: number;
+                                    total: number;
+                                };
+                                columns: {
+                                    amount: string;
+                                    checkNumber: string;
+                                    date: string | null;
+                                };
+                                matched: {
+                                    /** @description The amount the bank paid. */
+                                    amount: number;
+                                    /** @description The check the number names on this bank account, if any. */
+                                    checkId: string | null;
+                                    /** @description The check number as the bank wrote it. */
+                                    checkNumber: string;
+                                    clearedDate: string;
+                                    /** @description The row's line in the file (1-based). */
+                                    line: number;
+                                }[];
+                                mismatched: {
+                                    /** @description The amount the bank paid. */
+                                    amount: number;
+                                    /** @description The check's own amount. */
+                                    checkAmount: number | null;
+                                    checkClearedDate: string | null;
+                                    /** @description The check the number names on this bank account, if any. */
+                                    checkId: string | null;
+                                    /** @description The check number as the bank wrote it. */
+                                    checkNumber: string;
+                                    checkStatus: number | null;
+                                    clearedDate: string;
+                                    /** @description The row's line in the file (1-based). */
+                                    line: number;
+                                    message: string;
+                                    /** @enum {string} */
+                                    reason: "unknown_number" | "amount_differs" | "void" | "not_issued" | "already_cleared" | "duplicate_line";
+                                }[];
+                                /** @description Lines with no check number (deposits, fees) or blank. */
+                                skippedLines: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bankAccounts/{bankAccountId}/micr-test.pdf": {
         parameters: {
             query?: never;
@@ -556,6 +714,142 @@ export interface paths {
                     };
                     content: {
                         "application/pdf": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bankAccounts/{bankAccountId}/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bank account's check register with running outstanding totals (addition to the spec)
+         * @description Checks of the bank account in register order (issue date, then creation), every status, with `runningOutstanding`: the total of outstanding checks (printed, mailed, emailed or e-printed, not cleared) through each row. `outstanding` counts and adds up all of them.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
+                };
+                header?: never;
+                path: {
+                    bankAccountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checks: {
+                                    amount: number;
+                                    checkId: string;
+                                    clearedDate: string | null;
+                                    date: string;
+                                    outstanding: boolean;
+                                    payee: {
+                                        name: string;
+                                        payeeId: string;
+                                    };
+                                    /** @description Outstanding total through this check, in register order. */
+                                    runningOutstanding: number;
+                                    serialNumber: string;
+                                    status: number;
+                                    statusDescription: string;
+                                }[];
+                                meta: {
+                                    currentPage: number;
+                                    perPage: number;
+                                    total: number;
+                                };
+                                outstanding: {
+                                    /** @description Issued checks (printed, mailed, emailed, e-printed) not cleared. */
+                                    count: number;
+                                    /** @description Their amounts added up. */
+                                    total: number;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -1095,6 +1389,8 @@ export interface paths {
                                         description: string;
                                         status: number;
                                     };
+                                    /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                    clearedDate: string | null;
                                     date: string;
                                     invoiceNumber: string | null;
                                     memo: string | null;
@@ -1354,6 +1650,8 @@ export interface paths {
                                     description: string;
                                     status: number;
                                 };
+                                /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
                                 memo: string | null;
@@ -1495,6 +1793,8 @@ export interface paths {
                                     description: string;
                                     status: number;
                                 };
+                                /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
                                 memo: string | null;
@@ -1952,6 +2252,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checks/{checkId}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an issued check cleared: the bank paid it (addition to the spec)
+         * @description Printed, mailed, emailed and e-printed checks may clear; new, void and refunded ones may not (422), nor a check that already cleared (422). The status code does not change: `clearedDate` and a `cleared` statement record it, and `check.cleared` is sent to webhooks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    checkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The day the bank paid the check, not after today. YYYY-MM-DD; default today in the account time zone. */
+                        clearedDate?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accountNumber: string | null;
+                                amount: number;
+                                amountInWord: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checkStatements: {
+                                    date: string;
+                                    status: string;
+                                    time: string;
+                                }[];
+                                checkStatus: {
+                                    description: string;
+                                    status: number;
+                                };
+                                /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                clearedDate: string | null;
+                                date: string;
+                                invoiceNumber: string | null;
+                                memo: string | null;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                referenceId: string | null;
+                                serialNumber: string;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checks/{checkId}/deliveries": {
         parameters: {
             query?: never;
@@ -2152,6 +2589,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checks/{checkId}/unclear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back a clearing marked by mistake (addition to the spec)
+         * @description The cleared date goes back to null, an `uncleared` statement is added (the `cleared` one stays in the history) and `check.uncleared` is sent to webhooks. 422 when the check has not cleared.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    checkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accountNumber: string | null;
+                                amount: number;
+                                amountInWord: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checkStatements: {
+                                    date: string;
+                                    status: string;
+                                    time: string;
+                                }[];
+                                checkStatus: {
+                                    description: string;
+                                    status: number;
+                                };
+                                /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                clearedDate: string | null;
+                                date: string;
+                                invoiceNumber: string | null;
+                                memo: string | null;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                referenceId: string | null;
+                                serialNumber: string;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checks/{checkId}/void": {
         parameters: {
             query?: never;
@@ -2198,6 +2765,8 @@ export interface paths {
                                     description: string;
                                     status: number;
                                 };
+                                /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
                                 memo: string | null;
@@ -2508,7 +3077,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Print several checks: one PDF, one check a page; each moves to printed (all or nothing) */
+        /** Print several checks as one PDF on the stock and layout asked for; each moves to printed (a printed check is reprinted: same number, a reprinted statement). All or nothing */
         post: {
             parameters: {
                 query?: never;
@@ -2520,11 +3089,15 @@ export interface paths {
                 content: {
                     "application/json": {
                         checkIds: string[];
+                        /** @description Where the check sits on the US letter page: `top` (default; stubs below), `middle` (stubs above and below), `bottom` (stubs above), or `three-per-page` (three 3.5-in checks stacked, no stubs). */
+                        layout?: "top" | "middle" | "bottom" | "three-per-page";
+                        /** @description Paper: `blank` (default) prints everything, MICR line included; `preprinted` prints only date, payee and address, amount, amount in words, memo and signature, at the same places (the paper carries bank, number and MICR line). Checks of one bank account only. */
+                        stock?: "blank" | "preprinted";
                     };
                 };
             };
             responses: {
-                /** @description A US letter PDF: the check on top, two stubs below. */
+                /** @description A US letter PDF of the checks in the order given, in the layout asked for (by default the check on top, two stubs below, one check a page). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3229,6 +3802,300 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import payees or checks from a CSV file (all or nothing; dryRun previews every row’s errors) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Bank account of every check whose row names none. */
+                        bankAccountId?: string;
+                        /** @description Create payees whose names match none (checks). */
+                        createPayees?: boolean;
+                        /** @description The CSV file as text (UTF-8; at most 4 MB and 10,000 rows). */
+                        csv: string;
+                        dateOrder?: "mdy" | "dmy";
+                        /** @description Check the file and answer the preview; write nothing. */
+                        dryRun?: boolean;
+                        fileName?: string;
+                        /** @description Column (header text or 0-based index) -> field; '' leaves a column out. Check fields: bankAccountId, payee, payeeId, category, serialNumber, issueDate, amount, memo, note, accountNumber, invoiceNumber, referenceId, noSign, noAmount, noDate, noPayee. Payee fields: name, nickName, company, email, phone, address1, address2, city, state, zip, country. Columns not named are guessed from their headers. */
+                        mapping?: {
+                            [key: string]: string;
+                        };
+                        type: "checks" | "payees";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                errors: {
+                                    line: number;
+                                    messages: string[];
+                                    row: number;
+                                }[];
+                                header: string[];
+                                mapping: (string | null)[];
+                                newPayees: string[];
+                                rowsTotal: number;
+                                type: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                created: {
+                                    checkIds: string[];
+                                    createdPayeeIds: string[];
+                                    payeeIds: string[];
+                                };
+                                createdAt: string;
+                                errors: {
+                                    line: number;
+                                    messages: string[];
+                                    row: number;
+                                }[];
+                                fileName: string;
+                                finishedAt: string | null;
+                                importId: string;
+                                rowsDone: number;
+                                rowsTotal: number;
+                                startedAt: string | null;
+                                /** @description queued, running, succeeded or failed (draft: a panel upload not yet confirmed). */
+                                state: string;
+                                type: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import: state, progress, errors and what it created */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    importId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                created: {
+                                    checkIds: string[];
+                                    createdPayeeIds: string[];
+                                    payeeIds: string[];
+                                };
+                                createdAt: string;
+                                errors: {
+                                    line: number;
+                                    messages: string[];
+                                    row: number;
+                                }[];
+                                fileName: string;
+                                finishedAt: string | null;
+                                importId: string;
+                                rowsDone: number;
+                                rowsTotal: number;
+                                startedAt: string | null;
+                                /** @description queued, running, succeeded or failed (draft: a panel upload not yet confirmed). */
+                                state: string;
+                                type: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4086,6 +4953,382 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/positive-pay-exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List positive pay exports */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
+                    page?: string;
+                    /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
+                    perPage?: string;
+                    /** @description Case-insensitive keyword filter. */
+                    term?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                meta: {
+                                    currentPage: number;
+                                    perPage: number;
+                                    total: number;
+                                };
+                                positivePayExports: {
+                                    bankAccountId: string;
+                                    /** @description Records in the file: issued plus voided. */
+                                    checkCount: number;
+                                    /** @description ISO 8601, UTC. */
+                                    createdAt: string;
+                                    createdBy: {
+                                        /** @description The API key id, or the account's email for the panel and the command line. */
+                                        id: string;
+                                        via: "api" | "panel" | "cli";
+                                    };
+                                    fileBytes: number;
+                                    /** @description SHA-256 (hex) of the file as answered, to check a stored copy against. */
+                                    fileSha256: string;
+                                    format: "csv" | "fixed";
+                                    /** @description YYYY-MM-DD, included. */
+                                    from: string;
+                                    issuedCount: number;
+                                    /** @description Sum of the issued records, in cents. */
+                                    issuedTotalCents: number;
+                                    positivePayExportId: string;
+                                    /** @description YYYY-MM-DD, included. */
+                                    to: string;
+                                    voidCount: number;
+                                    /** @description Sum of the void records, in cents. */
+                                    voidTotalCents: number;
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Export a positive pay file
+         * @description Lists the issued and voided checks of one bank account in a date range as a positive pay file, records the export, and answers the record with the file inline.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The bank account whose checks are listed. */
+                        bankAccountId: string;
+                        /** @description `csv`: our documented CSV; `fixed`: the JPMorgan Chase ARP Standard Input fixed-width layout. */
+                        format: "csv" | "fixed";
+                        /** @description First day of the range (YYYY-MM-DD), included. */
+                        from: string;
+                        /** @description Last day of the range (YYYY-MM-DD), included; at most 366 days counting both ends. */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                file: {
+                                    /** @description The whole file, as text (CRLF line ends). */
+                                    content: string;
+                                    contentType: string;
+                                    name: string;
+                                };
+                                positivePayExport: {
+                                    bankAccountId: string;
+                                    /** @description Records in the file: issued plus voided. */
+                                    checkCount: number;
+                                    /** @description ISO 8601, UTC. */
+                                    createdAt: string;
+                                    createdBy: {
+                                        /** @description The API key id, or the account's email for the panel and the command line. */
+                                        id: string;
+                                        via: "api" | "panel" | "cli";
+                                    };
+                                    fileBytes: number;
+                                    /** @description SHA-256 (hex) of the file as answered, to check a stored copy against. */
+                                    fileSha256: string;
+                                    format: "csv" | "fixed";
+                                    /** @description YYYY-MM-DD, included. */
+                                    from: string;
+                                    issuedCount: number;
+                                    /** @description Sum of the issued records, in cents. */
+                                    issuedTotalCents: number;
+                                    positivePayExportId: string;
+                                    /** @description YYYY-MM-DD, included. */
+                                    to: string;
+                                    voidCount: number;
+                                    /** @description Sum of the void records, in cents. */
+                                    voidTotalCents: number;
+                                };
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/positive-pay-exports/{positivePayExportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a positive pay export */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    positivePayExportId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                bankAccountId: string;
+                                /** @description Records in the file: issued plus voided. */
+                                checkCount: number;
+                                /** @description ISO 8601, UTC. */
+                                createdAt: string;
+                                createdBy: {
+                                    /** @description The API key id, or the account's email for the panel and the command line. */
+                                    id: string;
+                                    via: "api" | "panel" | "cli";
+                                };
+                                fileBytes: number;
+                                /** @description SHA-256 (hex) of the file as answered, to check a stored copy against. */
+                                fileSha256: string;
+                                format: "csv" | "fixed";
+                                /** @description YYYY-MM-DD, included. */
+                                from: string;
+                                issuedCount: number;
+                                /** @description Sum of the issued records, in cents. */
+                                issuedTotalCents: number;
+                                positivePayExportId: string;
+                                /** @description YYYY-MM-DD, included. */
+                                to: string;
+                                voidCount: number;
+                                /** @description Sum of the void records, in cents. */
+                                voidTotalCents: number;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/messages": {
         parameters: {
             query?: never;
@@ -4304,7 +5547,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events?: ("check.created" | "check.printed" | "check.emailed" | "check.eprinted" | "check.mailed" | "check.voided" | "check.refunded" | "delivery.email.sent" | "delivery.email.failed" | "delivery.sms.sent" | "delivery.sms.failed")[];
+                        events?: ("check.created" | "check.printed" | "check.emailed" | "check.eprinted" | "check.mailed" | "check.voided" | "check.refunded" | "check.cleared" | "check.uncleared" | "delivery.email.sent" | "delivery.email.failed" | "delivery.sms.sent" | "delivery.sms.failed")[];
                         url: string;
                     };
                 };
