@@ -149,6 +149,21 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     expect((await api.post(`/checks/${check.checkId}/void`)).status).toBe(200);
   });
 
+  it('a clearing and a void racing each other never both win', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      const check = await issued();
+      const [clear, voided] = await Promise.all([
+        api.post(`/checks/${check.checkId}/clear`, {}),
+        api.post(`/checks/${check.checkId}/void`),
+      ]);
+      expect([clear.status, voided.status].sort()).toEqual([200, 422]);
+      const after = await read(check.checkId);
+      expect(after.status === 5 && after.clearedDate !== null).toBe(false);
+      expect(after.status === 5).toBe(voided.status === 200);
+      expect(after.clearedDate !== null).toBe(clear.status === 200);
+    }
+  });
+
   it("answers 404 for another account's and the other environment's checks and bank accounts, changing nothing", async () => {
     const check = await issued();
     const stranger = await t.client('stranger@example.com');
