@@ -273,6 +273,29 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     );
   });
 
+  it('a cleared-items upload retried with its Idempotency-Key answers the first result again and clears nothing twice', async () => {
+    const check = await issued({ amount: 64 });
+    const send = (body: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${BASE}/bankAccounts/${ids.bankAccountId}/clearedItems`,
+        headers: { authorization: `Bearer ${api.key}`, 'content-type': 'text/csv', 'idempotency-key': 'paid-items-1' },
+        payload: body,
+      });
+    const file = `Check Number,Amount\n${check.serialNumber},64.00\n`;
+    const first = await send(file);
+    expect(first.statusCode).toBe(200);
+    expect(JSON.parse(first.body).data.cleared.count).toBe(1);
+    const again = await send(file);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect((await read(check.checkId)).checkStatements.filter((s) => s.status === 'cleared')).toHaveLength(1);
+    const other = await send(`${file}1,1.00\n`);
+    expect(other.statusCode).toBe(422);
+    expect(JSON.parse(other.body).errorMsg).toBe('This Idempotency-Key was already used with a different request.');
+  });
+
   it('a file that cannot be read is a 4xx in the error shape and clears nothing, not even its good rows', async () => {
     const good = await issued({ amount: 42 });
     const refusals: [string, string, number, string][] = [
