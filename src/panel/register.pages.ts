@@ -98,7 +98,7 @@ ${number < lastPage ? html`<p><a href="${withEnv(`${path}?page=${lastPage}&perPa
 <div><button type="submit">Mark ticked checks cleared</button></div></div>${clearProblem}
 ${table}</form>
 ${pager(path, params, number, perPage, view.total)}
-<form method="post" action="${path}/cleared-items" enctype="multipart/form-data" class="card" aria-label="Upload the bank's cleared items">
+<form method="post" action="/panel/bank-accounts/${view.bankAccount.id}/cleared-items" enctype="multipart/form-data" class="card" aria-label="Upload the bank's cleared items">
 <h2>Reconcile with the bank's file</h2>${csrfField(request)}${envField(env)}
 <p class="hint">The cleared-items (paid-items) CSV from the bank's website: a header naming the check number (Check Number, Serial Number, Check #…) and the amount (Amount, Paid Amount…), and the paid date if there is one (Paid Date, Posted Date, Date…). Checks match on number and amount; anything else is listed and left alone. At most 1 MB.</p>
 <label for="file">Cleared-items file (CSV)</label><input id="file" name="file" type="file" accept=".csv,text/csv" required${problem?.field === 'file' ? html` aria-invalid="true" aria-describedby="file-problem"` : ''}>

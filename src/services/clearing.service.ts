@@ -7,6 +7,7 @@ import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClea
 import type { Check } from '../domain/check.ts';
 import { statusName } from '../domain/check-status.ts';
 import { isCalendarDate, today } from '../domain/dates.ts';
+import { formatCents } from '../domain/money.ts';
 import type { Owner, Principal } from '../domain/owner.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
@@ -177,8 +178,7 @@ export interface Reconciliation {
   columns: { checkNumber: string; amount: string; date: string | null };
 }
 
-const dollars = (cents: number | null): string =>
-  cents === null ? 'no amount' : `$${(cents / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+const dollars = (cents: number | null): string => (cents === null ? 'no amount' : `$${formatCents(cents)}`);
 
 /**
  * POST /bankAccounts/{id}/clearedItems and the panel's upload: every row of the bank's file is

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../../src/domain/dates.ts';
 import { registerAnchors, registerPage } from '../../src/store/register.repository.ts';
+import { seedChecks } from '../../bench/seed.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, replyOf, seedBasics, startTestApp, type Client, type Reply, type TestApp } from '../support/app.ts';
 import { testWorker } from '../support/worker.ts';
@@ -149,6 +150,21 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     expect((await api.post(`/checks/${check.checkId}/void`)).status).toBe(200);
   });
 
+  it('a clearing and a void racing each other never both win', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      const check = await issued();
+      const [clear, voided] = await Promise.all([
+        api.post(`/checks/${check.checkId}/clear`, {}),
+        api.post(`/checks/${check.checkId}/void`),
+      ]);
+      expect([clear.status, voided.status].sort()).toEqual([200, 422]);
+      const after = await read(check.checkId);
+      expect(after.status === 5 && after.clearedDate !== null).toBe(false);
+      expect(after.status === 5).toBe(voided.status === 200);
+      expect(after.clearedDate !== null).toBe(clear.status === 200);
+    }
+  });
+
   it("answers 404 for another account's and the other environment's checks and bank accounts, changing nothing", async () => {
     const check = await issued();
     const stranger = await t.client('stranger@example.com');
@@ -255,6 +271,29 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     expect(again.body.data.mismatched.filter((m: { reason: string }) => m.reason === 'already_cleared')).toHaveLength(
       3,
     );
+  });
+
+  it('a cleared-items upload retried with its Idempotency-Key answers the first result again and clears nothing twice', async () => {
+    const check = await issued({ amount: 64 });
+    const send = (body: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${BASE}/bankAccounts/${ids.bankAccountId}/clearedItems`,
+        headers: { authorization: `Bearer ${api.key}`, 'content-type': 'text/csv', 'idempotency-key': 'paid-items-1' },
+        payload: body,
+      });
+    const file = `Check Number,Amount\n${check.serialNumber},64.00\n`;
+    const first = await send(file);
+    expect(first.statusCode).toBe(200);
+    expect(JSON.parse(first.body).data.cleared.count).toBe(1);
+    const again = await send(file);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect((await read(check.checkId)).checkStatements.filter((s) => s.status === 'cleared')).toHaveLength(1);
+    const other = await send(`${file}1,1.00\n`);
+    expect(other.statusCode).toBe(422);
+    expect(JSON.parse(other.body).errorMsg).toBe('This Idempotency-Key was already used with a different request.');
   });
 
   it('a file that cannot be read is a 4xx in the error shape and clears nothing, not even its good rows', async () => {
@@ -414,6 +453,76 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     // Reading the register changed nothing.
     expect(await changes()).toBe(changedBefore);
   });
+
+  it('a register of 12,000 checks pages from its anchors, and after a change from the nearer end, with the totals of GET /checks', async () => {
+    const bank = (
+      await api.post('/bankAccounts', {
+        bankAccounts: [{ name: 'Long', routingNumber: '011000015', accountNumber: '77776666' }],
+      })
+    ).body.data.bankAccounts[0].bankAccountId as string;
+    const account = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [
+      'register@example.com',
+    ]);
+    // Written straight to the store (the benchmark's seeder): 12,000 checks over the API would take minutes.
+    await seedChecks(
+      t.database.db,
+      { accountId: account?.id ?? '', env: 'test' },
+      bank,
+      [{ id: ids.payeeId, name: 'Acme Supplies' }],
+      12_000,
+      {},
+      () => undefined,
+    );
+    const expectedRegister = async () => {
+      const all: WireCheck[] = [];
+      for (let page = 1; ; page += 1) {
+        const got = (await api.get(`/checks?perPage=500&page=${page}`)).body.data.checks as WireCheck[];
+        all.push(...got);
+        if (got.length < 500) break;
+      }
+      const mine = all
+        .map((c, newestFirst) => ({ c, created: -newestFirst }))
+        .filter(({ c }) => c.bankAccount.bankAccountId === bank)
+        .sort((x, y) => (x.c.date === y.c.date ? x.created - y.created : x.c.date < y.c.date ? -1 : 1))
+        .map(({ c }) => c);
+      let running = 0;
+      return mine.map((c) => {
+        running += [1, 2, 3, 4].includes(c.status) && c.clearedDate === null ? Math.round(c.amount * 100) : 0;
+        return `${c.checkId} ${running}`;
+      });
+    };
+    const registerRows = async () => {
+      const rows: string[] = [];
+      for (let page = 1; page <= 24; page += 1) {
+        const got = (await api.get(`/bankAccounts/${bank}/register?perPage=500&page=${page}`)).body.data;
+        expect(got.meta.total).toBe(12_000);
+        rows.push(
+          ...got.checks.map(
+            (r: { checkId: string; runningOutstanding: number }) =>
+              `${r.checkId} ${Math.round(r.runningOutstanding * 100)}`,
+          ),
+        );
+      }
+      return rows;
+    };
+    const before = await expectedRegister();
+    expect(before).toHaveLength(12_000);
+    expect(await registerRows()).toEqual(before);
+    // A clearing in the middle moves every later running total; the anchors were just counted, so
+    // these pages are read from the nearer end until the next count.
+    let cleared = '';
+    for (const line of before.slice(6_000)) {
+      const id = line.split(' ')[0] ?? '';
+      if ((await api.post(`/checks/${id}/clear`, {})).status === 200) {
+        cleared = id;
+        break;
+      }
+    }
+    expect(cleared).not.toBe('');
+    const after = await expectedRegister();
+    expect(after).not.toEqual(before);
+    expect(await registerRows()).toEqual(after);
+  }, 120_000);
 
   it('check.cleared and check.uncleared reach a webhook endpoint through the outbox', async () => {
     const posts: { type: string; data: Record<string, unknown> }[] = [];

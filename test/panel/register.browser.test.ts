@@ -1,0 +1,161 @@
+// The register in a real browser (headless Chromium) against a real server process: the Register
+// entry of the navigation, a bank account's register, ticking two checks and pressing Enter in the
+// date field (keyboard only), the bank's file uploaded through the file field, the result page,
+// the outstanding figures equal to the API's at each step, every control labelled, and the 390-px
+// phone view. Screenshots go to SCREENSHOT_DIR (docs/panel when refreshing them).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { dialects, freshDatabaseConfig } from '../support/databases.ts';
+import { http, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
+
+const PASSWORD = 'a long enough passphrase';
+const EMAIL = 'register@browser.test';
+const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-register-screens-'));
+const daysAgo = (n: number): string => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
+    controls
+      .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
+      .map((c) => c.outerHTML),
+  );
+}
+
+describe.runIf(chromiumAvailable()).each(dialects())('register in Chromium (%s)', (dialect) => {
+  let browser: Browser;
+  let page: Page;
+  let server: ServerProcess;
+  let cleanup: () => Promise<void>;
+  let base: string;
+
+  const shoot = async (name: string): Promise<void> => {
+    if (dialect !== 'sqlite') return;
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+  };
+
+  beforeAll(async () => {
+    const fresh = await freshDatabaseConfig(dialect);
+    cleanup = fresh.cleanup;
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await startServerProcess({ ...fresh.env, PORT: String(port), PUBLIC_URL: base });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(15_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await cleanup?.();
+    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+  });
+
+  it('clears by keyboard and by the bank file, and shows the outstanding figures the API gives', async () => {
+    await page.goto(`${base}/panel/sign-up`);
+    await page.getByLabel('Company name').fill('Acme Payables');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel(/Mobile phone/).fill('+14155550123');
+    await page.getByLabel(/Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: /Create/ }).click();
+    await page.waitForURL(/\/panel\/sign-in/);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/panel$/);
+    await page.goto(`${base}/panel/keys`);
+    await page.getByLabel(/Name/).fill('Register test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = ((await page.textContent('#new-key')) ?? '').trim();
+
+    // A bank account and eight checks over the API; six printed (issued), two left new.
+    const api = `${base}/api/v3`;
+    const bank = await http(`${api}/bankAccounts`, {
+      method: 'POST',
+      key,
+      body: {
+        bankAccounts: [
+          { name: 'Operating', bankName: 'First Bank', routingNumber: '011000015', accountNumber: '12345678' },
+        ],
+      },
+    });
+    const bankAccountId: string = bank.body.data.bankAccounts[0].bankAccountId;
+    const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [{ name: 'Acme Supplies' }] } });
+    const payeeId: string = payee.body.data.payees[0].payeeId;
+    const amounts = [120, 75.5, 1999.99, 42, 310.25, 18, 60, 500];
+    const created = await http(`${api}/checks`, {
+      method: 'POST',
+      key,
+      body: { checks: amounts.map((amount, i) => ({ bankAccountId, payeeId, amount, issueDate: daysAgo(10 - i) })) },
+    });
+    const checks: { checkId: string; serialNumber: string }[] = created.body.data.checks;
+    const printed = await fetch(`${api}/checks/print`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ checkIds: checks.slice(0, 6).map((c) => c.checkId) }),
+    });
+    expect(printed.status).toBe(200);
+    const outstanding = async () =>
+      (await http(`${api}/bankAccounts/${bankAccountId}/register`, { key })).body.data.outstanding as {
+        count: number;
+        total: number;
+      };
+    const shown = async () => ({
+      count: Number(await page.textContent('#outstanding-count')),
+      total: Number(((await page.textContent('#outstanding-total')) ?? '').replace(/[$,]/g, '')),
+    });
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Register' }).click();
+    await shoot('register-accounts');
+    await page.getByRole('link', { name: 'Operating' }).click();
+    expect(await unlabelledControls(page)).toEqual([]);
+    expect(await shown()).toEqual(await outstanding());
+    expect(await outstanding()).toEqual({ count: 6, total: 2565.74 });
+
+    // Keyboard only: tick two checks, then Enter in the date field presses "Mark ticked checks cleared".
+    const [first, second, third] = checks;
+    if (first === undefined || second === undefined || third === undefined) throw new Error('checks missing');
+    await page.getByLabel(`Mark check ${first.serialNumber} cleared`).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel(`Mark check ${second.serialNumber} cleared`).focus();
+    await page.keyboard.press('Space');
+    await page
+      .getByLabel(/Cleared on/)
+      .first()
+      .focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('The ticked checks are marked cleared.');
+    expect(await outstanding()).toEqual({ count: 4, total: 2370.24 });
+    expect(await shown()).toEqual(await outstanding());
+    await shoot('register');
+
+    // The bank's file: one match, one amount that differs, one never issued.
+    const file = join(mkdtempSync(join(tmpdir(), 'cleared-')), 'paid-items.csv');
+    writeFileSync(
+      file,
+      `Serial Number,Paid Date,Paid Amount\n${third.serialNumber},${daysAgo(1)},1999.99\n${checks[3]?.serialNumber},${daysAgo(1)},24.00\n${checks[7]?.serialNumber},${daysAgo(1)},500.00\n`,
+    );
+    await page.getByLabel('Cleared-items file (CSV)').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload and reconcile' }).click();
+    await page.waitForURL(/\/cleared-items$/);
+    expect(await page.textContent('#cleared-count')).toBe('1 ($1,999.99)');
+    expect(await page.textContent('#mismatched-count')).toBe('2');
+    expect(
+      await page.locator('#mismatched tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reason'))),
+    ).toEqual(['amount_differs', 'not_issued']);
+    expect(await outstanding()).toEqual({ count: 3, total: 370.25 });
+    expect(await page.textContent('#outstanding-total')).toBe('3 checks, $370.25');
+    await shoot('register-reconciled');
+
+    // Readable on a phone: nothing wider than the screen (the table scrolls inside its box).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/panel/bank-accounts/${bankAccountId}/register`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shoot('register-phone');
+  }, 120_000);
+});
