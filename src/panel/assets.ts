@@ -33,10 +33,11 @@ fieldset{border:1px solid var(--line);border-radius:6px;margin:1rem 0 0;padding:
 fieldset label{display:inline-block;margin:.2rem 1rem .2rem 0}
 label{display:block;font-weight:600;margin:.8rem 0 .2rem}
 .hint{color:var(--muted);font-size:.9rem;font-weight:400}
-input[type=text],input[type=email],input[type=tel],input[type=password],input[type=search],input[type=url],input[type=number],select{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
+input[type=text],input[type=email],input[type=tel],input[type=password],input[type=search],input[type=url],input[type=number],input[type=date],select{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
 button,.button{display:inline-block;margin-top:1rem;padding:.55rem 1.1rem;font:inherit;font-weight:600;color:#fff;background:var(--brand);border:0;border-radius:4px;cursor:pointer;text-decoration:none}
 button.secondary,.button.secondary{background:#fff;color:var(--brand);border:1px solid var(--brand)}
 button.danger{background:var(--bad)}
+button:disabled{opacity:.55;cursor:not-allowed}
 button.small{margin-top:0;padding:.3rem .7rem;font-size:.9rem}
 .inline{display:inline}
 .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}

@@ -304,9 +304,12 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromiu
     const register = (await api(`/bankAccounts/${bankAccountId}/register?perPage=1`)).body.data;
     const after = (await api('/checks?status=printed&perPage=100')).body.data.checks as ApiCheck[];
     const outstanding = after.filter((c) => c.clearedDate === null);
-    expect(after.filter((c) => c.clearedDate === '2026-11-24').map((c) => c.checkId).sort()).toEqual(
-      paid.map((c) => c.checkId).sort(),
-    );
+    expect(
+      after
+        .filter((c) => c.clearedDate === '2026-11-24')
+        .map((c) => c.checkId)
+        .sort(),
+    ).toEqual(paid.map((c) => c.checkId).sort());
     const outstandingCents = outstanding.reduce((sum, c) => sum + Math.round(c.amount * 100), 0);
     expect(outstanding).toHaveLength(10);
     expect(register.outstanding.count).toBe(10);
