@@ -33,7 +33,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('records and settings in Ch
   const shoot = async (name: string): Promise<void> => {
     if (dialect !== 'sqlite') return;
     mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: join(screenshots, `records-${name}.png`), fullPage: true });
   };
 
   /** Readable on a phone: nothing wider than the screen, every control labelled. */
