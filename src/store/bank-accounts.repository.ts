@@ -4,7 +4,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { BankAccount } from '../domain/bank-account.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import type { Paged } from '../domain/paging.ts';
-import { LIVE, OWNED, type Page, paged } from './owned-queries.ts';
+import { LIVE, liveKeyedRows, OWNED, type Page, paged } from './owned-queries.ts';
 
 interface BankAccountRow {
   id: string;
@@ -171,7 +171,7 @@ export async function bankAccountNames(
 ): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await q.all<{ id: string; name: string }>(
-    `SELECT id, name FROM bank_accounts WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${LIVE}`,
+    `SELECT id, name FROM bank_accounts WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${liveKeyedRows(q.dialect)}`,
     [...ids, owner.accountId, owner.env],
   );
   return new Map(rows.map((r) => [r.id, r.name]));

@@ -2,7 +2,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import type { Paged } from '../domain/paging.ts';
-import { fromNearerEnd } from './owned-queries.ts';
+import { fromNearerEnd, ownerOfKeyedRows } from './owned-queries.ts';
 import { defineTable, insertRows } from './table.ts';
 
 /** The checks table as stored (migrations 001, 002, 004, 014). */
@@ -224,7 +224,7 @@ export async function findChecks(q: Queryable, owner: Owner, ids: readonly strin
   const found = new Map<string, Check>();
   if (ids.length === 0) return found;
   const rows = await q.all<CheckRow>(
-    `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) AND c.account_id = ? AND c.env = ?`,
+    `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) AND ${ownerOfKeyedRows(q.dialect, 'c')}`,
     [...ids, owner.accountId, owner.env],
   );
   const statements = await statementsFor(

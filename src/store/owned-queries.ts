@@ -2,7 +2,7 @@
 // refers to carries this scope, so another account's id is indistinguishable from an unknown one.
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
-import type { Queryable, SqlValue } from './db.ts';
+import type { Dialect, Queryable, SqlValue } from './db.ts';
 import { containsIgnoreCase } from './dialect.ts';
 
 /** A page of a list as the store reads it: how many, from where, and the search term. */
@@ -14,6 +14,23 @@ export interface Page {
 
 export const LIVE = 'account_id = ? AND env = ? AND deleted_at IS NULL';
 export const OWNED = 'account_id = ? AND env = ?';
+
+/**
+ * The owner test for rows already picked by a key (`id IN (...)`, a bank account's serial numbers),
+ * on the table or alias `table`. SQLite's planner has no statistics (we run no ANALYZE), so it takes
+ * `account_id = ? AND env = ?` for a selective index and walks every row the owner has instead of
+ * looking the keys up: 600 ms for 50 checks of a 100,000-check account. The unary plus makes the
+ * owner a test on each row found. PostgreSQL plans from its own statistics and gets the plain form.
+ */
+export function ownerOfKeyedRows(dialect: Dialect, table = ''): string {
+  const column = `${dialect === 'sqlite' ? '+' : ''}${table === '' ? '' : `${table}.`}`;
+  return `${column}account_id = ? AND ${column}env = ?`;
+}
+
+/** As `ownerOfKeyedRows`, for tables whose rows are soft-deleted (LIVE). */
+export function liveKeyedRows(dialect: Dialect, table = ''): string {
+  return `${ownerOfKeyedRows(dialect, table)} AND ${table === '' ? '' : `${table}.`}deleted_at IS NULL`;
+}
 
 /**
  * How to read a page of a newest-first list of `total` rows so that no page skips more than half
@@ -68,7 +85,7 @@ export async function existingIds(
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await q.all<{ id: string }>(
-    `SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${OWNED}`,
+    `SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${ownerOfKeyedRows(q.dialect)}`,
     [...ids, owner.accountId, owner.env],
   );
   return new Set(rows.map((r) => r.id));

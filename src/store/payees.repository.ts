@@ -4,7 +4,7 @@ import type { Payee, PayeeField, PayeeFields } from '../domain/payee.ts';
 import type { Queryable } from './db.ts';
 import { defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
-import { LIVE, OWNED, type Page, paged } from './owned-queries.ts';
+import { LIVE, liveKeyedRows, OWNED, type Page, paged } from './owned-queries.ts';
 
 /** The payees table as stored (migration 001); reads select every column. */
 interface PayeeRow {
@@ -117,7 +117,7 @@ export async function findPayees(q: Queryable, owner: Owner, ids: readonly strin
   const found = new Map<string, Payee>();
   if (ids.length === 0) return found;
   const rows = await q.all<PayeeRow>(
-    `SELECT * FROM payees WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${LIVE}`,
+    `SELECT * FROM payees WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${liveKeyedRows(q.dialect)}`,
     [...ids, owner.accountId, owner.env],
   );
   for (const row of rows) found.set(row.id, toPayee(row));

@@ -3,6 +3,7 @@
 // is still part of each write, as everywhere in the store.
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
+import { ownerOfKeyedRows } from './owned-queries.ts';
 
 /** Issued and not yet paid: printed, mailed, emailed or e-printed, no cleared date (not new, void or refunded). */
 export const OUTSTANDING = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
@@ -152,7 +153,7 @@ export async function checksBySerial(
       payee_id: string | null;
     }>(
       `SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id FROM checks
-       WHERE bank_account_id = ? AND account_id = ? AND env = ? AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
+       WHERE bank_account_id = ? AND ${ownerOfKeyedRows(q.dialect)} AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
       [bankAccountId, owner.accountId, owner.env, ...chunk],
     );
     for (const r of rows)
