@@ -42,10 +42,7 @@ describe.each(dialects())('printing from the panel (%s)', (dialect) => {
       password: PASSWORD,
     });
     expect(signedUp.status).toBe(303);
-    const key = async (env: 'test' | 'live'): Promise<Client> => {
-      const created = await visitor.submit('/panel/keys', '/panel/keys', { name: env, env });
-      return clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
-    };
+    const key = async (env: 'test' | 'live'): Promise<Client> => clientFor(t.app, await visitor.createKey(env, env));
     return { visitor, api: await key('test'), live: await key('live') };
   }
 
