@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/browser.ts';
 import { dialects } from '../support/databases.ts';
-import { http, runCli } from '../support/processes.ts';
+import { createKeyWithCli, http } from '../support/processes.ts';
 import {
   startPanelInBrowser,
   signUpAndIn,
@@ -45,7 +45,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('imports in Chromium (%s)',
 
   it('uploads, previews with every row error, fixes the columns, imports and lists what was made', async () => {
     await signUpAndIn(page, base, { company: 'Office Co', email: EMAIL, phone: '+14155550123', password: PASSWORD });
-    const key = (await runCli(['keys', 'create', '--email', EMAIL], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const key = await createKeyWithCli(EMAIL, env);
     const bank = await http(`${base}/api/v3/bankAccounts`, {
       method: 'POST',
       key,
