@@ -9,23 +9,11 @@ import { dialects } from '../support/databases.ts';
 import { seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
 import { Visitor } from '../support/panel-visitor.ts';
+import { titleCase } from '../support/title-case.ts';
 import { PHONE_VIEWPORT, ScreenshotFolder } from '../support/panel-browser.ts';
 
 const EMAIL = 'keyboard@browser.test';
 const screenshots = new ScreenshotFolder('checkwriter-write-');
-
-/** "one thousand two hundred thirty-four" -> "One Thousand Two Hundred Thirty-Four" (the check's style). */
-function titleCase(words: string): string {
-  return words
-    .split(' ')
-    .map((w) =>
-      w
-        .split('-')
-        .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-        .join('-'),
-    )
-    .join(' ');
-}
 
 /** The legal line for a typed amount, from n2words: dollars in words, cents as NN/100. */
 function expectedWords(typed: string): string {
