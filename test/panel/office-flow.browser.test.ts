@@ -13,7 +13,7 @@ import { chromiumAvailable } from '../support/browser.ts';
 import { dialects } from '../support/databases.ts';
 import { readPositivePayCsv } from '../support/positive-pay-reader.ts';
 import { http } from '../support/processes.ts';
-import { parsePdf, pageText, type ParsedPage } from '../render/support/pdf.ts';
+import { parsePdf, pageText, clearBandFills } from '../render/support/pdf.ts';
 import { signaturePng } from '../render/support/png.ts';
 import {
   startPanelInBrowser,
@@ -83,12 +83,6 @@ function checksCsv(): string {
     );
   }
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** Fills in a check's MICR clear band (its bottom 5/8 in); the check's top edge in inches from the paper's top. */
-function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
-  const bottom = 792 - (checkTopIn + 3.5) * 72;
-  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + 45);
 }
 
 describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromium (%s)', (dialect) => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/browser.ts';
 import { dialects } from '../support/databases.ts';
 import { http } from '../support/processes.ts';
-import { type ParsedPage, pageText, parsePdf } from '../render/support/pdf.ts';
+import { pageText, parsePdf, clearBandFills } from '../render/support/pdf.ts';
 import {
   startPanelInBrowser,
   signUpAndIn,
@@ -20,12 +20,6 @@ import {
 
 const PASSWORD = 'a long enough passphrase';
 const screenshots = new ScreenshotFolder('checkwriter-print-screens-');
-
-/** Fills in a check's MICR clear band (its bottom 5/8 in), the check's top edge in inches from the paper's top. */
-function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
-  const bottom = 792 - (checkTopIn + 3.5) * 72;
-  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + 45);
-}
 
 describe.runIf(chromiumAvailable()).each(dialects())('printing from the panel in Chromium (%s)', (dialect) => {
   let panel: PanelInBrowser;
