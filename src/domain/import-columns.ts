@@ -1,6 +1,7 @@
 // Which column of an imported sheet holds which field, and how a cell's text becomes the value the
 // API takes. Header names of common accounting exports are recognised (docs/imports.md lists them
 // with their sources); the user's own mapping, column -> field, always wins over the guess.
+import { PAYEE_FIELDS } from './payee.ts';
 import { unsafeCharacter, unsafeTextMessage } from './safe-text.ts';
 
 export type ImportKind = 'checks' | 'payees';
@@ -27,19 +28,8 @@ export const CHECK_IMPORT_FIELDS = [
   'noPayee',
 ] as const;
 
-export const PAYEE_IMPORT_FIELDS = [
-  'name',
-  'nickName',
-  'company',
-  'email',
-  'phone',
-  'address1',
-  'address2',
-  'city',
-  'state',
-  'zip',
-  'country',
-] as const;
+/** Fields of a payee row: the create-payee request's, so one list serves both. */
+export const PAYEE_IMPORT_FIELDS = PAYEE_FIELDS;
 
 export type CheckImportField = (typeof CHECK_IMPORT_FIELDS)[number];
 export type PayeeImportField = (typeof PAYEE_IMPORT_FIELDS)[number];

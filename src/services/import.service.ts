@@ -612,41 +612,31 @@ export async function runImport(
     });
     if (!ran) return undefined;
   } catch (error) {
+    let failure: RowError[];
     if (!(error instanceof RowFailure)) {
       const record = await importStore.claimImport(ctx.db, id);
       if (record === undefined || record.attempts < MAX_ATTEMPTS) throw error;
-      const failure = [
+      failure = [
         {
           row: 0,
           line: 0,
           messages: ['The import could not be written (a server error); nothing was imported. Try again.'],
         },
       ];
-      await importStore.finishImport(
-        ctx.db,
-        id,
-        'failed',
-        0,
-        JSON.stringify(failure),
-        JSON.stringify(EMPTY_RESULT),
-        ctx.now(),
-      );
     } else {
       const record = await importStore.claimImport(ctx.db, id);
       const lines = record === undefined ? [] : (JSON.parse(record.input) as ImportInput).lines;
-      const failure = [
-        { row: error.row, line: lines[error.row - 1] ?? 0, messages: [rowMessage(error.refusal.message)] },
-      ];
-      await importStore.finishImport(
-        ctx.db,
-        id,
-        'failed',
-        0,
-        JSON.stringify(failure),
-        JSON.stringify(EMPTY_RESULT),
-        ctx.now(),
-      );
+      failure = [{ row: error.row, line: lines[error.row - 1] ?? 0, messages: [rowMessage(error.refusal.message)] }];
     }
+    await importStore.finishImport(
+      ctx.db,
+      id,
+      'failed',
+      0,
+      JSON.stringify(failure),
+      JSON.stringify(EMPTY_RESULT),
+      ctx.now(),
+    );
   }
   const ended = await importStore.claimImport(ctx.db, id);
   if (ended !== undefined) return ended;

@@ -3,33 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { dialects } from '../support/databases.ts';
+import { createKeyWithCli, http, runCli, startMigratedServer, type MigratedServer } from '../support/processes.ts';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/imports/${name}`, import.meta.url));
 
 // `checkwriter import` as a user runs it, next to a running server that then serves what it made.
 describe.each(dialects())('checkwriter import (%s)', { timeout: 120_000 }, (dialect) => {
+  let running: MigratedServer;
   let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  let server: ServerProcess;
   let key: string;
   let api: string;
   const dir = mkdtempSync(join(tmpdir(), 'cw-import-'));
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    env = fresh.env;
-    cleanup = fresh.cleanup;
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    server = await startServerProcess(env);
-    api = `${server.url}/api/v3`;
-    const created = await runCli(['keys', 'create', '--email', 'office@example.com'], env);
-    key = created.stdout.trim().split('\n').at(-1) ?? '';
+    running = await startMigratedServer(dialect);
+    ({ env, api } = running);
+    key = await createKeyWithCli('office@example.com', env);
   });
   afterAll(async () => {
-    await server.stop();
-    await cleanup();
+    await running.close();
   });
 
   it('imports payees with plain progress lines (stderr is no terminal), then checks by payee name', async () => {

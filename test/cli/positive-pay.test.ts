@@ -4,17 +4,16 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
+import { dialects } from '../support/databases.ts';
 import { readPositivePayCsv, readPositivePayFixed } from '../support/positive-pay-reader.ts';
-import { http, runCli, type ServerProcess, startServerProcess } from '../support/processes.ts';
+import { createKeyWithCli, http, type MigratedServer, runCli, startMigratedServer } from '../support/processes.ts';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 describe.each(dialects())('checkwriter positive-pay export (%s)', { timeout: 90_000 }, (dialect) => {
+  let running: MigratedServer;
   let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  let server: ServerProcess;
   let api = '';
   let key = '';
   let bankAccountId = '';
@@ -24,13 +23,9 @@ describe.each(dialects())('checkwriter positive-pay export (%s)', { timeout: 90_
   const to = isoDay(Date.now());
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    env = fresh.env;
-    cleanup = fresh.cleanup;
-    expect((await runCli(['migrate'], env)).code).toBe(0);
-    server = await startServerProcess(env);
-    api = `${server.url}/api/v3`;
-    key = (await runCli(['keys', 'create', '--email', email], env)).stdout.trim().split('\n').at(-1) ?? '';
+    running = await startMigratedServer(dialect);
+    ({ env, api } = running);
+    key = await createKeyWithCli(email, env);
     const bank = await http(`${api}/bankAccounts`, {
       method: 'POST',
       key,
@@ -61,8 +56,7 @@ describe.each(dialects())('checkwriter positive-pay export (%s)', { timeout: 90_
     dir = mkdtempSync(join(tmpdir(), 'cw-pp-'));
   });
   afterAll(async () => {
-    await server.stop();
-    await cleanup();
+    await running.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -2,21 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { toCardinal } from 'n2words/en-US';
 import { amountInWords, dollarsInWords } from '../../src/domain/amount-words.ts';
+import { titleCase } from '../support/title-case.ts';
 
 // n2words is an independent converter ("one thousand two hundred thirty-four"): Title-casing each
 // word of its output must give exactly our dollars part.
-function titleCase(words: string): string {
-  return words
-    .split(' ')
-    .map((w) =>
-      w
-        .split('-')
-        .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-        .join('-'),
-    )
-    .join(' ');
-}
-
 describe('amountInWords', () => {
   it('spells the examples of the API decisions', () => {
     expect(amountInWords(123456)).toBe('One Thousand Two Hundred Thirty-Four and 56/100');

@@ -2,9 +2,6 @@
 // field to field, the payee picked from the suggestions with ↓ and Enter, the amount's words
 // updating as each digit is typed (checked against n2words, an independent converter), Enter to
 // save; then the API reads the check back with a key and every field is compared.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { toCardinal } from 'n2words/en-US';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -12,22 +9,11 @@ import { dialects } from '../support/databases.ts';
 import { seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
 import { Visitor } from '../support/panel-visitor.ts';
+import { titleCase } from '../support/title-case.ts';
+import { PHONE_VIEWPORT, ScreenshotFolder } from '../support/panel-browser.ts';
 
 const EMAIL = 'keyboard@browser.test';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-write-'));
-
-/** "one thousand two hundred thirty-four" -> "One Thousand Two Hundred Thirty-Four" (the check's style). */
-function titleCase(words: string): string {
-  return words
-    .split(' ')
-    .map((w) =>
-      w
-        .split('-')
-        .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-        .join('-'),
-    )
-    .join(' ');
-}
+const screenshots = new ScreenshotFolder('checkwriter-write-');
 
 /** The legal line for a typed amount, from n2words: dollars in words, cents as NN/100. */
 function expectedWords(typed: string): string {
@@ -90,7 +76,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('writing a check by keyboar
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    screenshots.discard();
   });
 
   it('fills and saves the whole form with the keyboard; the API reads back every field', async () => {
@@ -108,10 +94,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('writing a check by keyboar
     // The suggestions: both "Bolt…" payees of this account, walked with the arrow keys.
     await expect.poll(() => page.locator('#payee-options [role=option]').count()).toBe(2);
     expect(await page.getAttribute('#payee', 'aria-expanded')).toBe('true');
-    if (dialect === 'sqlite') {
-      mkdirSync(screenshots, { recursive: true });
-      await page.screenshot({ path: join(screenshots, 'write-check-payees.png') });
-    }
+    if (dialect === 'sqlite') await screenshots.take(page, 'write-check-payees', { fullPage: false });
     const names = await page.locator('#payee-options [role=option]').allTextContents();
     const target = names.findIndex((n) => n.startsWith('Bolt Hardware'));
     expect(target).toBeGreaterThanOrEqual(0);
@@ -166,9 +149,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('writing a check by keyboar
     await page.keyboard.type('Brackets');
     await page.keyboard.press('Tab');
     await page.keyboard.type('234.56');
-    if (dialect === 'sqlite') {
-      await page.screenshot({ path: join(screenshots, 'write-check.png'), fullPage: true });
-    }
+    if (dialect === 'sqlite') await screenshots.take(page, 'write-check');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/panel\/checks\/chk_[\w-]+\?notice=check-saved$/);
     expect(await page.textContent('[role=status]')).toContain('The check is saved with status new.');
@@ -210,14 +191,14 @@ describe.runIf(chromiumAvailable()).each(dialects())('writing a check by keyboar
     expect(await page.textContent('#amount-error')).toBe('The amount field must have at most 2 decimal places.');
     expect(await page.inputValue('#amount')).toBe('12.345');
     expect(await page.inputValue('#payee')).toBe('Acme Supplies');
-    if (dialect === 'sqlite') await page.screenshot({ path: join(screenshots, 'write-check-error.png') });
+    if (dialect === 'sqlite') await screenshots.take(page, 'write-check-error', { fullPage: false });
 
     if (dialect === 'sqlite') {
       await page.goto(`${base}/panel/checks/${id}`);
-      await page.screenshot({ path: join(screenshots, 'check-actions.png'), fullPage: true });
-      await page.setViewportSize({ width: 390, height: 844 });
+      await screenshots.take(page, 'check-actions');
+      await page.setViewportSize(PHONE_VIEWPORT);
       await page.goto(`${base}/panel/checks/new`);
-      await page.screenshot({ path: join(screenshots, 'write-check-phone.png'), fullPage: true });
+      await screenshots.take(page, 'write-check-phone');
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(wide).toBeLessThanOrEqual(390);
     }

@@ -41,11 +41,11 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
       password: PASSWORD,
     });
     expect(signedUp.status).toBe(303);
-    const created = await visitor.submit('/panel/keys', '/panel/keys', { name: 'k', env: 'test' });
+    const key = await visitor.createKey('k');
     const row = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]);
     return {
       visitor,
-      api: clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? ''),
+      api: clientFor(t.app, key),
       accountId: row?.id ?? '',
     };
   }

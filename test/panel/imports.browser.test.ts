@@ -2,74 +2,50 @@
 // the result; upload a check detail whose rows have errors, fix the columns on the preview, import,
 // and follow the progress page to the created checks. Screenshots go to SCREENSHOT_DIR (docs/panel
 // when refreshing the pictures; a temporary folder otherwise), one of them at a 390-px phone width.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { chromiumAvailable } from '../support/browser.ts';
+import { dialects } from '../support/databases.ts';
+import { createKeyWithCli, http } from '../support/processes.ts';
+import {
+  startPanelInBrowser,
+  signUpAndIn,
+  unlabelledControls,
+  PHONE_VIEWPORT,
+  ScreenshotFolder,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
 
 const PASSWORD = 'a long enough passphrase';
 const EMAIL = 'office@imports.test';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-screens-'));
+const screenshots = new ScreenshotFolder('checkwriter-screens-');
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/imports/${name}`, import.meta.url));
 
-async function unlabelledControls(page: Page): Promise<string[]> {
-  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls
-      .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
-      .map((c) => c.outerHTML),
-  );
-}
-
 describe.runIf(chromiumAvailable()).each(dialects())('imports in Chromium (%s)', { timeout: 120_000 }, (dialect) => {
-  let browser: Browser;
+  let panel: PanelInBrowser;
   let page: Page;
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let base: string;
   let env: Record<string, string>;
 
   const shoot = async (name: string): Promise<void> => {
-    if (dialect !== 'sqlite') return;
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+    if (dialect === 'sqlite') await screenshots.take(page, name);
   };
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    env = fresh.env;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({ ...fresh.env, PORT: String(port), PUBLIC_URL: base });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    panel = await startPanelInBrowser(dialect, { viewport: { width: 1280, height: 800 } });
+    ({ page, base } = panel);
+    env = panel.env;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await cleanup?.();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    await panel?.close();
+    screenshots.discard();
   });
 
   it('uploads, previews with every row error, fixes the columns, imports and lists what was made', async () => {
-    await page.goto(`${base}/panel/sign-up`);
-    await page.getByLabel('Company name').fill('Office Co');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Phone').fill('+14155550123');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: /sign up|create/i }).click();
-    await page.waitForURL(/\/panel\/sign-in/);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/panel$/);
-    const key = (await runCli(['keys', 'create', '--email', EMAIL], env)).stdout.trim().split('\n').at(-1) ?? '';
+    await signUpAndIn(page, base, { company: 'Office Co', email: EMAIL, phone: '+14155550123', password: PASSWORD });
+    const key = await createKeyWithCli(EMAIL, env);
     const bank = await http(`${base}/api/v3/bankAccounts`, {
       method: 'POST',
       key,
@@ -98,7 +74,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('imports in Chromium (%s)',
     expect(await page.textContent('main')).toContain('3 of 3 rows have errors');
     expect(await page.getByRole('button', { name: 'Import 3 rows' }).isDisabled()).toBe(true);
     await shoot('import-preview-errors');
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE_VIEWPORT);
     await shoot('import-preview-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
 

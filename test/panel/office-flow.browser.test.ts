@@ -6,21 +6,26 @@
 // the reader written from docs/positive-pay.md; count and total equal the API's) -> upload the
 // bank's cleared-items file -> the register's outstanding figures equal the API's and a sum made
 // here from GET /checks. Screenshots go to SCREENSHOT_DIR (docs/panel when refreshing the README).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
+import { chromiumAvailable } from '../support/browser.ts';
+import { dialects } from '../support/databases.ts';
 import { readPositivePayCsv } from '../support/positive-pay-reader.ts';
-import { http, startServerProcess, type ServerProcess } from '../support/processes.ts';
-import { parsePdf, pageText, type ParsedPage } from '../render/support/pdf.ts';
+import { http } from '../support/processes.ts';
+import { parsePdf, pageText, clearBandFills } from '../render/support/pdf.ts';
 import { signaturePng } from '../render/support/png.ts';
+import {
+  startPanelInBrowser,
+  signUpAndIn,
+  createTestKey,
+  ScreenshotFolder,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
 
 const PASSWORD = 'a long enough passphrase';
 const ACCOUNT_NUMBER = '9876543210';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-office-screens-'));
+const screenshots = new ScreenshotFolder('checkwriter-office-screens-');
 
 interface ApiCheck {
   checkId: string;
@@ -80,63 +85,30 @@ function checksCsv(): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** Fills in a check's MICR clear band (its bottom 5/8 in); the check's top edge in inches from the paper's top. */
-function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
-  const bottom = 792 - (checkTopIn + 3.5) * 72;
-  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + 45);
-}
-
 describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromium (%s)', (dialect) => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let panel: PanelInBrowser;
   let page: Page;
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let base: string;
 
   const shoot = async (name: string): Promise<void> => {
-    if (dialect !== 'sqlite') return;
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+    if (dialect === 'sqlite') await screenshots.take(page, name);
   };
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({ ...fresh.env, PORT: String(port), PUBLIC_URL: base });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
+    panel = await startPanelInBrowser(dialect, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    ({ page, base } = panel);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await cleanup?.();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    await panel?.close();
+    screenshots.discard();
   });
 
   it('signs in, adds a bank account, imports, writes, prints, exports positive pay and reconciles', async () => {
     const email = `office-${dialect}@browser.test`;
-    await page.goto(`${base}/panel/sign-up`);
-    await page.getByLabel('Company name').fill('Acme Payables');
-    await page.getByLabel(/^Email/).fill(email);
-    await page.getByLabel(/^Mobile phone/).fill('+14155550166');
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/panel\/sign-in\?notice=signed-up$/);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/panel$/);
+    await signUpAndIn(page, base, { company: 'Acme Payables', email, phone: '+14155550166', password: PASSWORD });
     // A test key, so the test can read what the panel did through the API, as a client would.
-    await page.goto(`${base}/panel/keys`);
-    await page.getByLabel(/Name/).fill('office flow');
-    await page.getByLabel('Environment').selectOption('test');
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const key = ((await page.textContent('#new-key')) ?? '').trim();
+    const key = await createTestKey(page, base, 'office flow');
     const api = async (path: string) => http(`${base}/api/v3${path}`, { key });
 
     // 1. A bank account, typed field by field, and its signature uploaded through the file field.

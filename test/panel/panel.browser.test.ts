@@ -3,21 +3,26 @@
 // texted code -> create a test key -> call the API with it -> see the check in the panel -> open
 // its PDF -> revoke the key -> the API answers 401. Screenshots of the main pages are written to
 // SCREENSHOT_DIR (docs/panel when refreshing the README's pictures; a temporary folder otherwise).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { dialects } from '../support/databases.ts';
+import { http } from '../support/processes.ts';
 import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
-import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
+import { chromiumAvailable } from '../support/browser.ts';
 import { parsePdf, pageText } from '../render/support/pdf.ts';
+import {
+  startPanelInBrowser,
+  unlabelledControls,
+  PHONE_VIEWPORT,
+  fitsWindow,
+  ScreenshotFolder,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
 
 const PASSWORD = 'a long enough passphrase';
 const EMAIL = 'owner@browser.test';
 const PHONE = '+14155550199';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-screens-'));
+const screenshots = new ScreenshotFolder('checkwriter-screens-');
 
 async function eventually<T>(
   what: string,
@@ -33,58 +38,35 @@ async function eventually<T>(
   }
 }
 
-/** Every visible form control has a label a screen reader can announce. */
-async function unlabelledControls(page: Page): Promise<string[]> {
-  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls
-      .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
-      .map((c) => c.outerHTML),
-  );
-}
-
 describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromium (%s)', (dialect) => {
-  let browser: Browser;
+  let panel: PanelInBrowser;
   let context: BrowserContext;
   let page: Page;
-  let server: ServerProcess;
   let smtp: SmtpPeer;
   let sms: SmsPeer;
-  let cleanup: () => Promise<void>;
   let base: string;
 
   const shoot = async (name: string): Promise<void> => {
-    if (dialect !== 'sqlite') return;
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+    if (dialect === 'sqlite') await screenshots.take(page, name);
   };
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
     sms = await startSmsPeer();
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({
-      ...fresh.env,
-      PORT: String(port),
-      PUBLIC_URL: base,
-      ...peerEnv(smtp, sms),
-      DELIVERY_POLL_MS: '50',
-    });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    panel = await startPanelInBrowser(
+      dialect,
+      { viewport: { width: 1280, height: 800 } },
+      { ...peerEnv(smtp, sms), DELIVERY_POLL_MS: '50' },
+    );
+    ({ context, page, base } = panel);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    page = await context.newPage();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await panel?.close();
     await smtp?.close();
     await sms?.close();
-    await cleanup?.();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    screenshots.discard();
   });
 
   it('walks sign up, email and phone verification, a test key, the API, the check and its PDF, and revocation', async () => {
@@ -254,9 +236,9 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await payeePage.close();
 
     // Readable on a phone: nothing wider than the screen.
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE_VIEWPORT);
     await page.goto(`${base}/panel/checks`);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await fitsWindow(page)).toBe(true);
     await shoot('checks-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -276,8 +276,7 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
 
   it('shows checks with the API filters and paging, a check page with statements and its PDF, and the records lists', async () => {
     const v = await signedUp('work@acme.test', '+14155550103');
-    const created = await v.submit('/panel/keys', '/panel/keys', { name: 'work', env: 'test' });
-    const api = clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
+    const api = clientFor(t.app, await v.createKey('work'));
     const ids = await seedBasics(api, { name: 'Globex Corporation' });
     const from = await api.post('/customFromAddresses', {
       addresses: [
@@ -354,8 +353,7 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     await t.database.db.run('UPDATE accounts SET email_verified_at = 1, phone_verified_at = 1 WHERE email = ?', [
       'inbox@acme.test',
     ]);
-    const created = await v.submit('/panel/keys', '/panel/keys', { name: 'inbox', env: 'test' });
-    const api = clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
+    const api = clientFor(t.app, await v.createKey('inbox'));
     const ids = await seedBasics(api, { name: 'Initech' });
     const checkId = (await api.post('/checks', { checks: [{ ...ids, amount: '42.00' }] })).body.data.checks[0]
       .checkId as string;
@@ -397,8 +395,7 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     expect(bad.status).toBe(422);
     expect(bad.body).toContain('The url field must be an http or https URL.');
 
-    const created = await v.submit('/panel/keys', '/panel/keys', { name: 'hooks', env: 'test' });
-    const api = clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
+    const api = clientFor(t.app, await v.createKey('hooks'));
     const ids = await seedBasics(api);
     await api.post('/checks', { checks: [{ ...ids, amount: '5.00' }] });
     // Nothing listens on port 9: the delivery fails for good after its attempts.

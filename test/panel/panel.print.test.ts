@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
-import { type ParsedPage, pageText, parsePdf } from '../render/support/pdf.ts';
+import { type ParsedPage, pageText, parsePdf, clearBandFills } from '../render/support/pdf.ts';
 
 const PASSWORD = 'correct horse battery';
 const PAGE_HEIGHT = 792;
@@ -15,12 +15,6 @@ interface RawAnswer {
   headers: Record<string, string | string[] | number | undefined>;
   bytes: Buffer;
   text: string;
-}
-
-/** Fills in a check's MICR clear band (its bottom 5/8 in), the check's top edge in inches from the paper's top. */
-function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
-  const bottom = PAGE_HEIGHT - (checkTopIn + 3.5) * 72;
-  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + 45);
 }
 
 describe.each(dialects())('printing from the panel (%s)', (dialect) => {
@@ -42,10 +36,7 @@ describe.each(dialects())('printing from the panel (%s)', (dialect) => {
       password: PASSWORD,
     });
     expect(signedUp.status).toBe(303);
-    const key = async (env: 'test' | 'live'): Promise<Client> => {
-      const created = await visitor.submit('/panel/keys', '/panel/keys', { name: env, env });
-      return clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '');
-    };
+    const key = async (env: 'test' | 'live'): Promise<Client> => clientFor(t.app, await visitor.createKey(env, env));
     return { visitor, api: await key('test'), live: await key('live') };
   }
 

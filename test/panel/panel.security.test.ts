@@ -26,8 +26,7 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
       password: PASSWORD,
     });
     expect(signedUp.status).toBe(303);
-    const created = await visitor.submit('/panel/keys', '/panel/keys', { name: 'k', env: 'test' });
-    return { visitor, api: clientFor(t.app, /id="new-key">([^<]+)</.exec(created.body)?.[1] ?? '') };
+    return { visitor, api: clientFor(t.app, await visitor.createKey('k')) };
   }
 
   const keyCount = async (): Promise<number> =>

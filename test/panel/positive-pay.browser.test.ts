@@ -1,9 +1,7 @@
 // The positive pay page in headless Chromium: the form alone (no script) downloads the file, which
 // reads back from the documented layout; the page stays within a 390-px phone screen. Screenshots
 // go to SCREENSHOT_DIR (docs/panel when refreshing them; a temporary folder otherwise).
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, startTestApp, type TestApp } from '../support/app.ts';
@@ -11,8 +9,9 @@ import { chromiumAvailable, launchChromium } from '../support/browser.ts';
 import { dialects } from '../support/databases.ts';
 import { Visitor } from '../support/panel-visitor.ts';
 import { readPositivePayCsv } from '../support/positive-pay-reader.ts';
+import { signIn, PHONE_VIEWPORT, fitsWindow, ScreenshotFolder } from '../support/panel-browser.ts';
 
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-screens-'));
+const screenshots = new ScreenshotFolder('checkwriter-screens-');
 const EMAIL = 'desk@pp-browser.test';
 const PASSWORD = 'correct horse battery';
 const DAY = 86_400_000;
@@ -30,10 +29,8 @@ describe.runIf(chromiumAvailable()).each(dialects())(
     const from = isoDay(Date.now() - 14 * DAY);
     const to = isoDay(Date.now());
 
-    const shoot = async (name: string) => {
-      mkdirSync(screenshots, { recursive: true });
-      await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
-    };
+    // Both dialects write the pictures (the PostgreSQL run's replace the SQLite run's).
+    const shoot = (name: string): Promise<void> => screenshots.take(page, name);
 
     beforeAll(async () => {
       t = await startTestApp(dialect);
@@ -89,14 +86,12 @@ describe.runIf(chromiumAvailable()).each(dialects())(
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
       page = await context.newPage();
       await page.goto(`${url}/panel/sign-in`);
-      await page.getByLabel('Email').fill(EMAIL);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/panel$/);
+      await signIn(page, EMAIL, PASSWORD);
     });
     afterAll(async () => {
       await browser?.close();
       await t?.close();
+      screenshots.discard();
     });
 
     it('the form downloads the file, and the export joins the list', async () => {
@@ -127,9 +122,9 @@ describe.runIf(chromiumAvailable()).each(dialects())(
     });
 
     it('stays within a 390-px phone screen', async () => {
-      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setViewportSize(PHONE_VIEWPORT);
       await page.goto(`${url}/panel/positive-pay`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await fitsWindow(page)).toBe(true);
       await shoot('positive-pay-phone');
     });
   },

@@ -3,69 +3,43 @@
 // and three a page, press Print selected, and read the downloaded PDF back with pdf.js. A
 // screenshot of the list with its print form goes to SCREENSHOT_DIR (docs/panel when refreshing
 // the README's pictures).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, type ServerProcess, startServerProcess } from '../support/processes.ts';
-import { type ParsedPage, pageText, parsePdf } from '../render/support/pdf.ts';
+import { chromiumAvailable } from '../support/browser.ts';
+import { dialects } from '../support/databases.ts';
+import { http } from '../support/processes.ts';
+import { pageText, parsePdf, clearBandFills } from '../render/support/pdf.ts';
+import {
+  startPanelInBrowser,
+  signUpAndIn,
+  createTestKey,
+  ScreenshotFolder,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
 
 const PASSWORD = 'a long enough passphrase';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-print-screens-'));
-
-/** Fills in a check's MICR clear band (its bottom 5/8 in), the check's top edge in inches from the paper's top. */
-function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
-  const bottom = 792 - (checkTopIn + 3.5) * 72;
-  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + 45);
-}
+const screenshots = new ScreenshotFolder('checkwriter-print-screens-');
 
 describe.runIf(chromiumAvailable()).each(dialects())('printing from the panel in Chromium (%s)', (dialect) => {
-  let browser: Browser;
-  let context: BrowserContext;
+  let panel: PanelInBrowser;
   let page: Page;
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let base: string;
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({ ...fresh.env, PORT: String(port), PUBLIC_URL: base });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
+    panel = await startPanelInBrowser(dialect, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    ({ page, base } = panel);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await cleanup?.();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    await panel?.close();
+    screenshots.discard();
   });
 
   it('ticks 20 checks, prints them on pre-printed stock three a page: one 7-page PDF download, all printed', async () => {
     const email = `print-${dialect}@browser.test`;
-    await page.goto(`${base}/panel/sign-up`);
-    await page.getByLabel('Company name').fill('Acme Payables');
-    await page.getByLabel(/^Email/).fill(email);
-    await page.getByLabel(/^Mobile phone/).fill('+14155550177');
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/panel\/sign-in\?notice=signed-up$/);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/panel$/);
-    await page.goto(`${base}/panel/keys`);
-    await page.getByLabel(/Name/).fill('print');
-    await page.getByLabel('Environment').selectOption('test');
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const key = ((await page.textContent('#new-key')) ?? '').trim();
+    await signUpAndIn(page, base, { company: 'Acme Payables', email, phone: '+14155550177', password: PASSWORD });
+    const key = await createTestKey(page, base, 'print');
 
     const bank = await http(`${base}/api/v3/bankAccounts`, {
       method: 'POST',
@@ -102,9 +76,8 @@ describe.runIf(chromiumAvailable()).each(dialects())('printing from the panel in
     await page.getByLabel('Paper').selectOption('preprinted');
     await page.getByLabel('Layout').selectOption('three-per-page');
     if (dialect === 'sqlite') {
-      mkdirSync(screenshots, { recursive: true });
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(screenshots, 'checks-print.png'), fullPage: false });
+      await screenshots.take(page, 'checks-print', { fullPage: false });
     }
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -2,78 +2,59 @@
 // add a bank account by keyboard, upload its signature through the file field, see a refused form's
 // messages beside its fields, save the settings, and every page readable on a 390-pixel phone with
 // every control labelled. Screenshots go to SCREENSHOT_DIR (docs/panel when refreshing them).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { chromiumAvailable } from '../support/browser.ts';
+import { dialects } from '../support/databases.ts';
 import { signaturePng } from '../render/support/png.ts';
+import {
+  startPanelInBrowser,
+  signUpAndIn,
+  unlabelledControls,
+  PHONE_VIEWPORT,
+  fitsWindow,
+  ScreenshotFolder,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
 
 const PASSWORD = 'a long enough passphrase';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-records-'));
-
-async function unlabelledControls(page: Page): Promise<string[]> {
-  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls
-      .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
-      .map((c) => c.outerHTML),
-  );
-}
+const screenshots = new ScreenshotFolder('checkwriter-records-');
 
 describe.runIf(chromiumAvailable()).each(dialects())('records and settings in Chromium (%s)', (dialect) => {
-  let browser: Browser;
+  let panel: PanelInBrowser;
   let page: Page;
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let base: string;
 
   const shoot = async (name: string): Promise<void> => {
-    if (dialect !== 'sqlite') return;
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `records-${name}.png`), fullPage: true });
+    if (dialect === 'sqlite') await screenshots.take(page, `records-${name}`);
   };
 
   /** Readable on a phone: nothing wider than the screen, every control labelled. */
   const fitsPhone = async (name: string): Promise<void> => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), name).toBe(true);
+    await page.setViewportSize(PHONE_VIEWPORT);
+    expect(await fitsWindow(page), name).toBe(true);
     expect(await unlabelledControls(page), name).toEqual([]);
     await shoot(`${name}-phone`);
     await page.setViewportSize({ width: 1280, height: 800 });
   };
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({ ...fresh.env, PORT: String(port), PUBLIC_URL: base });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    panel = await startPanelInBrowser(dialect, { viewport: { width: 1280, height: 800 } });
+    ({ page, base } = panel);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await cleanup?.();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    await panel?.close();
+    screenshots.discard();
   });
 
   it('adds a bank account by keyboard, uploads its signature, shows refused fields, saves settings', async () => {
-    await page.goto(`${base}/panel/sign-up`);
-    await page.getByLabel('Company name').fill('Acme Payables');
-    await page.getByLabel('Email').fill('owner@records.test');
-    await page.getByLabel('Mobile phone').fill('+14155550142');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/panel\/sign-in/);
-    await page.getByLabel('Email').fill('owner@records.test');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/panel`);
+    await signUpAndIn(page, base, {
+      company: 'Acme Payables',
+      email: 'owner@records.test',
+      phone: '+14155550142',
+      password: PASSWORD,
+    });
 
     // A bank account, typed field by field with Tab and submitted with Enter.
     await page.goto(`${base}/panel/bank-accounts`);

@@ -3,75 +3,58 @@
 // date field (keyboard only), the bank's file uploaded through the file field, the result page,
 // the outstanding figures equal to the API's at each step, every control labelled, and the 390-px
 // phone view. Screenshots go to SCREENSHOT_DIR (docs/panel when refreshing them).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, startServerProcess, type ServerProcess } from '../support/processes.ts';
-import { chromiumAvailable, freePort, launchChromium } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { dialects } from '../support/databases.ts';
+import { http } from '../support/processes.ts';
+import { chromiumAvailable } from '../support/browser.ts';
+import {
+  startPanelInBrowser,
+  signUpAndIn,
+  createTestKey,
+  unlabelledControls,
+  PHONE_VIEWPORT,
+  fitsWindow,
+  ScreenshotFolder,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
 
 const PASSWORD = 'a long enough passphrase';
 const EMAIL = 'register@browser.test';
-const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'checkwriter-register-screens-'));
+const screenshots = new ScreenshotFolder('checkwriter-register-screens-');
 const daysAgo = (n: number): string => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
-async function unlabelledControls(page: Page): Promise<string[]> {
-  return page.$$eval('input:not([type=hidden]), select, textarea', (controls) =>
-    controls
-      .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
-      .map((c) => c.outerHTML),
-  );
-}
-
 describe.runIf(chromiumAvailable()).each(dialects())('register in Chromium (%s)', (dialect) => {
-  let browser: Browser;
+  let panel: PanelInBrowser;
   let page: Page;
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let base: string;
 
   const shoot = async (name: string): Promise<void> => {
-    if (dialect !== 'sqlite') return;
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+    if (dialect === 'sqlite') await screenshots.take(page, name);
   };
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await startServerProcess({ ...fresh.env, PORT: String(port), PUBLIC_URL: base });
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    panel = await startPanelInBrowser(dialect, { viewport: { width: 1280, height: 800 } });
+    ({ page, base } = panel);
     page.setDefaultTimeout(15_000);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await cleanup?.();
-    if (process.env.SCREENSHOT_DIR === undefined) rmSync(screenshots, { recursive: true, force: true });
+    await panel?.close();
+    screenshots.discard();
   });
 
   it('clears by keyboard and by the bank file, and shows the outstanding figures the API gives', async () => {
-    await page.goto(`${base}/panel/sign-up`);
-    await page.getByLabel('Company name').fill('Acme Payables');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel(/Mobile phone/).fill('+14155550123');
-    await page.getByLabel(/Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: /Create/ }).click();
-    await page.waitForURL(/\/panel\/sign-in/);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/panel$/);
-    await page.goto(`${base}/panel/keys`);
-    await page.getByLabel(/Name/).fill('Register test');
-    await page.getByRole('button', { name: 'Create key' }).click();
-    const key = ((await page.textContent('#new-key')) ?? '').trim();
+    await signUpAndIn(page, base, {
+      company: 'Acme Payables',
+      email: EMAIL,
+      phone: '+14155550123',
+      password: PASSWORD,
+    });
+    const key = await createTestKey(page, base, 'Register test');
 
     // A bank account and eight checks over the API; six printed (issued), two left new.
     const api = `${base}/api/v3`;
@@ -153,9 +136,9 @@ describe.runIf(chromiumAvailable()).each(dialects())('register in Chromium (%s)'
     await shoot('register-reconciled');
 
     // Readable on a phone: nothing wider than the screen (the table scrolls inside its box).
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE_VIEWPORT);
     await page.goto(`${base}/panel/bank-accounts/${bankAccountId}/register`);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await fitsWindow(page)).toBe(true);
     await shoot('register-phone');
   }, 120_000);
 });

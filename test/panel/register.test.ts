@@ -29,10 +29,7 @@ describe.each(dialects())('register pages (%s)', (dialect) => {
     const visitor = new Visitor(t.app);
     const signed = await visitor.signUp({ company: 'Acme Payables', email, phone: '+14155552671', password: PASSWORD });
     expect(signed.status).toBe(303);
-    const created = await visitor.submit('/panel/keys', '/panel/keys', { name: 'register test', env: 'test' });
-    const key = /<code class="secret" id="new-key">([^<]+)<\/code>/.exec(created.body)?.[1];
-    if (key === undefined) throw new Error('no key on the keys page');
-    return { visitor, client: clientFor(t.app, key) };
+    return { visitor, client: clientFor(t.app, await visitor.createKey('register test')) };
   }
 
   /** Posts the upload form as a browser does: multipart, the page's CSRF token, the file. */

@@ -10,7 +10,7 @@ import type { PageLayout, PrintOptions } from '../../src/render/print-layout.ts'
 import type { E13bName } from './e13b-reference/published.ts';
 import { readLine } from './support/e13b-reader.ts';
 import { sampleCheck } from './support/fixtures.ts';
-import { type PageText, type ParsedPage, pageText, parsePdf } from './support/pdf.ts';
+import { type PageText, type ParsedPage, pageText, parsePdf, clearBandFills } from './support/pdf.ts';
 import { signaturePng } from './support/png.ts';
 import { type GreyBitmap, rasterisePdf } from './support/raster.ts';
 
@@ -43,12 +43,6 @@ function fromTopIn(y: number): number {
 
 function runs(page: ParsedPage, str: string | RegExp): PageText[] {
   return page.texts.filter((t) => (typeof str === 'string' ? t.str === str : str.test(t.str)));
-}
-
-/** Fills inside a check's MICR clear band (its bottom 5/8 in), the check's top edge given in inches. */
-function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
-  const bottom = PAGE_HEIGHT - (checkTopIn + 3.5) * IN;
-  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + (5 / 8) * IN);
 }
 
 const SYMBOL: Readonly<Record<E13bName, string>> = {

@@ -112,4 +112,12 @@ export class Visitor {
   async signIn(email: string, password: string): Promise<PanelResponse> {
     return this.submit('/panel/sign-in', '/panel/sign-in', { email, password });
   }
+
+  /** Creates a key on /panel/keys and answers it, read from the page that shows it once. */
+  async createKey(name: string, env: 'test' | 'live' = 'test'): Promise<string> {
+    const created = await this.submit('/panel/keys', '/panel/keys', { name, env });
+    const key = /id="new-key">([^<]+)</.exec(created.body)?.[1];
+    if (key === undefined) throw new Error(`no new key on the keys page (status ${created.status})`);
+    return key;
+  }
 }

@@ -2,6 +2,7 @@
 // process (concurrency across servers, the CLI revoking a key of a running server, signals).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freshDatabaseConfig, type TestDialect } from './databases.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/checkwriter.js', import.meta.url));
 
@@ -95,6 +96,41 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
+}
+
+/** A key for `email` made by `checkwriter keys create` (the key is its output's last line). */
+export async function createKeyWithCli(email: string, env: Record<string, string>): Promise<string> {
+  const created = await runCli(['keys', 'create', '--email', email], env);
+  return created.stdout.trim().split('\n').at(-1) ?? '';
+}
+
+export interface MigratedServer {
+  /** Variables that point a child process (the CLI) at the server's database. */
+  env: Record<string, string>;
+  server: ServerProcess;
+  /** The server's API root, e.g. http://127.0.0.1:41234/api/v3. */
+  api: string;
+  /** Stops the server and drops the database. */
+  close: () => Promise<void>;
+}
+
+/** A fresh database of `dialect` migrated by `checkwriter migrate`, then `checkwriter serve` on it. */
+export async function startMigratedServer(dialect: TestDialect): Promise<MigratedServer> {
+  const fresh = await freshDatabaseConfig(dialect);
+  try {
+    const migrated = await runCli(['migrate'], fresh.env);
+    if (migrated.code !== 0) throw new Error(`checkwriter migrate exited with ${migrated.code}:\n${migrated.stderr}`);
+    const server = await startServerProcess(fresh.env);
+    const close = async (): Promise<void> => {
+      await server.stop();
+      await fresh.cleanup();
+    };
+    return { env: fresh.env, server, api: `${server.url}/api/v3`, close };
+  } catch (error) {
+    // The caller's afterAll has no handle yet: drop the database here.
+    await fresh.cleanup();
+    throw error;
+  }
 }
 
 export async function http(

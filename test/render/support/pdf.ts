@@ -138,3 +138,12 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedPage[]> {
 export function pageText(page: ParsedPage): string {
   return page.texts.map((t) => t.str).join('\n');
 }
+
+/**
+ * Fills inside a check's MICR clear band (its bottom 5/8 in) on a letter page, the check's top
+ * edge given in inches from the paper's top: on pre-printed stock the band must stay blank.
+ */
+export function clearBandFills(page: ParsedPage, checkTopIn: number): ParsedPage['paths'] {
+  const bottom = 11 * 72 - (checkTopIn + 3.5) * 72;
+  return page.paths.filter((p) => p.paint === 'fill' && p.box.y2 > bottom + 0.01 && p.box.y1 < bottom + (5 / 8) * 72);
+}
