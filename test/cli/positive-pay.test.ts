@@ -83,7 +83,7 @@ describe.each(dialects())('checkwriter positive-pay export (%s)', { timeout: 90_
       'I 7002 99 20304050 Rent LLC',
       'V 7002 99 20304050 Rent LLC',
     ]);
-    expect(res.stderr).toMatch(/^export ppx_[0-9A-Z]+: 2 issued \(\$1,500\.99\), 1 voided \(\$0\.99\),/);
+    expect(res.stderr).toMatch(/^export ppx_[0-9A-Z]+: 2 issued \(\$1,500\.99\), 1 voided \(\$0\.99\),/m);
     const listed = await http(`${api}/positive-pay-exports`, { key });
     expect(listed.body.data.positivePayExports[0]).toMatchObject({
       bankAccountId,
