@@ -20,7 +20,7 @@ export interface BareFastifySetup {
 // change this one, or the ratio compares different database work.
 const FIND_CHECK = `SELECT c.id, c.bank_account_id, b.name AS bank_account_name, c.payee_id, p.name AS payee_name,
   c.category_id, c.voucher_id, c.serial_number, c.issue_date, c.amount_cents, c.memo, c.note, c.account_number,
-  c.invoice_number, c.reference_id, c.no_sign, c.no_amount, c.no_date, c.no_payee, c.custom_elements, c.status, c.created_at,
+  c.invoice_number, c.reference_id, c.no_sign, c.no_amount, c.no_date, c.no_payee, c.custom_elements, c.status, c.cleared_date, c.created_at,
   s.status AS st_status, s.created_at AS st_at
   FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id
   LEFT JOIN check_statements s ON s.check_id = c.id
