@@ -186,8 +186,10 @@ describe.runIf(chromiumAvailable()).each(dialects())('writing a check by keyboar
     await page.keyboard.press('Tab');
     await page.keyboard.type('12.345');
     await page.keyboard.press('Enter');
-    await page.waitForLoadState('domcontentloaded');
-    await expect.poll(() => focusedId(page)).toBe('amount');
+    // The refusal is a new page (422) at the same address: wait for its message, not for a load
+    // state the old page already has, then give the autofocus time on a busy machine.
+    await page.locator('#amount-error').waitFor({ timeout: 15_000 });
+    await expect.poll(() => focusedId(page), { timeout: 5000 }).toBe('amount');
     expect(await page.textContent('#amount-error')).toBe('The amount field must have at most 2 decimal places.');
     expect(await page.inputValue('#amount')).toBe('12.345');
     expect(await page.inputValue('#payee')).toBe('Acme Supplies');
