@@ -420,11 +420,24 @@ export async function startImport(
   return record;
 }
 
-/** A panel upload kept until its preview is confirmed (the file is too large to carry in a form). */
+/** Drafts an owner keeps at once: an upload past this many deletes the oldest. */
+export const MAX_DRAFTS = 20;
+/** A draft not confirmed within this long is deleted by the runner (docs/imports.md). */
+export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
+/** How often the runner looks for such drafts: one DELETE an hour, not one per 5-s tick. */
+const DRAFT_SWEEP_MS = 60 * 60 * 1000;
+
+/**
+ * A panel upload kept until its preview is confirmed (the file is too large to carry in a form).
+ * At most MAX_DRAFTS per owner, and none older than DRAFT_TTL_MS (ImportRunner deletes them).
+ */
 export async function saveDraft(ctx: ServiceContext, owner: Owner, options: ImportOptions): Promise<ImportRecord> {
   readTable(options.csv);
   const record = newRecord(owner, options, 'draft', JSON.stringify({ csv: options.csv }), 0, ctx.now());
-  await importStore.insertImport(ctx.db, record);
+  await ctx.db.transaction(async (tx) => {
+    await importStore.insertImport(tx, record);
+    await importStore.trimDrafts(tx, owner, MAX_DRAFTS);
+  });
   return record;
 }
 
@@ -668,6 +681,8 @@ export class ImportRunner {
   private stopped = false;
   // Bound here, outside any request: a drain woken by a request must not join its transaction.
   private readonly drainOutside = AsyncResource.bind(() => this.drain());
+  /** When stale drafts were last deleted (ctx.now() time): at most once per DRAFT_SWEEP_MS. */
+  private sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -712,6 +727,7 @@ export class ImportRunner {
 
   private async drain(): Promise<void> {
     try {
+      await this.sweepDrafts();
       for (;;) {
         if (this.stopped) return;
         const ids = await importStore.unfinishedImportIds(this.ctx.db, 5);
@@ -730,5 +746,13 @@ export class ImportRunner {
     } catch (error) {
       this.log.error({ err: error }, 'import runner: an import could not be run; it is tried again later');
     }
+  }
+
+  /** Deletes drafts nobody confirmed within DRAFT_TTL_MS; one statement, at most hourly. */
+  private async sweepDrafts(): Promise<void> {
+    const now = this.ctx.now();
+    if (now - this.sweptAt < DRAFT_SWEEP_MS) return;
+    this.sweptAt = now;
+    await importStore.deleteDraftsBefore(this.ctx.db, now - DRAFT_TTL_MS);
   }
 }

@@ -135,6 +135,23 @@ export async function unfinishedImportIds(q: Queryable, limit: number): Promise<
   return rows.map((r) => r.id);
 }
 
+/**
+ * Keeps only an owner's `keep` newest drafts (each holds its uploaded file, up to 4 MB): a panel
+ * user who uploads again and again without confirming holds a bounded amount of storage.
+ */
+export async function trimDrafts(q: Queryable, owner: Owner, keep: number): Promise<number> {
+  return q.run(
+    `DELETE FROM imports WHERE ${OWNED} AND state = 'draft' AND id NOT IN (
+       SELECT id FROM imports WHERE ${OWNED} AND state = 'draft' ORDER BY created_at DESC, id DESC LIMIT ?)`,
+    [owner.accountId, owner.env, owner.accountId, owner.env, keep],
+  );
+}
+
+/** Drafts (every account's) uploaded before `before` and never confirmed. */
+export async function deleteDraftsBefore(q: Queryable, before: number): Promise<number> {
+  return q.run(`DELETE FROM imports WHERE state = 'draft' AND created_at < ?`, [before]);
+}
+
 /** A draft confirmed: its input replaced by what the import writes, queued. 0 when it was no draft. */
 export async function queueDraft(
   q: Queryable,

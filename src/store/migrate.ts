@@ -14,6 +14,7 @@ import * as imports from './migrations/012-imports.ts';
 import * as positivePay from './migrations/013-positive-pay.ts';
 import * as clearedChecks from './migrations/014-cleared-checks.ts';
 import * as accountSettings from './migrations/015-account-settings.ts';
+import * as dropPrefixIndex from './migrations/016-drop-prefix-index.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -40,6 +41,7 @@ const MIGRATIONS: readonly Migration[] = [
   positivePay,
   clearedChecks,
   accountSettings,
+  dropPrefixIndex,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
