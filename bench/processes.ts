@@ -86,7 +86,16 @@ export function startCheckwriter(env: Record<string, string>, profileDir: string
 /** A baseline server (bench/<script>) in a forked child: it gets `setup` over IPC and answers its port. */
 function startForked(script: string, setup: Serializable): Promise<Child> {
   const spawnedAt = performance.now();
-  const child = fork(join(REPO_ROOT, 'bench', script), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // BENCH_PROFILE_BASELINES=dir: the baselines write CPU profiles too, to compare with the server's.
+  const profileDir = process.env.BENCH_PROFILE_BASELINES;
+  const execArgv =
+    profileDir === undefined
+      ? process.execArgv
+      : [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${join(profileDir, script)}`];
+  const child = fork(join(REPO_ROOT, 'bench', script), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (message: unknown) => {
       const port = (message as { port?: unknown }).port;

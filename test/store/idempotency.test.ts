@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { Vault } from '../../src/domain/sealed.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
@@ -90,5 +92,58 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
       await database.db.all<{ name: string }>("SELECT name FROM settings WHERE name LIKE 'joined-%' ORDER BY name")
     ).map((r) => r.name);
     expect(names).toEqual(['joined-nested', 'joined-plain']);
+  });
+
+  it('keeps a response gzip-compressed and replays its exact bytes; a plain record of an older version replays too', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ checkId: `chk_${i}`, amount: 12.34, memo: 'Office rent' }));
+    const body = Buffer.from(JSON.stringify({ success: true, data: { checks: items } }));
+    const hash = requestHash('POST', '/big', {});
+    await runOnce(ctx, owner, 'big', hash, async () => ({ status: 201, type: 'application/json', body }));
+    const raw = await database.db.get<{ response_body: Buffer }>(
+      'SELECT response_body FROM idempotency_keys WHERE idem_key = ?',
+      ['big'],
+    );
+    const kept = Buffer.from(raw?.response_body ?? Buffer.alloc(0));
+    expect([kept[0], kept[1]]).toEqual([0x1f, 0x8b]);
+    expect(kept.length).toBeLessThan(body.length / 5);
+    expect(gunzipSync(kept).equals(body)).toBe(true);
+    const replay = await runOnce(ctx, owner, 'big', hash, ok('{"other":1}'));
+    expect(replay.replayed).toBe(true);
+    expect(replay.response.body.equals(body)).toBe(true);
+
+    // Written by a version that kept bodies as they were.
+    await database.db.run(
+      "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, response_status, response_type, response_body, created_at) VALUES (?, ?, ?, ?, 'done', 201, 'application/json', ?, ?)",
+      [owner.accountId, owner.env, 'plain', hash, Buffer.from('{"old":true}'), clock],
+    );
+    const old = await runOnce(ctx, owner, 'plain', hash, ok('{"new":true}'));
+    expect(old).toMatchObject({ replayed: true });
+    expect(old.response.body.toString()).toBe('{"old":true}');
+  });
+});
+
+// The request hash is compared with hashes stored by earlier versions for 24 hours: its text must
+// not change. Computed here from its definition: "METHOD URL\n" + the body as JSON, a file's bytes
+// replaced by their SHA-256.
+describe('the request hash', () => {
+  const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+  const body = { checks: [{ bankAccountId: 'bank_1', amount: '12.34', memo: 'Rent "May"', voucher: null }], n: 1 };
+
+  it('is the SHA-256 of the method, URL and body as JSON, the same on the JSON fast path', () => {
+    const expected = sha(`POST /api/v3/checks\n${JSON.stringify(body)}`);
+    expect(requestHash('POST', '/api/v3/checks', body)).toBe(expected);
+    expect(requestHash('POST', '/api/v3/checks', body, true)).toBe(expected);
+    expect(requestHash('DELETE', '/api/v3/payees/pay_1', undefined)).toBe(sha('DELETE /api/v3/payees/pay_1\nnull'));
+  });
+
+  it("counts a file by its bytes' digest, wherever it sits in the body", () => {
+    const file = Buffer.from('%PDF-1.4 a small file');
+    const nested = { file: { data: file, name: 'a.pdf' }, kind: 'x' };
+    expect(requestHash('POST', '/u', nested)).toBe(
+      sha(`POST /u\n${JSON.stringify({ file: { data: { sha256: sha(file) }, name: 'a.pdf' }, kind: 'x' })}`),
+    );
+    expect(requestHash('PUT', '/s', file)).toBe(sha(`PUT /s\n${JSON.stringify({ sha256: sha(file) })}`));
+    // Different bytes, different hash.
+    expect(requestHash('PUT', '/s', Buffer.from('other'))).not.toBe(requestHash('PUT', '/s', file));
   });
 });

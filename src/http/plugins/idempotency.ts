@@ -77,7 +77,10 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
     ) {
       const key = keyOf(request);
       if (key === null) return handler.call(this, request, reply);
-      const claimed = { key, hash: idempotency.requestHash(request.method, request.url, request.body), refused: false };
+      // The one JSON parser (json-body.ts) is registered for application/json.
+      const json = /^\s*application\/json\s*(?:;|$)/i.test(String(request.headers['content-type'] ?? ''));
+      const hash = idempotency.requestHash(request.method, request.url, request.body, json);
+      const claimed = { key, hash, refused: false };
       idempotency.checkKey(key);
       request.idempotency = claimed;
       const outcome = await idempotency.runOnce(ctx, principalOf(request), key, claimed.hash, async () => {
