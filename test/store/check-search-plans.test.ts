@@ -8,7 +8,19 @@ import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 
 const NEVER = { otherChecks: -1, accounts: -1 };
 const ALWAYS = { otherChecks: Number.MAX_SAFE_INTEGER, accounts: Number.MAX_SAFE_INTEGER };
-const TERMS = ['services', 'SERVICES', 'inv-001', 'brûlée', '100%', 'e_c', 'nothing like it', 'ser'];
+// [term, the term read as an amount in cents (as the list service reads it), or null]
+const TERMS: [string, number | null][] = [
+  ['services', null],
+  ['SERVICES', null],
+  ['inv-001', null],
+  ['brûlée', null],
+  ['100%', null],
+  ['e_c', null],
+  ['nothing like it', null],
+  ['ser', null],
+  ['12.50', 1250],
+  ['bistro', null],
+];
 
 describe('check search counts on SQLite: the whole-index plan agrees with the per-match plan', () => {
   let t: TestApp;
@@ -16,7 +28,9 @@ describe('check search counts on SQLite: the whole-index plan agrees with the pe
 
   beforeAll(async () => {
     t = await startTestApp('sqlite');
-    const memos = ['Consulting services', 'Crème brûlée', '100% paid', 'snake_case', 'Rent'];
+    // Amount 12.50 on half the checks, "12.50" in one memo of five, a payee named with it on a
+    // third: the three parts of the term "12.50" overlap every way.
+    const memos = ['Consulting services', 'Crème brûlée', '100% paid', 'snake_case', 'Paid 12.50 cash'];
     const made: [string, 'test' | 'live', number][] = [
       ['plans-a@example.com', 'test', 120],
       ['plans-a@example.com', 'live', 45],
@@ -25,11 +39,13 @@ describe('check search counts on SQLite: the whole-index plan agrees with the pe
     for (const [email, env, n] of made) {
       const api = await t.client(email, { env });
       const basics = await seedBasics(api);
+      const bistro = await api.post('/payees', { payees: [{ name: 'Bistro 12.50' }] });
+      const bistroId = bistro.body.data.payees[0].payeeId as string;
       const res = await api.post('/checks', {
         checks: Array.from({ length: n }, (_, i) => ({
           bankAccountId: basics.bankAccountId,
-          payeeId: basics.payeeId,
-          amount: '12.50',
+          payeeId: i % 3 === 0 ? bistroId : basics.payeeId,
+          amount: i % 2 === 0 ? '12.50' : '7.00',
           memo: memos[i % memos.length],
           invoiceNumber: `INV-${String(i).padStart(4, '0')}`,
         })),
@@ -43,16 +59,18 @@ describe('check search counts on SQLite: the whole-index plan agrees with the pe
 
   const expectAgreement = async () => {
     for (const owner of owners) {
-      for (const term of TERMS) {
-        const filter = { status: null, referenceId: null, term, termCents: null };
+      for (const [term, termCents] of TERMS) {
+        const filter = { status: null, referenceId: null, term, termCents };
         const perMatch = await countMatches(t.database.db, owner, filter, NEVER);
         expect(await countMatches(t.database.db, owner, filter, ALWAYS), `${owner.env} ${term}`).toBe(perMatch);
-        // Counted apart from the search code: the owner's checks whose text holds the term.
+        // Counted apart from the search code, by the rule itself: the text holds the term, or the
+        // payee's name does, or the amount is the term's.
         const direct = await t.database.db.get<{ n: number }>(
-          'SELECT COUNT(*) AS n FROM checks WHERE account_id = ? AND env = ? AND instr(search_text, ?) > 0',
-          [owner.accountId, owner.env, term.toLowerCase()],
+          `SELECT COUNT(*) AS n FROM checks c LEFT JOIN payees p ON p.id = c.payee_id
+           WHERE c.account_id = ? AND c.env = ?
+             AND (instr(c.search_text, ?) > 0 OR instr(lower(p.name), ?) > 0 OR c.amount_cents = ?)`,
+          [owner.accountId, owner.env, term.toLowerCase(), term.toLowerCase(), termCents ?? -1],
         );
-        // The payee ("Acme Supplies") matches none of the terms, so the text alone decides.
         expect(perMatch, `${owner.env} ${term}`).toBe(Number(direct?.n));
       }
     }
@@ -62,14 +80,12 @@ describe('check search counts on SQLite: the whole-index plan agrees with the pe
     await expectAgreement();
     await t.database.db.run('ANALYZE');
     await expectAgreement();
-    // Non-trivial: the broad term matches a fifth of each owner's checks.
-    expect(
-      await countMatches(t.database.db, owners[0] as Owner, {
-        status: null,
-        referenceId: null,
-        term: 'services',
-        termCents: null,
-      }),
-    ).toBe(24);
+    // Non-trivial: of the first owner's 120 checks "services" matches a fifth; "12.50" the 60 of
+    // that amount, the 40 of that payee and the 24 with it in the memo, overlapping: 60 + 40 + 24
+    // - 20 (amount and payee) - 12 (amount and memo) - 8 (payee and memo) + 4 (all three).
+    const count = (term: string, termCents: number | null) =>
+      countMatches(t.database.db, owners[0] as Owner, { status: null, referenceId: null, term, termCents });
+    expect(await count('services', null)).toBe(24);
+    expect(await count('12.50', 1250)).toBe(88);
   });
 });
