@@ -5,13 +5,14 @@ import type { Queryable } from './db.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 
 /**
- * Kept responses are stored gzip-compressed (level 1): a 100-check batch answers ~37 KB of JSON,
- * ~1 KB compressed in ~60 µs, so every keyed write puts nine fewer pages through the WAL (issue 13,
- * the idempotency overhead). Rows written before this are plain; gzip's magic bytes tell them
- * apart (no response this service keeps — JSON, PDF, CSV — starts with 1f 8b).
+ * On SQLite kept responses are stored gzip-compressed (level 1): a 100-check batch answers ~37 KB
+ * of JSON, ~1 KB compressed in ~60 µs, so every keyed write puts nine fewer pages through the WAL
+ * (issue 13, the idempotency overhead). PostgreSQL compresses such values itself (TOAST), so
+ * there they are kept as they are. Rows written before this are plain; gzip's magic bytes tell
+ * them apart (no response this service keeps — JSON, PDF, CSV — starts with 1f 8b).
  */
-function pack(body: Buffer): Buffer {
-  return gzipSync(body, { level: 1 });
+function pack(q: Queryable, body: Buffer): Buffer {
+  return q.dialect === 'sqlite' ? gzipSync(body, { level: 1 }) : body;
 }
 
 function unpack(stored: Buffer): Buffer {
@@ -57,7 +58,7 @@ export async function keepRefusal(
 ): Promise<void> {
   await q.run(
     "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, response_status, response_type, response_body, created_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-    [owner.accountId, owner.env, key, requestHash, response.status, response.type, pack(response.body), now],
+    [owner.accountId, owner.env, key, requestHash, response.status, response.type, pack(q, response.body), now],
   );
 }
 
@@ -87,7 +88,7 @@ export async function find(q: Queryable, owner: Owner, key: string): Promise<Ide
 export async function complete(q: Queryable, owner: Owner, key: string, response: StoredResponse): Promise<void> {
   await q.run(
     "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_type = ?, response_body = ? WHERE account_id = ? AND env = ? AND idem_key = ?",
-    [response.status, response.type, pack(response.body), owner.accountId, owner.env, key],
+    [response.status, response.type, pack(q, response.body), owner.accountId, owner.env, key],
   );
 }
 

@@ -94,7 +94,7 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
     expect(names).toEqual(['joined-nested', 'joined-plain']);
   });
 
-  it('keeps a response gzip-compressed and replays its exact bytes; a plain record of an older version replays too', async () => {
+  it('keeps a response (gzip-compressed on SQLite) and replays its exact bytes; a plain record of an older version replays too', async () => {
     const items = Array.from({ length: 100 }, (_, i) => ({ checkId: `chk_${i}`, amount: 12.34, memo: 'Office rent' }));
     const body = Buffer.from(JSON.stringify({ success: true, data: { checks: items } }));
     const hash = requestHash('POST', '/big', {});
@@ -104,9 +104,14 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
       ['big'],
     );
     const kept = Buffer.from(raw?.response_body ?? Buffer.alloc(0));
-    expect([kept[0], kept[1]]).toEqual([0x1f, 0x8b]);
-    expect(kept.length).toBeLessThan(body.length / 5);
-    expect(gunzipSync(kept).equals(body)).toBe(true);
+    if (dialect === 'sqlite') {
+      expect([kept[0], kept[1]]).toEqual([0x1f, 0x8b]);
+      expect(kept.length).toBeLessThan(body.length / 5);
+      expect(gunzipSync(kept).equals(body)).toBe(true);
+    } else {
+      // PostgreSQL compresses large values itself (TOAST): kept as they are.
+      expect(kept.equals(body)).toBe(true);
+    }
     const replay = await runOnce(ctx, owner, 'big', hash, ok('{"other":1}'));
     expect(replay.replayed).toBe(true);
     expect(replay.response.body.equals(body)).toBe(true);
