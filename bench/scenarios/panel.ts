@@ -71,13 +71,20 @@ function checkLinks(page: string): number {
   return page.match(/<a href="\/panel\/checks\/chk_[^"/]+">/g)?.length ?? 0;
 }
 
-/** Signs up through the forms and makes a test key on the keys page; answers the key. */
+/** Signs up and in through the forms and makes a test key on the keys page; answers the key. */
 async function signUpWithKey(panel: PanelClient): Promise<string> {
-  // The sign-up page sets the CSRF cookie; the 303 sets the session.
-  const signedUp = await panel.submit('/panel/sign-up', '/panel/sign-up', ACCOUNT, 303);
+  // The sign-up page sets the CSRF cookie. Signing up signs nobody in (the same answer whether or
+  // not the email had an account): the owner signs in next, as a person would.
+  await panel.submit('/panel/sign-up', '/panel/sign-up', ACCOUNT, 303);
+  const signedIn = await panel.submit(
+    '/panel/sign-in',
+    '/panel/sign-in',
+    { email: ACCOUNT.email, password: ACCOUNT.password, next: '/panel' },
+    303,
+  );
   if (!panel.cookies.has('cw_session'))
-    throw new Error(`POST /panel/sign-up answered 303 to ${signedUp.location} but set no session cookie`);
-  // The token is bound to the session, so it comes from a page fetched after signing up.
+    throw new Error(`POST /panel/sign-in answered 303 to ${signedIn.location} but set no session cookie`);
+  // The token is bound to the session, so it comes from a page fetched after signing in.
   const created = await panel.submit('/panel/keys', '/panel/keys', { name: 'panel bench', env: 'test' }, 201);
   const key = /<code class="secret" id="new-key">([^<]+)<\/code>/.exec(created.body)?.[1];
   if (key === undefined) throw new Error('POST /panel/keys answered 201 without the new key');
