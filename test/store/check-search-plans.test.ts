@@ -1,10 +1,12 @@
-// The two ways the text part of a search is counted on SQLite (check-search.ts): each match's
-// owner tested in `checks`, or every match in the index minus the other owners'. They must agree
-// exactly, for every owner, whichever owner holds most of the checks.
+// The ways a search is counted (check-search.ts) against the rule itself, counted here in plain
+// SQL: on SQLite the text part by testing each match's owner in `checks` or as every match in the
+// index less the other owners'; on both databases the amount part as a difference of counts. They
+// must agree exactly, for every owner, whichever owner holds most of the checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '../../src/domain/owner.ts';
 import { countMatches } from '../../src/store/check-search.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
+import { dialects } from '../support/databases.ts';
 
 const NEVER = { otherChecks: -1, accounts: -1 };
 const ALWAYS = { otherChecks: Number.MAX_SAFE_INTEGER, accounts: Number.MAX_SAFE_INTEGER };
@@ -22,12 +24,12 @@ const TERMS: [string, number | null][] = [
   ['bistro', null],
 ];
 
-describe('check search counts on SQLite: the whole-index plan agrees with the per-match plan', () => {
+describe.each(dialects())('check search counts (%s): every plan agrees with the rule', (dialect) => {
   let t: TestApp;
   const owners: Owner[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp('sqlite');
+    t = await startTestApp(dialect);
     // Amount 12.50 on half the checks, "12.50" in one memo of five, a payee named with it on a
     // third: the three parts of the term "12.50" overlap every way.
     const memos = ['Consulting services', 'Crème brûlée', '100% paid', 'snake_case', 'Paid 12.50 cash'];
@@ -57,6 +59,7 @@ describe('check search counts on SQLite: the whole-index plan agrees with the pe
   }, 60_000);
   afterAll(() => t.close());
 
+  const find = dialect === 'sqlite' ? 'instr' : 'strpos';
   const expectAgreement = async () => {
     for (const owner of owners) {
       for (const [term, termCents] of TERMS) {
@@ -68,7 +71,7 @@ describe('check search counts on SQLite: the whole-index plan agrees with the pe
         const direct = await t.database.db.get<{ n: number }>(
           `SELECT COUNT(*) AS n FROM checks c LEFT JOIN payees p ON p.id = c.payee_id
            WHERE c.account_id = ? AND c.env = ?
-             AND (instr(c.search_text, ?) > 0 OR instr(lower(p.name), ?) > 0 OR c.amount_cents = ?)`,
+             AND (${find}(c.search_text, ?) > 0 OR ${find}(lower(p.name), ?) > 0 OR c.amount_cents = ?)`,
           [owner.accountId, owner.env, term.toLowerCase(), term.toLowerCase(), termCents ?? -1],
         );
         expect(perMatch, `${owner.env} ${term}`).toBe(Number(direct?.n));
