@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { createCheckOverHttp, http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import {
+  createKeyWithCli,
+  createCheckOverHttp,
+  http,
+  runCli,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/processes.ts';
 
 // Each command is a new process that loads the TypeScript sources through tsx (2–6 s here), and
 // some tests run several; 90 s keeps a busy CI machine from failing them on time alone.
@@ -65,8 +72,7 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
   });
 
   it('keys rotate-encryption re-encrypts bank account numbers while the server keeps printing them', async () => {
-    const key =
-      (await runCli(['keys', 'create', '--email', 'rotate@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    const key = await createKeyWithCli('rotate@example.com', env);
     const bank = await http(`${server.url}/api/v3/bankAccounts`, {
       method: 'POST',
       key,

@@ -12,17 +12,10 @@ import {
 } from '../../src/services/import.service.ts';
 import { dialects } from '../support/databases.ts';
 import { startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { until } from '../support/until.ts';
 
 const quiet = { error: () => undefined };
 const CSV = 'Name,Email\nAcme Paper Co.,ap@acme.example\n';
-
-async function until(test: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
-}
 
 // A panel upload is kept as a draft (its whole file) until its preview is confirmed. Drafts
 // nobody confirms must not pile up: at most MAX_DRAFTS per owner, none older than a day.
@@ -34,10 +27,6 @@ describe.each(dialects())('import drafts are bounded (%s)', { timeout: 60_000 },
   let clock = Date.now();
   let ctx: ServiceContext;
 
-  const principalOf = async (email: string, env: 'test' | 'live'): Promise<Principal> => {
-    const account = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]);
-    return { accountId: account?.id ?? '', env, keyId: '', timeZone: 'UTC' };
-  };
   const draftCount = async (owner: Principal): Promise<number> => {
     const row = await t.database.db.get<{ n: number }>(
       "SELECT COUNT(*) AS n FROM imports WHERE account_id = ? AND env = ? AND state = 'draft'",
@@ -56,9 +45,9 @@ describe.each(dialects())('import drafts are bounded (%s)', { timeout: 60_000 },
     api = await t.client('drafts@example.com');
     await t.client('other-drafts@example.com');
     // Every draft a millisecond apart, so "newest" is never a tie.
-    ctx = { db: t.database.db, config: t.config, now: () => ++clock, secret: t.keys.secret, vault: t.keys.vault };
-    principal = await principalOf('drafts@example.com', 'test');
-    other = await principalOf('other-drafts@example.com', 'test');
+    ctx = t.serviceContext(() => ++clock);
+    principal = await t.principal('drafts@example.com');
+    other = await t.principal('other-drafts@example.com');
     await importRunner(ctx)?.stop();
   });
   afterAll(() => t.close());

@@ -7,16 +7,9 @@ import { transactionJoinedByCalls } from '../../src/store/db.ts';
 import { findImport, markRunning } from '../../src/store/imports.repository.ts';
 import { dialects } from '../support/databases.ts';
 import { startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { until } from '../support/until.ts';
 
 const quiet = { error: () => undefined };
-
-async function until(test: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
-}
 
 // A server that stops in the middle of an import loses only its open transaction: the import is
 // still "running" in the table, and the next runner (a server starting) does it again, whole.
@@ -37,11 +30,8 @@ describe.each(dialects())('an import interrupted by a stopped process (%s)', { t
     });
     bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
     await api.post('/payees', { payees: [{ name: 'Acme Paper Co.' }] });
-    ctx = { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
-    const account = await t.database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [
-      'resume@example.com',
-    ]);
-    principal = { accountId: account?.id ?? '', env: 'test', keyId: '', timeZone: 'UTC' };
+    ctx = t.serviceContext();
+    principal = await t.principal('resume@example.com');
     // The app's own runner stands for the process that stops: it is gone from here on.
     await importRunner(ctx)?.stop();
   });

@@ -2,17 +2,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.ts';
 import { startTestApp, type Client, type TestApp } from '../support/app.ts';
+import { eventually } from '../support/until.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url), 'utf8');
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
-}
 
 describe.each(dialects())('CSV imports over the API (%s)', { timeout: 60_000 }, (dialect) => {
   let t: TestApp;
@@ -32,7 +24,7 @@ describe.each(dialects())('CSV imports over the API (%s)', { timeout: 60_000 }, 
   afterAll(() => t.close());
 
   const finished = (id: string) =>
-    until(
+    eventually(
       () => api.get(`/imports/${id}`),
       (r) => r.body.data.state === 'succeeded' || r.body.data.state === 'failed',
     );

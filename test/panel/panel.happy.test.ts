@@ -6,14 +6,9 @@ import { clientFor, seedBasics, startTestApp, type TestApp } from '../support/ap
 import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { Visitor } from '../support/panel-visitor.ts';
 import { purgeExpiredSessions } from '../../src/services/account.service.ts';
-import type { ServiceContext } from '../../src/services/context.ts';
 import { parsePdf } from '../render/support/pdf.ts';
 
 const PASSWORD = 'correct horse battery';
-
-function serviceContext(t: TestApp): ServiceContext {
-  return { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
-}
 
 describe.each(dialects())('developer panel (%s)', (dialect) => {
   let t: TestApp;
@@ -194,7 +189,7 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     ]);
     await t.database.db.run('UPDATE panel_sessions SET expires_at = 1 WHERE account_id = ?', [account?.id ?? '']);
     expect((await again.get('/panel')).status).toBe(303);
-    expect(await purgeExpiredSessions(serviceContext(t))).toBeGreaterThanOrEqual(1);
+    expect(await purgeExpiredSessions(t.serviceContext())).toBeGreaterThanOrEqual(1);
     expect(
       (
         await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM panel_sessions WHERE account_id = ?', [

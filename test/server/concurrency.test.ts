@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createKeyWithCli, http, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 // Two server processes on one database: automatic serial numbers must stay unique per bank
 // account however the requests interleave (PostgreSQL is the multi-server deployment; SQLite
@@ -17,7 +17,7 @@ describe.each(dialects())('two server processes on one %s database', (dialect) =
     cleanup = fresh.cleanup;
     // Both start (and migrate) at once: the advisory lock / write lock keeps that safe.
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-    key = (await runCli(['keys', 'create', '--email', 'race@example.com'], env)).stdout.trim().split('\n').at(-1) ?? '';
+    key = await createKeyWithCli('race@example.com', env);
   });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));

@@ -5,7 +5,7 @@
 // probed: every probe must answer within a second, and every hostile request gets a 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createKeyWithCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 const HALF = 1_000_000; // 2,000,000 bytes in all: under the default 2 MiB body limit
 const NESTED_ARRAYS = '['.repeat(HALF) + ']'.repeat(HALF);
@@ -40,11 +40,7 @@ describe.each(dialects())('hostile bodies against a server process on %s', (dial
     const fresh = await freshDatabaseConfig(dialect);
     cleanup = fresh.cleanup;
     server = await startServerProcess(fresh.env);
-    key =
-      (await runCli(['keys', 'create', '--email', 'hostile@example.com'], fresh.env)).stdout
-        .trim()
-        .split('\n')
-        .at(-1) ?? '';
+    key = await createKeyWithCli('hostile@example.com', fresh.env);
   }, 60_000);
   afterAll(async () => {
     await server.stop();

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/sqlite-driver.ts';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createKeyWithCli, http, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 const CYCLES = 6;
 const MAX_BATCHES_PER_CYCLE = 300;
@@ -86,9 +86,7 @@ describe.each(dialects())('keyed batches survive SIGKILL (%s)', (dialect) => {
     env = fresh.env;
     cleanup = fresh.cleanup;
     server = await startServerProcess(env);
-    apiKey =
-      (await runCli(['keys', 'create', '--email', 'crash-idem@example.com'], env)).stdout.trim().split('\n').at(-1) ??
-      '';
+    apiKey = await createKeyWithCli('crash-idem@example.com', env);
   });
   afterAll(async () => {
     await server?.stop();

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/store/connect.ts';
 import type { Db } from '../../src/store/db.ts';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { createKeyWithCli, http, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 const ROWS = 10_000;
 const ATTEMPTS = 3;
@@ -53,9 +53,7 @@ describe.each(dialects())('a server killed during an import (%s)', { timeout: 30
     };
     opened.push(attempt);
     server = await startServerProcess(fresh.env);
-    attempt.key =
-      (await runCli(['keys', 'create', '--email', 'crash@example.com'], fresh.env)).stdout.trim().split('\n').at(-1) ??
-      '';
+    attempt.key = await createKeyWithCli('crash@example.com', fresh.env);
     const api = `${server.url}/api/v3`;
     const bank = await http(`${api}/bankAccounts`, {
       method: 'POST',

@@ -83,7 +83,7 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    ctx = { db: t.database.db, config: t.config, now: Date.now, secret: t.keys.secret, vault: t.keys.vault };
+    ctx = t.serviceContext();
     const live = await t.client('owner@example.com', { env: 'live' });
     key = live.key;
     const ids = await seedBasics(live);

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { Environment } from '../../src/domain/owner.ts';
+import type { Environment, Principal } from '../../src/domain/owner.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
 import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
 import { freshDatabase, type TestDatabase, type TestDialect } from './databases.ts';
 
@@ -30,6 +31,10 @@ export interface TestApp {
   config: Config;
   /** A client with a fresh key for `email` (account created when new). */
   client(email: string, options?: { env?: Environment; verified?: boolean }): Promise<Client>;
+  /** What the services take, for tests that call them directly (`now`: the clock by default). */
+  serviceContext(now?: () => number): ServiceContext;
+  /** The principal of `email`'s account (made by `client`) in `env`, as the services take it. */
+  principal(email: string, env?: Environment): Promise<Principal>;
   close(): Promise<void>;
 }
 
@@ -94,6 +99,12 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
       });
       const { key } = await keys.create(account.id, options.env ?? 'test', 'test key');
       return clientFor(app, key);
+    },
+    serviceContext: (now = Date.now) => ({ db: database.db, config, now, secret: keys.secret, vault: keys.vault }),
+    principal: async (email, env = 'test') => {
+      const account = await database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]);
+      if (account === undefined) throw new Error(`no account for ${email}`);
+      return { accountId: account.id, env, keyId: '', timeZone: 'UTC' };
     },
     close: async () => {
       await app.close();
