@@ -130,13 +130,18 @@ async function textCountFromWholeIndex(
 ): Promise<Sql | null> {
   const needle = f.term.toLowerCase();
   if (q.dialect !== 'sqlite' || !usesTrigrams(needle) || f.status !== null || f.referenceId !== null) return null;
-  // Only a choice of plan: check_counts (migration 005) may be a moment old, the count is not.
-  const sizes = await q.get<{ others: number | null; accounts: number }>(
-    `SELECT (SELECT SUM(n) FROM check_counts WHERE NOT (account_id = ? AND env = ?)) AS others,
-            (SELECT COUNT(*) FROM accounts) AS accounts`,
+  // Only a choice of plan: check_counts (migration 005) may be a moment old, the count is not. Both
+  // reads are bounded whatever the database holds: accounts are counted up to one past the limit,
+  // and check_counts is summed only then (at most 2 environments × 7 statuses rows an account).
+  const accounts = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM accounts LIMIT ?) a', [
+    limits.accounts + 1,
+  ]);
+  if (Number(accounts?.n ?? 0) > limits.accounts) return null;
+  const others = await q.get<{ n: number | null }>(
+    'SELECT SUM(n) AS n FROM check_counts WHERE NOT (account_id = ? AND env = ?)',
     [owner.accountId, owner.env],
   );
-  if (Number(sizes?.others ?? 0) > limits.otherChecks || Number(sizes?.accounts ?? 0) > limits.accounts) return null;
+  if (Number(others?.n ?? 0) > limits.otherChecks) return null;
   // Every other owner from the accounts table (each account in both environments, the only two
   // there are), not from the counts: no check can be left out of the subtraction. INDEXED BY: with
   // statistics (an operator's ANALYZE) the planner would scan the whole table once per owner.
