@@ -726,8 +726,8 @@ export class ImportRunner {
   }
 
   private async drain(): Promise<void> {
+    await this.sweepDrafts();
     try {
-      await this.sweepDrafts();
       for (;;) {
         if (this.stopped) return;
         const ids = await importStore.unfinishedImportIds(this.ctx.db, 5);
@@ -748,11 +748,18 @@ export class ImportRunner {
     }
   }
 
-  /** Deletes drafts nobody confirmed within DRAFT_TTL_MS; one statement, at most hourly. */
+  /**
+   * Deletes drafts nobody confirmed within DRAFT_TTL_MS; one statement, at most hourly. A failure
+   * is logged on its own and tried again an hour later: it must not keep queued imports waiting.
+   */
   private async sweepDrafts(): Promise<void> {
     const now = this.ctx.now();
     if (now - this.sweptAt < DRAFT_SWEEP_MS) return;
     this.sweptAt = now;
-    await importStore.deleteDraftsBefore(this.ctx.db, now - DRAFT_TTL_MS);
+    try {
+      await importStore.deleteDraftsBefore(this.ctx.db, now - DRAFT_TTL_MS);
+    } catch (error) {
+      this.log.error({ err: error }, 'import runner: old drafts could not be deleted; tried again in an hour');
+    }
   }
 }
