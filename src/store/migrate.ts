@@ -15,6 +15,7 @@ import * as positivePay from './migrations/013-positive-pay.ts';
 import * as clearedChecks from './migrations/014-cleared-checks.ts';
 import * as accountSettings from './migrations/015-account-settings.ts';
 import * as dropPrefixIndex from './migrations/016-drop-prefix-index.ts';
+import * as searchByOwner from './migrations/017-search-by-owner.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -42,6 +43,7 @@ const MIGRATIONS: readonly Migration[] = [
   clearedChecks,
   accountSettings,
   dropPrefixIndex,
+  searchByOwner,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
