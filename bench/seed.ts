@@ -149,15 +149,28 @@ export interface SeedResult {
   matches: Record<string, number>;
 }
 
+/** An owner's bank account and payees, which seeded checks are written to. */
+export interface SeedTarget {
+  owner: Owner;
+  bankAccountId: string;
+  payees: readonly { id: string; name: string }[];
+}
+
+/**
+ * Seeds `count` checks for `target` and, when a neighbour is given, a copy of each for the
+ * neighbour (its own ids, bank account and payees, in the same order), written in alternating
+ * 1,000-row statements: a shared database where owners' rows interleave on disk, as they do when
+ * several companies write at once. Matches are counted for `target` only.
+ */
 export async function seedChecks(
   db: Db,
-  owner: Owner,
-  bankAccountId: string,
-  payees: readonly { id: string; name: string }[],
+  target: SeedTarget,
+  neighbour: SeedTarget | null,
   count: number,
   predicates: Readonly<Record<string, (check: SeededCheck) => boolean>>,
   progress: (done: number) => void,
 ): Promise<SeedResult> {
+  const { payees } = target;
   const random = prng(42);
   const payeeNames = new Map(payees.map((p) => [p.id, p.name]));
   const matches: Record<string, number> = Object.fromEntries(Object.keys(predicates).map((name) => [name, 0]));
@@ -196,16 +209,25 @@ export async function seedChecks(
       texts.set(c.id, seeded.searchText);
       for (const [name, test] of Object.entries(predicates)) if (test(seeded)) matches[name] = (matches[name] ?? 0) + 1;
     }
+    // The neighbour's copy: its own ids, and its payee at the same place in its list.
+    const payeeIndex = new Map(payees.map((p, i) => [p.id, i]));
+    const copies =
+      neighbour === null
+        ? null
+        : checks.map((c) => ({
+            ...c,
+            id: newId('chk', c.createdAt),
+            payeeId: neighbour.payees[payeeIndex.get(c.payeeId ?? '') ?? -1]?.id ?? null,
+          }));
     await db.transaction(async (tx) => {
-      for (let k = 0; k < checks.length; k += ROWS_PER_STATEMENT) {
-        const chunk = checks.slice(k, k + ROWS_PER_STATEMENT);
+      const write = async (into: SeedTarget, chunk: SeedRow[], text: (c: SeedRow, i: number) => string) => {
         await tx.run(
           `INSERT INTO checks (${CHECK_COLUMNS.join(', ')}) VALUES ${chunk.map(() => CHECK_ROW).join(', ')}`,
-          chunk.flatMap((c) => [
+          chunk.flatMap((c, i) => [
             c.id,
-            owner.accountId,
-            owner.env,
-            bankAccountId,
+            into.owner.accountId,
+            into.owner.env,
+            into.bankAccountId,
             c.payeeId,
             c.serialNumber,
             c.issueDate,
@@ -214,7 +236,7 @@ export async function seedChecks(
             c.invoiceNumber,
             c.referenceId,
             c.status,
-            texts.get(c.id) ?? '',
+            text(c, i),
             c.createdAt,
           ]),
         );
@@ -222,20 +244,34 @@ export async function seedChecks(
           `INSERT INTO check_statements (check_id, status, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
           chunk.flatMap((c) => [c.id, 'created', c.createdAt]),
         );
+      };
+      for (let k = 0; k < checks.length; k += ROWS_PER_STATEMENT) {
+        const chunk = checks.slice(k, k + ROWS_PER_STATEMENT);
+        await write(target, chunk, (c) => texts.get(c.id) ?? '');
+        // Same payee names, so the same text as the original at the same place.
+        if (neighbour !== null && copies !== null)
+          await write(
+            neighbour,
+            copies.slice(k, k + ROWS_PER_STATEMENT),
+            (_, i) => texts.get(chunk[i]?.id ?? '') ?? '',
+          );
       }
     });
     progress(end);
   }
   await db.transaction(async (tx) => {
-    // Keep the bank account's counter above the seeded serials, as reserveSerials would have.
-    await updateBankAccount(tx, owner, bankAccountId, { nextSerial: FIRST_SERIAL + count });
-    // The per-status totals the service keeps (migration 005), recomputed the way that migration
-    // first filled them, for this account only.
-    await tx.run('DELETE FROM check_counts WHERE account_id = ? AND env = ?', [owner.accountId, owner.env]);
-    await tx.run(
-      'INSERT INTO check_counts (account_id, env, status, n) SELECT account_id, env, status, COUNT(*) FROM checks WHERE account_id = ? AND env = ? GROUP BY account_id, env, status',
-      [owner.accountId, owner.env],
-    );
+    for (const into of neighbour === null ? [target] : [target, neighbour]) {
+      // Keep the bank account's counter above the seeded serials, as reserveSerials would have.
+      await updateBankAccount(tx, into.owner, into.bankAccountId, { nextSerial: FIRST_SERIAL + count });
+      // The per-status totals the service keeps (migration 005), recomputed the way that migration
+      // first filled them, for this account only.
+      const { accountId, env } = into.owner;
+      await tx.run('DELETE FROM check_counts WHERE account_id = ? AND env = ?', [accountId, env]);
+      await tx.run(
+        'INSERT INTO check_counts (account_id, env, status, n) SELECT account_id, env, status, COUNT(*) FROM checks WHERE account_id = ? AND env = ? GROUP BY account_id, env, status',
+        [accountId, env],
+      );
+    }
   });
   if (db.dialect === 'postgres') {
     // Autovacuum would analyse and vacuum a freshly loaded table within a minute or so; doing it
@@ -246,5 +282,6 @@ export async function seedChecks(
     await db.run('ANALYZE check_counts');
   }
   const ms = performance.now() - started;
-  return { checks: count, ms, checksPerSec: (count / ms) * 1000, matches };
+  const written = neighbour === null ? count : 2 * count;
+  return { checks: count, ms, checksPerSec: (written / ms) * 1000, matches };
 }

@@ -74,9 +74,8 @@ export async function runRegister(ctx: ScenarioContext): Promise<ScenarioOutcome
       if (account === undefined) throw new Error('the signed-up account is not in the database');
       const seeded = await seedChecks(
         db,
-        { accountId: account.id, env: 'test' },
-        bankAccountId,
-        basics.payees,
+        { owner: { accountId: account.id, env: 'test' }, ...basics },
+        null,
         REGISTER_CHECKS,
         {},
         () => undefined,

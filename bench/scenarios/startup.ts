@@ -112,7 +112,7 @@ export async function runStartup(ctx: ScenarioContext): Promise<ScenarioOutcome<
       const account = await createAccount(database, 'startup@bench.test');
       const client = new HttpClient(seeding.url, account.key);
       const basics = await createBasics(client, ['Acme Supplies', 'Blue Harbor Freight']).finally(() => client.close());
-      await seedChecks(database.db, account.owner, basics.bankAccountId, basics.payees, CHECKS, {}, () => undefined);
+      await seedChecks(database.db, { owner: account.owner, ...basics }, null, CHECKS, {}, () => undefined);
     } finally {
       await seeding.stop();
     }

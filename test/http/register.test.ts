@@ -466,9 +466,12 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     // Written straight to the store (the benchmark's seeder): 12,000 checks over the API would take minutes.
     await seedChecks(
       t.database.db,
-      { accountId: account?.id ?? '', env: 'test' },
-      bank,
-      [{ id: ids.payeeId, name: 'Acme Supplies' }],
+      {
+        owner: { accountId: account?.id ?? '', env: 'test' },
+        bankAccountId: bank,
+        payees: [{ id: ids.payeeId, name: 'Acme Supplies' }],
+      },
+      null,
       12_000,
       {},
       () => undefined,
