@@ -23,7 +23,7 @@ import {
 } from './e13b-reference/published.ts';
 import { templateSamples, WAVEFORM_TEMPLATES } from './e13b-reference/waveform-templates.ts';
 import { cellShape, classify, readLine, type CellShape, type ReadCharacter } from './support/e13b-reader.ts';
-import { rasterisePdf, type GreyBitmap } from './support/raster.ts';
+import { pdftoppmAvailable, rasterisePdf, type GreyBitmap } from './support/raster.ts';
 import { sampleCheck } from './support/fixtures.ts';
 
 const PAGE_WIDTH_IN = 8.5;
@@ -173,7 +173,7 @@ describe('E-13B: templates from published descriptions', () => {
   });
 });
 
-describe.each(DPIS)('E-13B read back from pdftoppm bitmaps at %i dpi', (dpi) => {
+describe.runIf(pdftoppmAvailable()).each(DPIS)('E-13B read back from pdftoppm bitmaps at %i dpi', (dpi) => {
   let testPage: GreyBitmap;
 
   beforeAll(async () => {
@@ -224,7 +224,7 @@ describe.each(DPIS)('E-13B read back from pdftoppm bitmaps at %i dpi', (dpi) => 
   });
 });
 
-describe('E-13B shapes measured on the bitmap (test page, 4 × set, 300 dpi)', () => {
+describe.runIf(pdftoppmAvailable())('E-13B shapes measured on the bitmap (test page, 4 × set, 300 dpi)', () => {
   const shapes = new Map<E13bName, CellShape>();
 
   beforeAll(async () => {

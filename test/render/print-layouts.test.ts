@@ -12,7 +12,7 @@ import { readLine } from './support/e13b-reader.ts';
 import { sampleCheck } from './support/fixtures.ts';
 import { type PageText, type ParsedPage, pageText, parsePdf, clearBandFills } from './support/pdf.ts';
 import { signaturePng } from './support/png.ts';
-import { type GreyBitmap, rasterisePdf } from './support/raster.ts';
+import { type GreyBitmap, pdftoppmAvailable, rasterisePdf } from './support/raster.ts';
 
 const IN = 72;
 const PAGE_HEIGHT = 11 * IN;
@@ -119,25 +119,28 @@ describe('pre-printed stock', () => {
     }
   });
 
-  it('draws no MICR line: no fills in the clear band, and the E-13B reader finds nothing on the bitmap', async () => {
-    for (const layout of ['top', 'middle', 'bottom'] as const) {
-      const top = CHECK_TOP_IN[layout];
-      const blankBytes = await renderChecksPdf([fullCheck()], { stock: 'blank', layout });
-      const preBytes = await renderChecksPdf([fullCheck()], { stock: 'preprinted', layout });
-      // Blank stock, same layout: the reader reads the whole line, so the reader does work here.
-      expect(micrRead(rasterisePdf(blankBytes, 300), top), `${layout} blank`).toBe(expectedMicr('10001'));
-      expect(micrRead(rasterisePdf(preBytes, 300), top), `${layout} pre-printed`).toBe('');
-      const [pre] = await parsePdf(preBytes);
-      if (pre === undefined) throw new Error('no page');
-      expect(clearBandFills(pre, top)).toEqual([]);
-      // Nothing at all drawn in the clear band: no text, image or path.
-      const bandBottom = PAGE_HEIGHT - (top + 3.5) * IN;
-      const inBand = (b: { y1: number; y2: number }): boolean =>
-        b.y2 > bandBottom + 0.01 && b.y1 < bandBottom + (5 / 8) * IN;
-      expect(pre.paths.filter((p) => inBand(p.box))).toEqual([]);
-      expect(pre.texts.filter((t) => inBand(t.box))).toEqual([]);
-    }
-  });
+  it.runIf(pdftoppmAvailable())(
+    'draws no MICR line: no fills in the clear band, and the E-13B reader finds nothing on the bitmap',
+    async () => {
+      for (const layout of ['top', 'middle', 'bottom'] as const) {
+        const top = CHECK_TOP_IN[layout];
+        const blankBytes = await renderChecksPdf([fullCheck()], { stock: 'blank', layout });
+        const preBytes = await renderChecksPdf([fullCheck()], { stock: 'preprinted', layout });
+        // Blank stock, same layout: the reader reads the whole line, so the reader does work here.
+        expect(micrRead(rasterisePdf(blankBytes, 300), top), `${layout} blank`).toBe(expectedMicr('10001'));
+        expect(micrRead(rasterisePdf(preBytes, 300), top), `${layout} pre-printed`).toBe('');
+        const [pre] = await parsePdf(preBytes);
+        if (pre === undefined) throw new Error('no page');
+        expect(clearBandFills(pre, top)).toEqual([]);
+        // Nothing at all drawn in the clear band: no text, image or path.
+        const bandBottom = PAGE_HEIGHT - (top + 3.5) * IN;
+        const inBand = (b: { y1: number; y2: number }): boolean =>
+          b.y2 > bandBottom + 0.01 && b.y1 < bandBottom + (5 / 8) * IN;
+        expect(pre.paths.filter((p) => inBand(p.box))).toEqual([]);
+        expect(pre.texts.filter((t) => inBand(t.box))).toEqual([]);
+      }
+    },
+  );
 
   it('leaves the check number, bank name, drawer, captions, lines, boxes and face custom elements to the paper', async () => {
     const blank = await onlyPage(fullCheck(), { stock: 'blank', layout: 'top' });
@@ -182,35 +185,38 @@ describe('pre-printed stock', () => {
 });
 
 describe('check on top, middle or bottom of the page', () => {
-  it('moves the whole face down by the layout offset; the MICR line reads 3/16 in above its bottom edge', async () => {
-    const reference = await onlyPage(fullCheck(), { stock: 'blank', layout: 'top' });
-    for (const layout of ['top', 'middle', 'bottom'] as const) {
-      const top = CHECK_TOP_IN[layout];
-      const bytes = await renderChecksPdf([fullCheck()], { stock: 'blank', layout });
-      const [page] = await parsePdf(bytes);
-      if (page === undefined) throw new Error('no page');
-      for (const [what, str] of FIELDS) {
-        // On the check-on-top page the face's runs are those in the top 3.5 in.
-        const expected = runs(reference, str).filter((t) => fromTopIn(t.y) < 3.5);
-        const got = runs(page, str).filter((t) => fromTopIn(t.y) > top && fromTopIn(t.y) < top + 3.5);
-        expect(got.length, `${layout}: ${what}`).toBe(expected.length);
-        expected.forEach((run, i) => {
-          expect(Math.abs((got[i]?.x ?? Infinity) - run.x), `${layout}: ${what} x`).toBeLessThan(SAME_PLACE);
-          expect(
-            Math.abs(fromTopIn(got[i]?.y ?? Infinity) - fromTopIn(run.y) - top),
-            `${layout}: ${what} y`,
-          ).toBeLessThan(SAME_PLACE / IN);
-        });
+  it.runIf(pdftoppmAvailable())(
+    'moves the whole face down by the layout offset; the MICR line reads 3/16 in above its bottom edge',
+    async () => {
+      const reference = await onlyPage(fullCheck(), { stock: 'blank', layout: 'top' });
+      for (const layout of ['top', 'middle', 'bottom'] as const) {
+        const top = CHECK_TOP_IN[layout];
+        const bytes = await renderChecksPdf([fullCheck()], { stock: 'blank', layout });
+        const [page] = await parsePdf(bytes);
+        if (page === undefined) throw new Error('no page');
+        for (const [what, str] of FIELDS) {
+          // On the check-on-top page the face's runs are those in the top 3.5 in.
+          const expected = runs(reference, str).filter((t) => fromTopIn(t.y) < 3.5);
+          const got = runs(page, str).filter((t) => fromTopIn(t.y) > top && fromTopIn(t.y) < top + 3.5);
+          expect(got.length, `${layout}: ${what}`).toBe(expected.length);
+          expected.forEach((run, i) => {
+            expect(Math.abs((got[i]?.x ?? Infinity) - run.x), `${layout}: ${what} x`).toBeLessThan(SAME_PLACE);
+            expect(
+              Math.abs(fromTopIn(got[i]?.y ?? Infinity) - fromTopIn(run.y) - top),
+              `${layout}: ${what} y`,
+            ).toBeLessThan(SAME_PLACE / IN);
+          });
+        }
+        const dateRun = runs(page, '11/21/2026').find((t) => fromTopIn(t.y) > top && fromTopIn(t.y) < top + 3.5);
+        // The date's baseline stands about 1 in below the check's top edge on every layout.
+        expect(fromTopIn(dateRun?.y ?? 0) - top).toBeGreaterThan(0.9);
+        expect(fromTopIn(dateRun?.y ?? 0) - top).toBeLessThan(1.1);
+        expect(micrRead(rasterisePdf(bytes, 300), top), layout).toBe(expectedMicr('10001'));
+        // Nothing but the MICR line in this check's clear band.
+        expect(clearBandFills(page, top).length).toBe(expectedMicr('10001').length);
       }
-      const dateRun = runs(page, '11/21/2026').find((t) => fromTopIn(t.y) > top && fromTopIn(t.y) < top + 3.5);
-      // The date's baseline stands about 1 in below the check's top edge on every layout.
-      expect(fromTopIn(dateRun?.y ?? 0) - top).toBeGreaterThan(0.9);
-      expect(fromTopIn(dateRun?.y ?? 0) - top).toBeLessThan(1.1);
-      expect(micrRead(rasterisePdf(bytes, 300), top), layout).toBe(expectedMicr('10001'));
-      // Nothing but the MICR line in this check's clear band.
-      expect(clearBandFills(page, top).length).toBe(expectedMicr('10001').length);
-    }
-  });
+    },
+  );
 
   it('keeps both stubs, with their details, where the layout puts them (never over the check)', async () => {
     const stubs: Record<'top' | 'middle' | 'bottom', [number, number][]> = {
@@ -245,62 +251,68 @@ describe('check on top, middle or bottom of the page', () => {
 });
 
 describe('three checks a page', () => {
-  it('20 checks make 7 pages, each check whole in its own third, with its own MICR line', async () => {
-    const checks = Array.from({ length: 20 }, (_, i) =>
-      fullCheck({ checkNumber: String(10001 + i), memo: `Memo of check ${10001 + i}` }),
-    );
-    const bytes = await renderChecksPdf(checks, { stock: 'blank', layout: 'three-per-page' });
-    const pages = await parsePdf(bytes);
-    expect(pages).toHaveLength(7);
-    pages.forEach((page, p) => {
-      const onPage = p < 6 ? 3 : 2;
-      for (let slot = 0; slot < onPage; slot += 1) {
-        const number = String(10001 + p * 3 + slot);
-        const top = slot * 3.5;
-        const inThird = (t: PageText): boolean => fromTopIn(t.y) > top && fromTopIn(t.y) < top + 3.5;
-        const numberRuns = runs(page, number);
-        expect(numberRuns, `check ${number}`).toHaveLength(1);
-        expect(numberRuns.every(inThird), `check ${number} number`).toBe(true);
-        const memo = runs(page, `Memo of check ${number}`);
-        expect(memo, `check ${number} memo`).toHaveLength(1);
-        expect(memo.every(inThird)).toBe(true);
-        for (const [what, str] of FIELDS.filter(([w]) => w !== 'memo')) {
-          expect(runs(page, str).filter(inThird).length, `check ${number}: ${what}`).toBeGreaterThanOrEqual(1);
+  it.runIf(pdftoppmAvailable())(
+    '20 checks make 7 pages, each check whole in its own third, with its own MICR line',
+    async () => {
+      const checks = Array.from({ length: 20 }, (_, i) =>
+        fullCheck({ checkNumber: String(10001 + i), memo: `Memo of check ${10001 + i}` }),
+      );
+      const bytes = await renderChecksPdf(checks, { stock: 'blank', layout: 'three-per-page' });
+      const pages = await parsePdf(bytes);
+      expect(pages).toHaveLength(7);
+      pages.forEach((page, p) => {
+        const onPage = p < 6 ? 3 : 2;
+        for (let slot = 0; slot < onPage; slot += 1) {
+          const number = String(10001 + p * 3 + slot);
+          const top = slot * 3.5;
+          const inThird = (t: PageText): boolean => fromTopIn(t.y) > top && fromTopIn(t.y) < top + 3.5;
+          const numberRuns = runs(page, number);
+          expect(numberRuns, `check ${number}`).toHaveLength(1);
+          expect(numberRuns.every(inThird), `check ${number} number`).toBe(true);
+          const memo = runs(page, `Memo of check ${number}`);
+          expect(memo, `check ${number} memo`).toHaveLength(1);
+          expect(memo.every(inThird)).toBe(true);
+          for (const [what, str] of FIELDS.filter(([w]) => w !== 'memo')) {
+            expect(runs(page, str).filter(inThird).length, `check ${number}: ${what}`).toBeGreaterThanOrEqual(1);
+          }
+          expect(clearBandFills(page, top).length, `check ${number} MICR`).toBe(expectedMicr(number).length);
         }
-        expect(clearBandFills(page, top).length, `check ${number} MICR`).toBe(expectedMicr(number).length);
-      }
-      // No stubs on this stock: no "Check No." header, and nothing below the last check.
-      expect(runs(page, /^Check No\./)).toEqual([]);
-      expect(page.texts.filter((t) => fromTopIn(t.y) > onPage * 3.5)).toEqual([]);
-    });
-    // The bitmap of the first page: three MICR lines, each 3/16 in above its third's bottom edge.
-    const first = rasterisePdf(bytes, 300, 1);
-    expect([0, 3.5, 7].map((top) => micrRead(first, top))).toEqual(['10001', '10002', '10003'].map(expectedMicr));
-  });
-
-  it('on pre-printed stock: the same fields at the same places, and no MICR line in any third', async () => {
-    const checks = ['10001', '10002', '10003'].map((checkNumber) => fullCheck({ checkNumber }));
-    const blank = await pagesOf(checks, { stock: 'blank', layout: 'three-per-page' });
-    const preBytes = await renderChecksPdf(checks, { stock: 'preprinted', layout: 'three-per-page' });
-    const [pre] = await parsePdf(preBytes);
-    const [ref] = blank;
-    if (pre === undefined || ref === undefined) throw new Error('no page');
-    for (const [what, str] of FIELDS) {
-      const a = runs(ref, str);
-      const b = runs(pre, str);
-      expect(b.length, what).toBe(a.length);
-      expect(b.length, what).toBeGreaterThanOrEqual(3);
-      a.forEach((run, i) => {
-        expect(Math.abs((b[i]?.x ?? Infinity) - run.x), what).toBeLessThan(SAME_PLACE);
-        expect(Math.abs((b[i]?.y ?? Infinity) - run.y), what).toBeLessThan(SAME_PLACE);
+        // No stubs on this stock: no "Check No." header, and nothing below the last check.
+        expect(runs(page, /^Check No\./)).toEqual([]);
+        expect(page.texts.filter((t) => fromTopIn(t.y) > onPage * 3.5)).toEqual([]);
       });
-    }
-    for (const top of [0, 3.5, 7]) {
-      expect(clearBandFills(pre, top)).toEqual([]);
-      expect(micrRead(rasterisePdf(preBytes, 300, 1), top)).toBe('');
-    }
-    expect(runs(pre, /^1000[123]$/)).toEqual([]);
-  });
+      // The bitmap of the first page: three MICR lines, each 3/16 in above its third's bottom edge.
+      const first = rasterisePdf(bytes, 300, 1);
+      expect([0, 3.5, 7].map((top) => micrRead(first, top))).toEqual(['10001', '10002', '10003'].map(expectedMicr));
+    },
+  );
+
+  it.runIf(pdftoppmAvailable())(
+    'on pre-printed stock: the same fields at the same places, and no MICR line in any third',
+    async () => {
+      const checks = ['10001', '10002', '10003'].map((checkNumber) => fullCheck({ checkNumber }));
+      const blank = await pagesOf(checks, { stock: 'blank', layout: 'three-per-page' });
+      const preBytes = await renderChecksPdf(checks, { stock: 'preprinted', layout: 'three-per-page' });
+      const [pre] = await parsePdf(preBytes);
+      const [ref] = blank;
+      if (pre === undefined || ref === undefined) throw new Error('no page');
+      for (const [what, str] of FIELDS) {
+        const a = runs(ref, str);
+        const b = runs(pre, str);
+        expect(b.length, what).toBe(a.length);
+        expect(b.length, what).toBeGreaterThanOrEqual(3);
+        a.forEach((run, i) => {
+          expect(Math.abs((b[i]?.x ?? Infinity) - run.x), what).toBeLessThan(SAME_PLACE);
+          expect(Math.abs((b[i]?.y ?? Infinity) - run.y), what).toBeLessThan(SAME_PLACE);
+        });
+      }
+      for (const top of [0, 3.5, 7]) {
+        expect(clearBandFills(pre, top)).toEqual([]);
+        expect(micrRead(rasterisePdf(preBytes, 300, 1), top)).toBe('');
+      }
+      expect(runs(pre, /^1000[123]$/)).toEqual([]);
+    },
+  );
 });
 
 describe('the default is unchanged', () => {

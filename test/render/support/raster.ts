@@ -3,7 +3,7 @@
 // The recognition tests read MICR characters from these bitmaps, so the drawing path (pdfkit's
 // path operators, fill rules, page transforms) is tested along with the glyphs.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,23 @@ export interface GreyBitmap {
   readonly dpi: number;
   /** Row-major, one byte per pixel, 255 = white. */
   readonly pixels: Uint8Array;
+}
+
+let available: boolean | undefined;
+
+/**
+ * Whether poppler's pdftoppm can be run. Where it is missing the recognition tests are skipped
+ * with a note, as the browser tests are without Chromium; in CI (CI=true) a missing pdftoppm is a
+ * failure (.ci/run installs it).
+ */
+export function pdftoppmAvailable(): boolean {
+  if (available !== undefined) return available;
+  available = spawnSync('pdftoppm', ['-v'], { stdio: 'ignore' }).error === undefined;
+  if (!available && process.env.CI === 'true')
+    throw new Error('pdftoppm is required in CI and is not installed (apt-get install -y poppler-utils)');
+  if (!available)
+    process.stderr.write('\nMICR recognition tests skipped: pdftoppm not found (apt-get install -y poppler-utils)\n');
+  return available;
 }
 
 /** Parses a binary PGM (P5) with maxval 255, as pdftoppm -gray writes it. */
