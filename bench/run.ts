@@ -125,9 +125,14 @@ async function benchDialect(dialect: BenchDialect, options: BenchOptions, starte
   } catch (error) {
     report.errors.push({ scenario: 'setup', message: error instanceof Error ? error.message : String(error) });
   } finally {
-    await database
-      ?.drop()
-      .catch((error: unknown) => report.errors.push({ scenario: 'cleanup', message: String(error) }));
+    // BENCH_KEEP_DATABASE=1: left in place for EXPLAIN afterwards (the database's env is printed);
+    // drop the schema or remove the file by hand when done.
+    if (process.env.BENCH_KEEP_DATABASE === '1' && database !== null)
+      log(`  database kept (BENCH_KEEP_DATABASE=1): ${JSON.stringify(database.env)}`);
+    else
+      await database
+        ?.drop()
+        .catch((error: unknown) => report.errors.push({ scenario: 'cleanup', message: String(error) }));
   }
   return report;
 }
