@@ -179,13 +179,13 @@ describe.runIf(chromiumAvailable()).each(dialects())('writing a check by keyboar
     expect(row?.category_id).toBe(categoryId);
 
     // A refused amount: the form comes back with the message under the amount, which has the focus.
+    // The fields are named here, not reached by Tab from the page's start: the keyboard path is
+    // tested above, and on a busy machine a Tab pressed before the page took the focus sent the
+    // typing elsewhere (seen once in CI: no refusal came).
     await page.goto(`${base}/panel/checks/new`);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('Acme Supplies');
-    await page.keyboard.press('Tab'); // the suggestions close as the box loses the focus
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('12.345');
-    await page.keyboard.press('Enter');
+    await page.fill('#payee', 'Acme Supplies');
+    await page.fill('#amount', '12.345');
+    await page.press('#amount', 'Enter');
     // The refusal is a new page (422) at the same address: wait for its message, not for a load
     // state the old page already has, then give the autofocus time on a busy machine.
     await page.locator('#amount-error').waitFor({ timeout: 15_000 });
