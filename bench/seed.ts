@@ -209,21 +209,26 @@ export async function seedChecks(
       texts.set(c.id, seeded.searchText);
       for (const [name, test] of Object.entries(predicates)) if (test(seeded)) matches[name] = (matches[name] ?? 0) + 1;
     }
-    // The neighbour's copy: its own ids, and its payee at the same place in its list.
+    // The neighbour's copy: its own ids, its payee at the same place in its list (same names, so
+    // the same text).
     const payeeIndex = new Map(payees.map((p, i) => [p.id, i]));
     const copies =
       neighbour === null
-        ? null
-        : checks.map((c) => ({
-            ...c,
-            id: newId('chk', c.createdAt),
-            payeeId: neighbour.payees[payeeIndex.get(c.payeeId ?? '') ?? -1]?.id ?? null,
-          }));
+        ? []
+        : checks.map((c) => {
+            const copy = {
+              ...c,
+              id: newId('chk', c.createdAt),
+              payeeId: neighbour.payees[payeeIndex.get(c.payeeId ?? '') ?? -1]?.id ?? null,
+            };
+            texts.set(copy.id, texts.get(c.id) ?? '');
+            return copy;
+          });
     await db.transaction(async (tx) => {
-      const write = async (into: SeedTarget, chunk: SeedRow[], text: (c: SeedRow, i: number) => string) => {
+      const write = async (into: SeedTarget, chunk: SeedRow[]) => {
         await tx.run(
           `INSERT INTO checks (${CHECK_COLUMNS.join(', ')}) VALUES ${chunk.map(() => CHECK_ROW).join(', ')}`,
-          chunk.flatMap((c, i) => [
+          chunk.flatMap((c) => [
             c.id,
             into.owner.accountId,
             into.owner.env,
@@ -236,7 +241,7 @@ export async function seedChecks(
             c.invoiceNumber,
             c.referenceId,
             c.status,
-            text(c, i),
+            texts.get(c.id) ?? '',
             c.createdAt,
           ]),
         );
@@ -246,15 +251,8 @@ export async function seedChecks(
         );
       };
       for (let k = 0; k < checks.length; k += ROWS_PER_STATEMENT) {
-        const chunk = checks.slice(k, k + ROWS_PER_STATEMENT);
-        await write(target, chunk, (c) => texts.get(c.id) ?? '');
-        // Same payee names, so the same text as the original at the same place.
-        if (neighbour !== null && copies !== null)
-          await write(
-            neighbour,
-            copies.slice(k, k + ROWS_PER_STATEMENT),
-            (_, i) => texts.get(chunk[i]?.id ?? '') ?? '',
-          );
+        await write(target, checks.slice(k, k + ROWS_PER_STATEMENT));
+        if (neighbour !== null) await write(neighbour, copies.slice(k, k + ROWS_PER_STATEMENT));
       }
     });
     progress(end);
