@@ -4,17 +4,16 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { requiredInCiElseSkipped } from './optional-tool.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM_PATH)) return true;
-  if (process.env.CI === 'true')
-    throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} does not exist (apt-get install -y chromium)`);
-  process.stderr.write(
-    `\nbrowser tests skipped: ${CHROMIUM_PATH} not found (apt-get install -y chromium, or set CHROMIUM_PATH)\n`,
+  return requiredInCiElseSkipped(
+    existsSync(CHROMIUM_PATH),
+    `Chromium (${CHROMIUM_PATH})`,
+    'apt-get install -y chromium, or set CHROMIUM_PATH',
   );
-  return false;
 }
 
 export function launchChromium(): Promise<Browser> {

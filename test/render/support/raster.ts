@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requiredInCiElseSkipped } from '../../support/optional-tool.ts';
 
 export interface GreyBitmap {
   readonly width: number;
@@ -19,18 +20,13 @@ export interface GreyBitmap {
 
 let available: boolean | undefined;
 
-/**
- * Whether poppler's pdftoppm can be run. Where it is missing the recognition tests are skipped
- * with a note, as the browser tests are without Chromium; in CI (CI=true) a missing pdftoppm is a
- * failure (.ci/run installs it).
- */
+/** Whether poppler's pdftoppm can be run (asked once a test file); see requiredInCiElseSkipped. */
 export function pdftoppmAvailable(): boolean {
-  if (available !== undefined) return available;
-  available = spawnSync('pdftoppm', ['-v'], { stdio: 'ignore' }).error === undefined;
-  if (!available && process.env.CI === 'true')
-    throw new Error('pdftoppm is required in CI and is not installed (apt-get install -y poppler-utils)');
-  if (!available)
-    process.stderr.write('\nMICR recognition tests skipped: pdftoppm not found (apt-get install -y poppler-utils)\n');
+  available ??= requiredInCiElseSkipped(
+    spawnSync('pdftoppm', ['-v'], { stdio: 'ignore' }).error === undefined,
+    "poppler's pdftoppm (MICR recognition)",
+    'apt-get install -y poppler-utils',
+  );
   return available;
 }
 
