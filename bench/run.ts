@@ -2,6 +2,7 @@
 // scenarios; then one table and one JSON file. Missed targets are findings, so
 // the exit code is 0 unless something broke (a server that would not start, a wrong status).
 import { join } from 'node:path';
+import { redactUrlPassword } from '../src/domain/redact.ts';
 import { createDatabase, type BenchDatabase } from './databases.ts';
 import { BUSY_THRESHOLD, busyShare } from './machine-load.ts';
 import {
@@ -128,13 +129,18 @@ async function benchDialect(dialect: BenchDialect, options: BenchOptions, starte
     // BENCH_KEEP_DATABASE=1: left in place for EXPLAIN afterwards (the database's env is printed);
     // drop the schema or remove the file by hand when done.
     if (process.env.BENCH_KEEP_DATABASE === '1' && database !== null)
-      log(`  database kept (BENCH_KEEP_DATABASE=1): ${JSON.stringify(database.env)}`);
+      log(`  database kept (BENCH_KEEP_DATABASE=1): ${JSON.stringify(withoutPassword(database.env))}`);
     else
       await database
         ?.drop()
         .catch((error: unknown) => report.errors.push({ scenario: 'cleanup', message: String(error) }));
   }
   return report;
+}
+
+/** The database's settings for a log line: a password in DATABASE_URL (BENCH_DATABASE_URL may carry one) masked. */
+function withoutPassword(env: Record<string, string>): Record<string, string> {
+  return env.DATABASE_URL === undefined ? env : { ...env, DATABASE_URL: redactUrlPassword(env.DATABASE_URL) };
 }
 
 async function main(): Promise<number> {

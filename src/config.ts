@@ -1,5 +1,6 @@
 // Every setting the service reads, in one place, read once and frozen. The CLI, the server and
 // the tests all build their configuration here so a variable means the same thing everywhere.
+import { redactUrlPassword } from './domain/redact.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -109,7 +110,7 @@ export function parseDatabaseUrl(raw: string | undefined, schema: string | undef
     if (path === '') throw new ConfigError('DATABASE_URL=sqlite: needs a file path, e.g. sqlite:./data/checkwriter.db');
     return Object.freeze({ kind: 'sqlite', url: path, schema: null });
   }
-  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${value}"`);
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${redactUrlPassword(value)}"`);
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {

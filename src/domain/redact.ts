@@ -44,3 +44,22 @@ export function redactText(text: string): string {
     .replace(SECRET_QUERY_IN_TEXT, `$1${REDACTED}`)
     .replace(/(?<!\d|\d[.,]|\$)\d{4,8}(?!\d|[.,]\d)/g, REDACTED);
 }
+
+/**
+ * A connection URL (DATABASE_URL) as it may be printed: its password replaced by `***` (URL-safe,
+ * where `[redacted]` would be percent-encoded). Text without a host to find a password beside (a
+ * bare file path, `sqlite:…`, or no URL at all) is printed as it is unless it holds an `@`, which
+ * may follow a password: then it is `[redacted]` whole.
+ */
+export function redactUrlPassword(text: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not a URL: judged below as text.
+  }
+  if (url === null || url.host === '') return text.includes('@') ? REDACTED : text;
+  if (url.password === '') return text;
+  url.password = '***';
+  return url.toString();
+}

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogSms } from '../../src/delivery/sms.ts';
 import { phoneCodeSms } from '../../src/delivery/messages.ts';
-import { redactText, redactUrl } from '../../src/domain/redact.ts';
+import { parseDatabaseUrl } from '../../src/config.ts';
+import { redactText, redactUrl, redactUrlPassword } from '../../src/domain/redact.ts';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 
@@ -77,6 +78,23 @@ describe('redaction rules', () => {
     expect(redactText(phoneCodeSms('482913'))).toBe(
       'Your checkwriter verification code is [redacted]. It works for 15 minutes.',
     );
+  });
+
+  it('connection URLs lose their password, and a refused DATABASE_URL is echoed without it', () => {
+    expect(redactUrlPassword('postgres://app:hunter2@db.internal:5432/checks')).toBe(
+      'postgres://app:***@db.internal:5432/checks',
+    );
+    expect(redactUrlPassword('postgres://postgres@127.0.0.1:5432/test')).toBe(
+      'postgres://postgres@127.0.0.1:5432/test',
+    );
+    expect(redactUrlPassword('sqlite:./data/checkwriter.db')).toBe('sqlite:./data/checkwriter.db');
+    expect(redactUrlPassword('./data/checkwriter.db')).toBe('./data/checkwriter.db');
+    expect(redactUrlPassword('app:hunter2@db.internal')).toBe('[redacted]');
+    // A scheme the service does not take, as a typo or another stack's setting would give it.
+    expect(() => parseDatabaseUrl('mysql://app:hunter2@db.internal/checks', undefined)).toThrow(
+      'DATABASE_URL must start with sqlite: or postgres://, got "mysql://app:***@db.internal/checks"',
+    );
+    expect(() => parseDatabaseUrl('mysql://app:hunter2@db.internal/checks', undefined)).not.toThrow(/hunter2/);
   });
 
   it('the log SMS provider writes the message with its code blanked', async () => {
