@@ -1,11 +1,12 @@
 // The ways a search is counted (check-search.ts) against the rule itself, counted here in plain
 // SQL: on SQLite the text part in the owner's range of the FTS5 index (migration 017), kept by
-// triggers through inserts, edits and deletes, and rebuilt from existing checks on upgrade; on both
+// triggers through inserts, edits and deletes, and built from 011's index's database on upgrade; on both
 // databases the amount part as a difference of counts. They must agree exactly, for every owner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '../../src/domain/owner.ts';
 import { allMatchIds, countMatches } from '../../src/store/check-search.ts';
 import { deleteCheck } from '../../src/store/checks.repository.ts';
+import { data as checkSearch011 } from '../../src/store/migrations/011-check-search.ts';
 import { data as searchByOwner } from '../../src/store/migrations/017-search-by-owner.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
@@ -128,12 +129,24 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
   });
 
   it.runIf(dialect === 'sqlite')(
-    'after the index is built again from the checks, as an upgrade builds it',
+    "after an upgrade from migration 011's index, as a database at 016 holds it",
     async () => {
       const db = t.database.db;
       await db.transaction(async (tx) => {
-        // Owners numbered afresh: the upgrade from 016 starts with no search_owners table.
+        // Back to 016's state: 011's triggers and its external-content index, no owner numbers;
+        // then 017 as the upgrade runs it.
+        for (const trigger of [
+          'check_search_insert',
+          'check_search_update',
+          'check_search_delete',
+          'check_changes_update',
+          'check_changes_payee_update',
+          'check_changes_payee_delete',
+        ])
+          await tx.run(`DROP TRIGGER ${trigger}`);
+        await tx.run('DROP TABLE check_search');
         await tx.run('DROP TABLE search_owners');
+        await checkSearch011(tx);
         await searchByOwner(tx);
       });
       const numbered = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM search_owners');
