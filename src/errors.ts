@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'validation'
   | 'rate_limited'
+  | 'unavailable'
   | 'internal';
 
 const STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -22,6 +23,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   payload_too_large: 413,
   validation: 422,
   rate_limited: 429,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -54,6 +56,15 @@ export function notFound(
   what: 'Check' | 'Payee' | 'Address' | 'Bank account' | 'Category' | 'Voucher' | 'API key' | 'Account',
 ): AppError {
   return new AppError('not_found', `${what} not found.`);
+}
+
+/**
+ * A passing state, not the request's fault: the worker pool is full, the database is failing over
+ * or read-only. The client should send the same request again (with the same Idempotency-Key)
+ * after `retryAfterSeconds` (issues 22 and 23: 503 with Retry-After, never 500).
+ */
+export function unavailable(message: string, retryAfterSeconds: number): AppError {
+  return new AppError('unavailable', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 }
 
 export type WireError = { message: string } | { success: false; errorMsg: string };
