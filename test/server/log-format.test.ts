@@ -64,7 +64,7 @@ describe('log format', () => {
       }).then((r) => r.arrayBuffer());
       await until(async () => output.includes('/api/v3/checks'));
       // Colours are escape codes around the words; strip them to read the line as a person does.
-      const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+      const plain = output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
       const line = plain.split(/\r?\n/).find((l) => l.includes('/api/v3/checks')) ?? '';
       expect(line).toMatch(
         /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/v3\/checks\?api_key=\[redacted\] 401 [\d.]+ms request completed/,
