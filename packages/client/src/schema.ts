@@ -3832,7 +3832,7 @@ export interface paths {
                         bankAccountId?: string;
                         /** @description Create payees whose names match none (checks). */
                         createPayees?: boolean;
-                        /** @description The CSV file as text (UTF-8; at most 4 MB and 10,000 rows). */
+                        /** @description The CSV file as text (UTF-8; at most 4 MB, 10,000 rows, 200 columns and 4,096 characters a cell). */
                         csv: string;
                         dateOrder?: "mdy" | "dmy";
                         /** @description Check the file and answer the preview; write nothing. */
@@ -3855,6 +3855,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description The first 1,000 rows with errors, in row order (rowsWithErrors counts them all). */
                                 errors: {
                                     line: number;
                                     messages: string[];
@@ -3864,6 +3865,8 @@ export interface paths {
                                 mapping: (string | null)[];
                                 newPayees: string[];
                                 rowsTotal: number;
+                                /** @description How many rows have errors; errors lists at most 1,000 of them. */
+                                rowsWithErrors: number;
                                 type: string;
                             };
                             /** @enum {boolean} */
