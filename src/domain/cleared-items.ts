@@ -17,6 +17,8 @@ export const MAX_CLEARED_ITEMS_COLUMNS = 100;
 export const MAX_CLEARED_ITEMS_CELL_CHARS = 1_024;
 /** Characters of one line, its cells together: what one record may make the parser buffer. */
 export const MAX_CLEARED_ITEMS_LINE_CHARS = 16 * 1024;
+/** Rows that did not clear listed in the API's answer (mismatchedCount counts them all). */
+export const MAX_LISTED_MISMATCHES = 1_000;
 /** The header is looked for in the first lines: some exports put the account's details above it. */
 const HEADER_SEARCH_LINES = 10;
 /** A check number as shown back in a mismatch (the bank's text, cut to this length). */

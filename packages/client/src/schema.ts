@@ -590,6 +590,7 @@ export interface paths {
                                     /** @description The row's line in the file (1-based). */
                                     line: number;
                                 }[];
+                                /** @description The first 1,000 rows that did not clear, in file order (mismatchedCount counts them all). */
                                 mismatched: {
                                     /** @description The amount the bank paid. */
                                     amount: number;
@@ -608,6 +609,8 @@ export interface paths {
                                     /** @enum {string} */
                                     reason: "unknown_number" | "amount_differs" | "void" | "not_issued" | "already_cleared" | "duplicate_line";
                                 }[];
+                                /** @description Rows that did not clear, all of them; mismatched lists the first 1,000. */
+                                mismatchedCount: number;
                                 /** @description Lines with no check number (deposits, fees) or blank. */
                                 skippedLines: number;
                             };
