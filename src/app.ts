@@ -26,7 +26,7 @@ import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
-import { ImportRunner } from './services/import.service.ts';
+import { ImportRunner } from './services/imports/runner.service.ts';
 
 export const API_PREFIX = '/api/v3';
 
