@@ -9,6 +9,7 @@ import { ENVIRONMENTS, type Environment, type Principal } from '../domain/owner.
 import { AppError } from '../errors.ts';
 import { ApiKeys } from '../services/api-key.service.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { InlineHeavyWork } from '../heavy-work/inline.ts';
 import * as importService from '../services/import.service.ts';
 import { findAccountByEmail } from '../store/accounts.repository.ts';
 import { connect } from '../store/connect.ts';
@@ -88,7 +89,14 @@ export async function importCommand(config: Config, kind: string | undefined, ar
     const account = await findAccountByEmail(db, email);
     if (account === undefined || account === null) throw usage(`no account with email ${email}`);
     const keys = await ApiKeys.open(db, config);
-    const ctx: ServiceContext = { db, config, now: Date.now, secret: keys.secret, vault: keys.vault };
+    const ctx: ServiceContext = {
+      db,
+      config,
+      now: Date.now,
+      secret: keys.secret,
+      vault: keys.vault,
+      heavyWork: new InlineHeavyWork(),
+    };
     const principal: Principal = { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
     const options: importService.ImportOptions = {
       kind: kind as ImportKind,

@@ -1,6 +1,8 @@
 // Checks on paper: builds the renderer's CheckDocument from our records, renders PDFs, and moves
 // printed checks to `printed` with their statement. Rendering validates everything first (routing
-// checksum, field widths), so a bad check is a 422, never a broken PDF.
+// checksum, field widths), so a bad check is a 422, never a broken PDF. The database is read here,
+// on the main thread; the drawing runs as heavy work (ctx.heavyWork: a worker thread in the
+// server, with a heap cap and a deadline), so a 500-check print does not stall other requests.
 import type { Principal } from '../domain/owner.ts';
 import type { Account } from '../domain/account.ts';
 import type { Check } from '../domain/check.ts';
@@ -10,11 +12,7 @@ import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
 import { RenderInputError } from '../render/render-error.ts';
 import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
-
-// The PDF renderers (pdfkit and its fonts) load on the first print, not at start-up: they were a
-// sixth of the server's start time (issue 13) and most servers print far less than they answer.
-const renderers = () => import('../render/check-pdf.ts');
-const testPage = () => import('../render/micr-test-page.ts');
+import { pdfOf } from '../heavy-work/tasks/render-outcome.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as addressStore from '../store/addresses.repository.ts';
@@ -136,10 +134,14 @@ function refusal(error: RenderInputError, path: string): Error {
   return validationError(`The check ${path}cannot be printed: ${error.message}.`.replace(/\.\.$/, '.'));
 }
 
-async function render(documents: CheckDocument[], paths: string[], options: PrintOptions): Promise<Buffer> {
+async function render(
+  ctx: Pick<ServiceContext, 'heavyWork'>,
+  documents: CheckDocument[],
+  paths: string[],
+  options: PrintOptions,
+): Promise<Buffer> {
   try {
-    const { renderChecksPdf } = await renderers();
-    return await renderChecksPdf(documents, options);
+    return pdfOf(await ctx.heavyWork.run('render-checks-pdf', { documents, options }));
   } catch (error) {
     if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
     throw error;
@@ -156,7 +158,7 @@ export async function checkPdf(
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
   return {
-    pdf: await render([await documentFor(ctx, ctx.db, principal, check)], [''], DEFAULT_PRINT_OPTIONS),
+    pdf: await render(ctx, [await documentFor(ctx, ctx.db, principal, check)], [''], DEFAULT_PRINT_OPTIONS),
     serialNumber: check.serialNumber,
   };
 }
@@ -254,6 +256,7 @@ export async function printChecks(
   const documents = await Promise.all(printed.map((check) => documentFor(ctx, ctx.db, principal, check, shared)));
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(
+    ctx,
     documents,
     printed.map((check) => `in checkIds.${positions.get(check.id) ?? 0} `),
     { stock: request.stock, layout: request.layout },
@@ -292,8 +295,7 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
   const bank = await bankAccountStore.findBankAccount(ctx.db, principal, bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   try {
-    const { renderMicrTestPagePdf } = await testPage();
-    return await renderMicrTestPagePdf({
+    const outcome = await ctx.heavyWork.run('render-micr-test-page', {
       environment: principal.env,
       bankAccountName: bank.name,
       bankName: bank.bankName,
@@ -303,6 +305,7 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
       printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
       createdAt: new Date(ctx.now()),
     });
+    return pdfOf(outcome);
   } catch (error) {
     if (error instanceof RenderInputError)
       throw validationError(`The MICR test page cannot be printed: ${error.message}.`);
