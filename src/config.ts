@@ -58,7 +58,7 @@ export interface HeavyWorkConfig {
   readonly queue: number;
   /** Old-generation heap of each worker thread (resourceLimits.maxOldGenerationSizeMb). */
   readonly heapMb: number;
-  /** The longest a task may run; it is stopped past it (and may wait as long again for a thread). */
+  /** The longest a task may run, from its start in a thread; it is stopped past it. */
   readonly deadlineMs: number;
 }
 

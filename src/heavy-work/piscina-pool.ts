@@ -1,8 +1,9 @@
 // Heavy work on a pool of worker threads (piscina). Each task runs with a heap cap
 // (resourceLimits) and a deadline; a task past either is stopped with its thread, which the pool
 // replaces, and its request is answered in the spec's error shape while the server keeps serving:
-// 422 past the deadline, 413 past the heap cap, 503 with Retry-After when the queue is full or a
-// task waited a deadline's length for a thread.
+// 422 past the deadline, 413 past the heap cap, 503 with Retry-After when the queue is full. A task
+// waits for a thread behind at most HEAVY_WORK_QUEUE others, each stopped at its deadline, so the
+// wait is bounded too.
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -32,9 +33,6 @@ export function workerEntry(moduleUrl: string = import.meta.url): { filename: st
     execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
   };
 }
-
-/** Why the pool stopped a task itself (the caller's own abort is neither). */
-type Stop = 'deadline' | 'waited';
 
 /** A thread the heap cap stopped (Node's code for it). */
 function outOfMemory(error: unknown): boolean {
@@ -87,17 +85,16 @@ export class PiscinaHeavyWork implements HeavyWork {
     this.#inFlight += 1;
     const began = performance.now();
     const controller = new AbortController();
-    let stop: Stop | null = null;
-    const stopFor = (why: Stop) => () => {
-      stop = why;
-      controller.abort();
-    };
-    // The same length twice: once to wait for a thread, once to run.
-    let timer = setTimeout(stopFor('waited'), deadlineMs);
+    let pastDeadline = false;
+    let timer: NodeJS.Timeout | undefined;
+    // The deadline counts from the task's start in its thread: not the wait for a thread, nor a
+    // new thread's start-up.
     const started = new MessageChannel();
     started.port1.once('message', () => {
-      clearTimeout(timer);
-      timer = setTimeout(stopFor('deadline'), deadlineMs);
+      timer = setTimeout(() => {
+        pastDeadline = true;
+        controller.abort();
+      }, deadlineMs);
     });
     const callerAbort = (): void => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', callerAbort, { once: true });
@@ -110,7 +107,7 @@ export class PiscinaHeavyWork implements HeavyWork {
       this.#meanMs = 0.8 * this.#meanMs + 0.2 * (performance.now() - began);
       return output;
     } catch (error) {
-      throw this.#answer(task, error, stop);
+      throw this.#answer(task, error, pastDeadline);
     } finally {
       clearTimeout(timer);
       started.port1.close();
@@ -120,14 +117,14 @@ export class PiscinaHeavyWork implements HeavyWork {
   }
 
   /** What a failed task answers: the spec's error for a stop of ours, else the error as it came. */
-  #answer(task: TaskName, error: unknown, stop: Stop | null): unknown {
+  #answer(task: TaskName, error: unknown, pastDeadline: boolean): unknown {
     const { what, advice } = TASK_WORDS[task];
-    if (stop === 'deadline') {
+    if (pastDeadline) {
       const seconds = this.#settings.deadlineMs / 1000;
       this.#log?.warn({ task, deadlineMs: this.#settings.deadlineMs }, 'heavy work: a task ran past its deadline');
       return validationError(`${what} took longer than ${seconds} s, the most one task may run; ${advice}.`);
     }
-    if (stop === 'waited' || queueFull(error)) return this.#busy(task);
+    if (queueFull(error)) return this.#busy(task);
     if (outOfMemory(error)) {
       this.#log?.warn({ task, heapMb: this.#settings.heapMb }, 'heavy work: a task ran past its heap cap');
       return new AppError(
