@@ -15,6 +15,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 export type ServerEntry = 'bin' | 'dist' | 'sources';
 
+/** How long a server may take to start: the sources are compiled as they load, which takes longer. */
+const START_MS: Readonly<Record<ServerEntry, number>> = { bin: 20_000, dist: 20_000, sources: 60_000 };
+
 function entryArgs(entry: ServerEntry): string[] {
   switch (entry) {
     case 'bin':
@@ -106,7 +109,7 @@ export function startServerProcess(env: Record<string, string>, entry: ServerEnt
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 20_000);
+    }, START_MS[entry]);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
