@@ -27,6 +27,8 @@ import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
 import { ImportRunner } from './services/imports/runner.service.ts';
+import type { HeavyWork } from './heavy-work/heavy-work.ts';
+import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
 
 export const API_PREFIX = '/api/v3';
 
@@ -36,6 +38,11 @@ export interface AppDeps {
   now?: () => number;
   /** Prometheus metrics, when METRICS_TOKEN or METRICS_PORT turns them on (server.ts). */
   metrics?: Metrics;
+  /**
+   * Where heavy work runs. When not given, the app opens its own (the pool the configuration
+   * describes, config.heavyWork) and destroys it when it closes.
+   */
+  heavyWork?: HeavyWork;
 }
 
 /**
@@ -102,12 +109,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const heavyWork = deps.heavyWork ?? openHeavyWork(config.heavyWork, app.log);
+  // After in-flight requests have answered (onClose), so none of them loses its task.
+  if (deps.heavyWork === undefined) app.addHook('onClose', async () => heavyWork.close());
   const ctx: ServiceContext = {
     db: deps.db,
     config,
     now: deps.now ?? Date.now,
     secret: deps.keys.secret,
     vault: deps.keys.vault,
+    heavyWork,
   };
 
   app.setValidatorCompiler(validatorCompiler);

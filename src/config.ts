@@ -1,5 +1,6 @@
 // Every setting the service reads, in one place, read once and frozen. The CLI, the server and
 // the tests all build their configuration here so a variable means the same thing everywhere.
+import { availableParallelism } from 'node:os';
 import { redactUrlPassword } from './domain/redact.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -48,6 +49,21 @@ export interface MetricsConfig {
   readonly host: string;
 }
 
+/**
+ * The worker pool for heavy work (src/heavy-work/: PDF rendering, positive pay files): how many
+ * threads, how many tasks may wait, and what one task may cost before it is stopped (issue 22).
+ */
+export interface HeavyWorkConfig {
+  /** Worker threads; 0 runs every task on the main thread, without caps (a baseline, not for service). */
+  readonly threads: number;
+  /** Tasks that may wait for a thread; one more is answered 503 with Retry-After. */
+  readonly queue: number;
+  /** Old-generation heap of each worker thread (resourceLimits.maxOldGenerationSizeMb). */
+  readonly heapMb: number;
+  /** The longest a task may run, from its start in a thread; it is stopped past it. */
+  readonly deadlineMs: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -82,6 +98,7 @@ export interface Config {
   readonly trustProxy: boolean | string;
   readonly delivery: DeliveryConfig;
   readonly metrics: MetricsConfig;
+  readonly heavyWork: HeavyWorkConfig;
 }
 
 export class ConfigError extends Error {
@@ -180,6 +197,15 @@ function loadMetricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
   return { token, port, host };
 }
 
+function loadHeavyWorkConfig(env: NodeJS.ProcessEnv): HeavyWorkConfig {
+  return Object.freeze({
+    threads: integer(env, 'HEAVY_WORK_THREADS', availableParallelism(), 0, 256),
+    queue: integer(env, 'HEAVY_WORK_QUEUE', 32, 0, 100_000),
+    heapMb: integer(env, 'HEAVY_WORK_HEAP_MB', 256, 16, 16_384),
+    deadlineMs: integer(env, 'HEAVY_WORK_DEADLINE_MS', 30_000, 10, 3_600_000),
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '127.0.0.1';
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -216,5 +242,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     delivery: loadDeliveryConfig(env),
     metrics: loadMetricsConfig(env),
+    heavyWork: loadHeavyWorkConfig(env),
   });
 }
