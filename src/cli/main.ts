@@ -81,7 +81,7 @@ async function serve(config: Config): Promise<void> {
     import('../worker.ts'),
   ]);
   const server = await startServer(config);
-  closeOnSignals(server);
+  closeOnSignals(server, config);
   const anyKey = await hasActiveApiKey(server.db);
   const base = `${server.url}/api/v3`;
   const delivery = deliveryStatus(config);

@@ -184,6 +184,19 @@ export async function claimDue(
   }));
 }
 
+/**
+ * Hands claimed rows back unsent (a worker shutting down): queued again at once, the attempt the
+ * claim counted taken back, so another worker sends them without waiting for the lease to end.
+ */
+export async function releaseClaims(q: Queryable, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return q.run(
+    `UPDATE deliveries SET status = 'queued', lease_until = NULL, attempts = attempts - 1
+     WHERE status = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+}
+
 export async function markSent(q: Queryable, id: string, now: number): Promise<void> {
   await q.run(
     "UPDATE deliveries SET status = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL, sealed_token = NULL WHERE id = ?",

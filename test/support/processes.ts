@@ -49,7 +49,14 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export interface StartOptions {
+  /** How long the server may take to listen (default 20 s; a server that waits for its database needs more). */
+  startTimeoutMs?: number;
+  /** Called with the output so far each time the process writes, before it listens too. */
+  onOutput?: (output: string) => void;
+}
+
+export function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = tracked(
       spawn(process.execPath, [BIN, 'serve'], {
@@ -72,9 +79,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 20_000);
+    }, options.startTimeoutMs ?? 20_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
+      options.onOutput?.(output);
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
       if (match?.[1] !== undefined) {
         clearTimeout(timer);
@@ -90,7 +98,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      options.onOutput?.(output);
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));
