@@ -161,7 +161,7 @@ export class DeliveryWorker {
       }
     });
     const settled = await Promise.allSettled(lanes);
-    const unsent = claimed.slice(next).map((d) => d.id);
+    const unsent = claimed.slice(next);
     if (unsent.length > 0) await deliveries.releaseClaims(this.deps.db, unsent);
     const failed = settled.find((lane) => lane.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
@@ -223,8 +223,30 @@ export class DeliveryWorker {
     return answer;
   }
 
+  /**
+   * Whether this worker still holds `d`, renewing its lease when half of it has passed: a batch
+   * that takes longer than its lease (a slow SMTP server, a loaded machine) must not send what
+   * another worker claimed after the lease ran out (that is a second copy of a message).
+   */
+  private async stillHeld(d: ClaimedDelivery): Promise<boolean> {
+    const { leaseMs } = this.deps.config.delivery;
+    const now = this.now();
+    if (now < d.leaseUntil - leaseMs / 2) return true;
+    const until = now + leaseMs;
+    if (!(await deliveries.renewLease(this.deps.db, d.id, d.leaseUntil, until))) return false;
+    d.leaseUntil = until;
+    return true;
+  }
+
   private async deliver(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { db, log } = this.deps;
+    if (!(await this.stillHeld(d))) {
+      log.warn(
+        { deliveryId: d.id, channel: d.channel },
+        'delivery: lease ran out before sending; another worker has it',
+      );
+      return;
+    }
     try {
       try {
         await this.send(d, batch);
