@@ -18,6 +18,7 @@ import { registerMetrics } from './http/plugins/metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
 import { AddressLimiter } from './http/plugins/address-limiter.ts';
+import { SharedLimits, SharedRate } from './services/shared-limits.service.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
@@ -150,8 +151,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     done(null, payload);
   });
   if (deps.metrics !== undefined) registerMetrics(app, deps.metrics, config.metrics.token);
+  // The abuse limits, counted in the database so that every server sees every count (issue 23).
+  const limits = new SharedLimits(deps.db, deps.keys.secret);
   // One budget of failed requests per client address, shared by unknown paths and bad keys.
-  const failures = config.failedRequestsPerMinute > 0 ? new AddressLimiter(config.failedRequestsPerMinute) : null;
+  const failures =
+    config.failedRequestsPerMinute > 0 ? new AddressLimiter(limits, config.failedRequestsPerMinute) : null;
+  // The per-key rate, shared with the other servers every RATE_SYNC_MS (not on the request path).
+  const rate = config.rateLimitPerKey > 0 ? new SharedRate(limits, deps.db, config.rateLimitPerKey) : null;
+  if (rate !== null) {
+    app.addHook('onReady', async () => rate.start());
+    app.addHook('onClose', async () => rate.stop());
+  }
   registerErrorHandling(app, failures);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
@@ -209,14 +219,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => imports.stop());
 
   await registerPayeePage(app, ctx);
-  await registerPanel(app, { ctx, keys: deps.keys });
+  await registerPanel(app, { ctx, keys: deps.keys, limits });
 
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
       await api.register(async (secured) => {
-        registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
+        registerAuth(secured, deps.keys, rate, failures);
         // Bodies are parsed only here, after the key was checked (issue 10, item 1).
         registerJsonBody(secured);
         registerIdempotency(secured, ctx);

@@ -99,7 +99,7 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
 
 async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<void> {
   // Only the dependencies go on to the pages (the options also carry this scope's prefix).
-  const deps: PanelDeps = { ctx: options.ctx, keys: options.keys };
+  const deps: PanelDeps = { ctx: options.ctx, keys: options.keys, limits: options.limits };
   const { ctx } = deps;
   // Pages are not part of the API's OpenAPI document.
   scope.addHook('onRoute', (route) => {

@@ -17,6 +17,8 @@ import * as accountSettings from './migrations/015-account-settings.ts';
 import * as dropPrefixIndex from './migrations/016-drop-prefix-index.ts';
 import * as searchByOwner from './migrations/017-search-by-owner.ts';
 import * as normalizeImages from './migrations/018-normalize-images.ts';
+import * as searchIndexByOwner from './migrations/019-search-index-by-owner.ts';
+import * as sharedLimits from './migrations/020-shared-limits.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -46,6 +48,8 @@ const MIGRATIONS: readonly Migration[] = [
   dropPrefixIndex,
   searchByOwner,
   normalizeImages,
+  searchIndexByOwner,
+  sharedLimits,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

@@ -168,9 +168,14 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404 || request.url.startsWith('/panel/')) return done();
     // Scanning for paths counts as a failed request of the client address (address-limiter.ts).
-    const limited = failures?.overBudget(request.ip) ?? null;
-    if (limited !== null) send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
-    else notFound(request, reply);
+    if (failures === null) return notFound(request, reply);
+    failures.overBudget(request.ip).then(
+      (limited) => {
+        if (limited !== null) send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
+        else notFound(request, reply);
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
