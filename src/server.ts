@@ -62,18 +62,19 @@ export async function openDatabase(config: Config, log: StartLog = pino({ level:
       const cause = (error as { cause?: unknown }).cause ?? error;
       const reason = cause instanceof Error ? cause.message : String(cause);
       const waited = Date.now() - started;
-      if (!isTransientDatabaseError(error) || waited + delay > waitMs) {
+      if (!isTransientDatabaseError(error) || waited >= waitMs) {
         await db.close().catch(() => undefined);
         if (!isTransientDatabaseError(error)) throw error;
         throw new Error(
           `the database ${redactUrlPassword(config.database.url)} did not answer within DATABASE_WAIT_SECONDS=${config.database.waitSeconds ?? 0}: ${reason}`,
         );
       }
+      const pause = Math.min(delay, waitMs - waited);
       log.warn(
-        { database: redactUrlPassword(config.database.url), attempt, retryInMs: delay, reason },
+        { database: redactUrlPassword(config.database.url), attempt, retryInMs: pause, reason },
         'waiting for the database',
       );
-      await wait(delay);
+      await wait(pause);
       delay = Math.min(delay * 2, LONGEST_RETRY_MS);
     }
   }
