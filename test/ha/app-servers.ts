@@ -19,6 +19,26 @@ export interface Exit {
   log: string;
 }
 
+/**
+ * What a dying server said: the last error line of its log (a crash's `error: …` / `Error: …`
+ * under Node's "Unhandled 'error' event", or `checkwriter: …` from a refused start), with the
+ * PostgreSQL error code when it printed one.
+ */
+export function exitReason(log: string): string {
+  const lines = log.split('\n');
+  let at = -1;
+  lines.forEach((line, i) => {
+    if (/^(error|[A-Za-z]*Error|checkwriter): /.test(line)) at = i;
+  });
+  if (at === -1) return lines.slice(-3).join(' | ');
+  const code = lines
+    .slice(at, at + 40)
+    .find((line) => /^\s+code: '/.test(line))
+    ?.trim();
+  const unhandled = lines.slice(Math.max(0, at - 4), at).some((line) => line.includes("Unhandled 'error' event"));
+  return [unhandled ? "Unhandled 'error' event:" : '', lines[at], code ?? ''].filter((x) => x !== '').join(' ');
+}
+
 export class AppServer {
   private process: Launched | null = null;
   private cause: Exit['cause'] = 'own';
@@ -52,7 +72,7 @@ export class AppServer {
     this.process = launched;
     void launched.exited.then(({ code, signal, at }) => {
       const cause = this.cause;
-      this.exits.push({ server: this.name, at, code, signal, cause, log: tail(this.logFile, 12) });
+      this.exits.push({ server: this.name, at, code, signal, cause, log: exitReason(tail(this.logFile, 80)) });
       // systemd's Restart=always: any exit but `systemctl stop` is followed by a start.
       if (this.process !== launched || cause === 'stopped' || !this.supervised) return;
       setTimeout(() => {

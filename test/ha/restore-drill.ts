@@ -39,9 +39,10 @@ async function pgbackrest(cluster: Cluster, nodeEnv: Record<string, string>, arg
   return result.output;
 }
 
-function asPostgres(cluster: Cluster, command: string, args: string[], logName: string) {
+function asPostgres(cluster: Cluster, command: string, args: string[], logName: string, dataDir: string) {
   return run(command, args, {
-    env: cluster.baseEnv,
+    // restore_command runs pgBackRest's archive-get, which needs the restored folder as pg1-path.
+    env: { ...cluster.baseEnv, PGBACKREST_PG1_PATH: dataDir },
     logFile: join(cluster.root, 'logs', `${logName}.log`),
     runAs: cluster.runAs,
     cwd: cluster.root,
@@ -152,6 +153,7 @@ export async function restoreDrill(input: DrillInput): Promise<DrillResult> {
     `${PG_BIN}/pg_ctl`,
     ['-D', dataDir, '-l', pgLog, '-o', options, '-w', '-t', '120', 'start'],
     'restored-pg_ctl',
+    dataDir,
   );
   let server: AppServer | null = null;
   try {
@@ -199,6 +201,12 @@ export async function restoreDrill(input: DrillInput): Promise<DrillResult> {
     return { pass: missing === 0 && leaked === 0 && numberOk && before.length > 0, lines, load: running };
   } finally {
     await server?.shutDown();
-    await asPostgres(cluster, `${PG_BIN}/pg_ctl`, ['-D', dataDir, '-m', 'fast', '-w', 'stop'], 'restored-pg_ctl');
+    await asPostgres(
+      cluster,
+      `${PG_BIN}/pg_ctl`,
+      ['-D', dataDir, '-m', 'fast', '-w', 'stop'],
+      'restored-pg_ctl',
+      dataDir,
+    );
   }
 }

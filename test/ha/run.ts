@@ -100,8 +100,21 @@ async function fixture(base: string, apiKey: string): Promise<Fixture & { accoun
   return { apiKey, bankAccountId, payeeId, accountNumber };
 }
 
+const summary: string[] = [
+  '| scenario | checks acknowledged | lost | duplicate | longest gap | writes back after routing | servers exited | answers other than 201 | targets |',
+  '|---|---|---|---|---|---|---|---|---|',
+];
+
 function printScenario(result: ScenarioResult, stored: Awaited<ReturnType<typeof readBack>>): boolean {
   const t = tally(result.load.batches, stored);
+  const marks = verdicts(result, t)
+    .map((v) => `${v.pass ? 'PASS' : 'MISS'} ${v.target}`)
+    .join('; ');
+  summary.push(
+    `| ${result.name} | ${t.acknowledgedChecks} | ${t.lost} | ${t.duplicates} | ${seconds(result.gap.ms)} | ${
+      result.writesBackAfterRoutingMs === null ? '–' : seconds(result.writesBackAfterRoutingMs)
+    } | ${result.unexpectedExits.length} | ${describeFailures(result)} | ${marks} |`,
+  );
   say(`\n## ${result.title}`);
   say(
     `  batches sent ${t.batches} (${checksPerBatch} checks each): acknowledged ${t.acknowledgedBatches} ` +
@@ -119,9 +132,9 @@ function printScenario(result: ScenarioResult, stored: Awaited<ReturnType<typeof
   say(`  answers other than 201: ${describeFailures(result)}`);
   for (const message of result.load.serverErrors.slice(0, 3)) say(`    e.g. ${message}`);
   say(`  servers exited on their own: ${result.unexpectedExits.length}`);
-  for (const exit of result.unexpectedExits.slice(0, 2))
+  for (const exit of result.unexpectedExits.slice(0, 6))
     say(
-      `    ${exit.server} at +${seconds(exit.at - result.eventAt)} after the event, ${exit.signal ?? `code ${exit.code}`}; its last log lines:\n      ${exit.log.split('\n').join('\n      ')}`,
+      `    ${exit.server} exited ${exit.signal ?? `with code ${exit.code}`} at +${seconds(exit.at - result.eventAt)} after the event: ${exit.log}`,
     );
   for (const refused of t.refused.slice(0, 3)) say(`    refused: ${refused?.status} ${refused?.message}`);
   for (const note of result.notes) say(`  ${note}`);
@@ -160,9 +173,8 @@ async function main(): Promise<number> {
     // One key sends all the load: the per-key limit would turn it into 429s.
     RATE_LIMIT_PER_KEY: '0',
   };
-  c.appPorts.forEach((port, i) =>
-    servers.push(new AppServer(`app${i + 1}`, port, env, join(root, 'logs', `app${i + 1}.log`))),
-  );
+  for (const [i, port] of c.appPorts.entries())
+    servers.push(new AppServer(`app${i + 1}`, port, env, join(root, 'logs', `app${i + 1}.log`)));
   for (const s of servers) s.start();
   const ready = await Promise.all(servers.map((s) => s.waitReady(60_000)));
   if (ready.includes(false)) throw new Error('the checkwriter servers did not start');
@@ -190,6 +202,7 @@ async function main(): Promise<number> {
   }
   for (const result of results) intact = printScenario(result, stored) && intact;
   if (drill !== null) printDrill(drill);
+  say(`\n${summary.join('\n')}`);
   say(
     `\nHA test ${intact ? 'finished' : 'FAILED: acknowledged checks lost or duplicated'} in ${seconds(Date.now() - started)}`,
   );

@@ -81,7 +81,8 @@ async function runScenario(world: World, name: string, title: string, action: Ac
     eventAt,
     routedAt,
     writesBackAfterRoutingMs: routedAt === null || firstAfter === undefined ? null : firstAfter - routedAt,
-    gap: longestGap(load.successes, load.startedAt, load.endedAt),
+    // From the first write of the load (the first batch's own latency is no gap) to its end.
+    gap: longestGap(load.successes, Math.min(...load.successes, eventAt), load.endedAt),
     unexpectedExits,
     pgRouting: world.watch.changes('postgres', eventAt - 1_000, load.endedAt),
     notes,
