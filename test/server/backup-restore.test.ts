@@ -153,5 +153,30 @@ describe('SQLite: online backup under write load, restored to a new server', () 
     } finally {
       await orphan.stop();
     }
-  }, 90_000);
+  }, 150_000);
+});
+
+describe('checkwriter backup: what it refuses', () => {
+  it('points PostgreSQL at pgBackRest, and never overwrites a file', async () => {
+    const onPostgres = await runCli(['backup', '--out', join(tmpdir(), 'never-written.db')], {
+      DATABASE_URL: 'postgres://checkwriter@127.0.0.1:1/none',
+      KEY_SIGNING_SECRET: 'a-secret-of-at-least-thirty-two-characters',
+    });
+    expect(onPostgres.code).toBe(2);
+    expect(onPostgres.stderr).toContain('pgBackRest');
+
+    const dir = mkdtempSync(join(tmpdir(), 'checkwriter-backup-'));
+    try {
+      const env = { DATABASE_URL: `sqlite:${join(dir, 'checkwriter.db')}`, KEY_SIGNING_SECRET: '' };
+      expect((await runCli(['migrate'], env)).code).toBe(0);
+      const first = await runCli(['backup', '--out', join(dir, 'copy.db')], env);
+      expect(first.code, first.stderr).toBe(0);
+      const again = await runCli(['backup', '--out', join(dir, 'copy.db')], env);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain('exists');
+      expect((await runCli(['backup'], env)).stderr).toContain('--out is required');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
