@@ -3,7 +3,7 @@
 // nodes with synchronous replication, HAProxy — and two checkwriter servers behind HAProxy's HTTP
 // frontend, then runs each scenario under keyed load and reads every acknowledged check back.
 //
-//   npm run test:ha                          everything (about 6 minutes on 2 cores)
+//   npm run test:ha                          everything (about 5 minutes on 2 cores)
 //   npm run test:ha -- --only kill-primary   some scenarios (switchover, kill-primary, kill-app,
 //                                            rolling-restart; restore-drill for the pgBackRest drill)
 //   npm run test:ha -- --keep                keep the folder (logs of every process) afterwards
