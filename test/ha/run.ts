@@ -5,7 +5,8 @@
 //
 //   npm run test:ha                          everything (about 5 minutes on 2 cores)
 //   npm run test:ha -- --only kill-primary   some scenarios (switchover, kill-primary, kill-app,
-//                                            rolling-restart; restore-drill for the pgBackRest drill)
+//                                            rolling-restart; restore-drill for the pgBackRest drill;
+//                                            lose-primary-node, only when named: Patroni dies too)
 //   npm run test:ha -- --keep                keep the folder (logs of every process) afterwards
 //
 // Exit status: 1 when an acknowledged check was lost or written twice, or the harness itself broke;
