@@ -44,9 +44,9 @@ export interface Fixture {
   payeeId: string;
 }
 
-function describeFailure(status: number, contentType: string | null): string {
-  const fromApp = (contentType ?? '').includes('application/json');
-  return `${status} ${fromApp ? 'app' : 'haproxy'}`;
+/** Who answered: every checkwriter response carries X-Request-Id; HAProxy's own errors do not. */
+function describeFailure(status: number, headers: Headers): string {
+  return `${status} ${headers.has('x-request-id') ? 'app' : 'haproxy'}`;
 }
 
 function retryAfterMs(value: string | null, attempt: number): number {
@@ -154,7 +154,7 @@ export class Load {
           load.successes.push(batch.ackAt);
           return;
         }
-        const label = describeFailure(response.status, response.headers.get('content-type'));
+        const label = describeFailure(response.status, response.headers);
         load.failures.set(label, (load.failures.get(label) ?? 0) + 1);
         if (response.status >= 500 && label.endsWith('app') && load.serverErrors.length < 8)
           load.serverErrors.push(`${response.status} ${text.slice(0, 200)}`);

@@ -173,6 +173,9 @@ async function main(): Promise<number> {
     LOG_LEVEL: 'warn',
     // One key sends all the load: the per-key limit would turn it into 429s.
     RATE_LIMIT_PER_KEY: '0',
+    // As deploy/systemd/checkwriter.env.example: /readyz says 503 this long after SIGTERM, before
+    // the listener closes, so HAProxy stops sending first (a server without the setting ignores it).
+    SHUTDOWN_DRAIN_MS: '3000',
   };
   for (const [i, port] of c.appPorts.entries())
     servers.push(new AppServer(`app${i + 1}`, port, env, join(root, 'logs', `app${i + 1}.log`)));

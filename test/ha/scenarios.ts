@@ -14,7 +14,7 @@ const HOLD_MS = 6_000;
 const RECOVERY_LIMIT_MS = 75_000;
 const DRAIN_MS = 20_000;
 /** systemd's TimeoutStopSec in deploy/systemd/checkwriter@.service. */
-export const STOP_TIMEOUT_MS = 30_000;
+export const STOP_TIMEOUT_MS = 40_000;
 
 export interface ScenarioResult {
   name: string;
