@@ -207,8 +207,8 @@ export async function moveStatuses(
     [to, ...ids, owner.accountId, owner.env, from],
   );
   if (moved > 0 && from !== to) {
-    await count(q, owner, from, -moved);
-    await count(q, owner, to, moved);
+    await addToCount(q, owner, from, -moved);
+    await addToCount(q, owner, to, moved);
   }
   return moved;
 }
