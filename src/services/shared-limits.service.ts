@@ -55,10 +55,12 @@ export class SharedLimits {
   private readonly blocked = new Map<string, number>();
   private sweptAt = 0;
 
+  /** `autoSweep` false: expired rows are deleted only by sweep() (tests that count rows). */
   constructor(
     private readonly db: Db,
     secret: Buffer,
     private readonly now: () => number = Date.now,
+    private readonly autoSweep = true,
   ) {
     this.key = createHmac('sha256', secret).update('checkwriter limit counters').digest();
   }
@@ -169,8 +171,8 @@ export class SharedLimits {
    * sweep row's time on sweeps; the others find it already moved. Runs in the background (a sweep
    * that fails is tried again later).
    */
-  private sweepNowAndThen(now: number): void {
-    if (now - this.sweptAt < SWEEP_MS) return;
+  sweepNowAndThen(now: number): void {
+    if (!this.autoSweep || now - this.sweptAt < SWEEP_MS) return;
     this.sweptAt = now;
     this.sweep(now).catch(() => {
       this.sweptAt = 0;
@@ -266,6 +268,8 @@ export class SharedRate {
    */
   async sync(): Promise<void> {
     const now = this.now();
+    // The key totals expire too: a server that only serves valid requests sweeps from here.
+    this.limits.sweepNowAndThen(now);
     const batch: { keyId: string; name: string; bucket: Bucket; sent: number }[] = [];
     for (const [keyId, bucket] of this.buckets) {
       if (now - bucket.usedAt > RATE_IDLE_MS && bucket.pending === 0) this.buckets.delete(keyId);

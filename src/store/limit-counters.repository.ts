@@ -6,12 +6,13 @@ import type { Queryable } from './db.ts';
 
 /** The event times (ms) counted under `name`, oldest first; the row is locked until commit. */
 export async function lockedHits(q: Queryable, name: string, now: number): Promise<number[]> {
-  // The row is made first when missing, so that there is always a row to lock: two servers
-  // counting a new name at once then wait on one row instead of both reading nothing.
-  await q.run('INSERT INTO limit_counters (name, expires_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, now]);
+  // One statement that makes the row when missing and otherwise touches it, so that there is
+  // always a row to lock (two servers counting a new name at once wait on one row instead of both
+  // reading nothing) and the lock and the read are one round trip.
   const row = await q.get<{ hits: string }>(
-    `SELECT hits FROM limit_counters WHERE name = ?${q.dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
-    [name],
+    `INSERT INTO limit_counters (name, expires_at) VALUES (?, ?)
+     ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING hits`,
+    [name, now],
   );
   const text = row?.hits ?? '';
   return text === '' ? [] : text.split(',').map(Number);
