@@ -45,6 +45,9 @@ Commands:
                      [--format csv|fixed] [--env test|live] [--out FILE]
                                           write a bank account's positive pay file (stdout
                                           unless --out) and record the export
+  backup --out FILE                       SQLite: an online, consistent copy of the database while
+                                          servers write (restore: docs/operations-ha.md);
+                                          PostgreSQL: use pgBackRest (deploy/pgbackrest)
   import checks|payees FILE.csv --email EMAIL [--env test|live] [--bank-account ID]
          [--create-payees] [--date-order mdy|dmy] [--map COLUMN=FIELD ...]
                                           import a CSV file, all or nothing (docs/imports.md);
@@ -290,6 +293,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'positive-pay': {
       const { positivePayCommand } = await import('./positive-pay.ts');
       return withDb(config, (db) => positivePayCommand(db, config, sub, rest));
+    }
+    case 'backup': {
+      const { backupCommand } = await import('./backup.ts');
+      return backupCommand(config, sub === undefined ? rest : [sub, ...rest]);
     }
     case 'import': {
       const { importCommand } = await import('./import.ts');
