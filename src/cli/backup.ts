@@ -1,6 +1,6 @@
 // `checkwriter backup --out FILE`: an online, consistent copy of a SQLite database, taken while
 // servers keep writing (SQLite's backup API; store/sqlite-backup.ts). PostgreSQL is backed up with
-// pgBackRest (deploy/pgbackrest/, docs/operations-ha.md). Either way the server secret is not in
+// pgBackRest (deploy/pgbackrest/, docs/operations.md). Either way the server secret is not in
 // the backup, and the command says so: without it the copy's bank account numbers and API keys
 // are lost.
 import { parseArgs } from 'node:util';
@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts';
 import { backupSqlite } from '../store/sqlite-backup.ts';
 
 export const BACKUP_USAGE = `  backup --out FILE                       SQLite: an online, consistent copy of the database while
-                                          servers write (restore: docs/operations-ha.md);
+                                          servers write (restore: docs/operations.md);
                                           PostgreSQL: use pgBackRest (deploy/pgbackrest)`;
 
 function usage(message: string): AppError {
@@ -32,7 +32,7 @@ export async function backupCommand(config: Config, rest: string[]): Promise<num
   if (out === undefined || out === '') throw usage('--out is required');
   if (config.database.kind !== 'sqlite' || config.database.url === ':memory:')
     throw usage(
-      'this command backs up a SQLite database; back PostgreSQL up with pgBackRest (full backup and WAL archive: deploy/pgbackrest/pgbackrest.conf, docs/operations-ha.md)',
+      'this command backs up a SQLite database; back PostgreSQL up with pgBackRest (full backup and WAL archive: deploy/pgbackrest/pgbackrest.conf, docs/operations.md)',
     );
   let backup: Awaited<ReturnType<typeof backupSqlite>>;
   try {

@@ -46,7 +46,7 @@ Commands:
                                           write a bank account's positive pay file (stdout
                                           unless --out) and record the export
   backup --out FILE                       SQLite: an online, consistent copy of the database while
-                                          servers write (restore: docs/operations-ha.md);
+                                          servers write (restore: docs/operations.md);
                                           PostgreSQL: use pgBackRest (deploy/pgbackrest)
   import checks|payees FILE.csv --email EMAIL [--env test|live] [--bank-account ID]
          [--create-payees] [--date-order mdy|dmy] [--map COLUMN=FIELD ...]

@@ -1,5 +1,5 @@
 // The SQLite restore drill (issue 23, item 9): `checkwriter backup` taken while clients write
-// keyed batches to a running server, restored as docs/operations-ha.md says (the file copied back
+// keyed batches to a running server, restored as docs/operations.md says (the file copied back
 // beside its secret file), then served by a new server. Every check acknowledged before the backup
 // began is there under the id it was answered with, the API key made before the backup works, and
 // the bank account number opens (a positive pay file carries it in full). Restored without the
@@ -121,7 +121,7 @@ describe('SQLite: online backup under write load, restored to a new server', () 
     expect(before.length).toBeGreaterThan(0);
     expect(after.length).toBeGreaterThan(0);
 
-    // The operator's secret store holds the secret file (docs/operations-ha.md, "Backups").
+    // The operator's secret store holds the secret file (docs/operations.md, "Backups").
     mkdirSync(join(root, 'secret-store'));
     copyFileSync(join(root, 'live', 'checkwriter.secret'), join(root, 'secret-store', 'checkwriter.secret'));
     await server.stop();
