@@ -34,8 +34,12 @@ const MAX_INPUT_PIXELS_TEXT = MAX_INPUT_PIXELS.toLocaleString('en-US');
 /** Printers and check stock need no more than 300 dots per inch; more only makes every PDF larger. */
 export const PRINT_DPI = 300;
 
-/** A decode that takes longer than this is stopped (libvips' own deadline, per image). */
-const DEADLINE_SECONDS = 5;
+/**
+ * A decode that takes longer than this is stopped (libvips' own deadline, per image, on the clock).
+ * The slowest image within the caps takes ~0.25 s on an idle core and 1–5 s on a machine loaded
+ * twenty-fold; past 10 s something is wrong with the file or the machine.
+ */
+const DEADLINE_SECONDS = 10;
 
 const POINTS_PER_INCH = 72;
 const pixelsFor = (points: number): number => Math.ceil((points / POINTS_PER_INCH) * PRINT_DPI);
@@ -109,7 +113,9 @@ export async function normalizeImage(
       .png({ compressionLevel: 9 })
       .toBuffer({ resolveWithObject: true });
     return { png: data, width: info.width, height: info.height };
-  } catch {
+  } catch (error) {
+    if (error instanceof Error && /timeout/i.test(error.message))
+      return { refused: 'unreadable', rule: `must be an image that can be read within ${DEADLINE_SECONDS} seconds` };
     return unreadable;
   }
 }

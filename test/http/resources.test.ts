@@ -81,7 +81,7 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
     expect(huge.statusCode).toBe(422);
     expect(JSON.parse(huge.body)).toEqual({
       success: false,
-      errorMsg: 'The signature field must be at most 4,000,000 pixels (this one is 10000x10000).',
+      errorMsg: 'The signature field must be at most 25,000,000 pixels (this one is 10000x10000).',
     });
     expect((await api.get(`/bankAccounts/${id}`)).body.data.hasSignature).toBe(false);
     const ok = await upload(signaturePng());

@@ -3,7 +3,7 @@
 // preparation for the same bytes, and a batch must embed one image for many pages. The renderer
 // must never need sharp (PDFs are drawn in worker threads, where sharp is unsafe to load).
 
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { prepareImage } from '../../src/render/signature-image.ts';
 import { sampleCheck } from './support/fixtures.ts';
 import { TINY_JPEG } from './support/jpeg.ts';
 import { parsePdf } from './support/pdf.ts';
-import { plainPng } from '../support/hostile-images.ts';
+import { ihdr, PNG_SIGNATURE, plainPng, pngChunk } from '../support/hostile-images.ts';
 import { encodePng, signaturePng } from './support/png.ts';
 
 function pixel(x: number, y: number): [number, number, number, number] {
@@ -48,6 +48,30 @@ describe('prepareImage', () => {
   it('hands JPEG bytes and PNGs without alpha to pdfkit unchanged', async () => {
     expect((await prepareImage(TINY_JPEG)).kind).toBe('pdfkit');
     expect((await prepareImage(plainPng(8, 4, 8, 2))).kind).toBe('pdfkit');
+  });
+
+  it('refuses an RGBA PNG whose data is damaged or inflates past its size, instead of throwing where nothing catches it', async () => {
+    // A valid header and CRCs around data that is not a deflate stream, and a small bomb.
+    const damaged = Buffer.concat([
+      PNG_SIGNATURE,
+      pngChunk('IHDR', ihdr(40, 20)),
+      pngChunk('IDAT', Buffer.from('this is not deflate data at all')),
+      pngChunk('IEND'),
+    ]);
+    await expect(prepareImage(damaged)).rejects.toThrow();
+    const bomb = Buffer.concat([
+      PNG_SIGNATURE,
+      pngChunk('IHDR', ihdr(40, 20)),
+      pngChunk('IDAT', deflateSync(Buffer.alloc(50_000_000))),
+      pngChunk('IEND'),
+    ]);
+    await expect(prepareImage(bomb)).rejects.toThrow();
+    // At render: a damaged signature is the check's error; a damaged logo is left out.
+    await expect(renderChecksPdf([sampleCheck({ signature: { data: damaged } })])).rejects.toMatchObject({
+      code: 'invalid_signature_image',
+    });
+    const [page] = await parsePdf(await renderChecksPdf([sampleCheck({ logo: { data: damaged } })]));
+    expect(page?.images).toHaveLength(0);
   });
 
   it('refuses bytes that are no image it can read, and keeps no failure in the cache', async () => {

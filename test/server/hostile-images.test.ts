@@ -2,14 +2,18 @@
 // image parsers (written byte by byte in test/support/hostile-images.ts) sent to
 // PUT /api/v3/bankAccounts/{id}/signature and to the panel's settings logo upload. Each is
 // refused with a 4xx in its channel's shape (the spec's JSON; a message on the form) or stored as
-// a print-sized PNG the server wrote; nothing over-size is ever stored; the server's event loop
-// never stalls 100 ms (its own monitor, read from /metrics), /healthz answers every probe, and
-// the server's peak memory stays bounded.
+// a print-sized PNG the server wrote; nothing over-size is ever stored; decoding never stalls the
+// server's event loop (its own monitor, read from /metrics after each upload), /healthz answers
+// every probe, and the server's peak memory stays bounded.
 //
-// Why the loop's own figure bounds 100 ms and the /healthz round trip only 1 s: on a shared
-// two-core machine a round trip from the test process takes 50–140 ms now and then with no
-// upload running at all (the idle window below logs it), so a 100 ms bound on it measures the
-// machine. The stalls this guards against were seconds long (8 s for the two-header PNG).
+// How "off the event loop" is judged: by the CPU time of the server's main thread (the event
+// loop's) during each upload, read from /proc — a few ms while libvips' threads spend hundreds on
+// the 5000 × 5000 image — which no load on the machine changes. The loop's own lag (prom-client's
+// monitor, from /metrics) and a /healthz round trip are logged and bounded at 1 s: on the shared
+// two-core development machine, at a load average of ~20, both reach 60–230 ms now and then with
+// no upload at all (the idle window and the uploads that never reach a decoder show it), so a
+// 100 ms bound on them measures the machine. The stalls this guards against were seconds long
+// (8 s for the two-header PNG).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +67,54 @@ async function shapes(): Promise<Shape[]> {
     { name: 'JPEG with EXIF orientation 6', bytes: withExifOrientation(TINY_JPEG, 6), expect: 200 },
   ];
 }
+
+/** Uploads sent before the measured window: one of each outcome, PNG and JPEG. */
+const WARM_UP: ReadonlyArray<readonly [Buffer, number]> = [
+  [signaturePng(120, 40), 200],
+  [TINY_JPEG, 200],
+  [Buffer.from('not an image at all'), 422],
+  [Buffer.concat([signaturePng(120, 40), Buffer.alloc(600 * 1024)]), 413],
+];
+
+/** Whether an upload reaches libvips: PNG or JPEG by its first bytes, within the size limit. */
+function reachesDecoder(shape: Shape): boolean {
+  const b = shape.bytes;
+  return shape.expect !== 413 && ((b[0] === 0x89 && b[1] === 0x50) || (b[0] === 0xff && b[1] === 0xd8));
+}
+
+/** CPU time (user + system) in ms of a process, or of one of its threads (the main thread's id is the pid). */
+function cpuMs(pid: number, tid?: number): number | null {
+  try {
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat(5), utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms of the server's main thread and of the whole process while `run` runs. */
+async function cpuDuring<T>(
+  pid: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; main: number | null; all: number | null }> {
+  const [main0, all0] = [cpuMs(pid, pid), cpuMs(pid)];
+  const result = await run();
+  const [main1, all1] = [cpuMs(pid, pid), cpuMs(pid)];
+  return {
+    result,
+    main: main0 === null || main1 === null ? null : main1 - main0,
+    all: all0 === null || all1 === null ? null : all1 - all0,
+  };
+}
+
+/**
+ * Most CPU the event loop may spend on one upload with nothing else sent: receiving it, a database
+ * write, the answer (the kernel counts in 10 ms ticks). Decoding the 5000 × 5000 image on the loop
+ * would take 200 ms or more.
+ */
+const MAIN_THREAD_MS = 50;
 
 /** Peak resident memory of a process since the last reset (VmHWM), in MB; null without /proc. */
 function peakRssMb(pid: number, reset = false): number | null {
@@ -230,20 +282,25 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
   };
 
   it('PUT /bankAccounts/{id}/signature: each shape refused in the spec shape or stored as the server wrote it; the loop never stalls', async () => {
-    // A first request of each kind compiles its route's schema and wakes libvips' loaders, once per
-    // process: done before the measured window, so the window measures the shapes.
-    const warm = await putImage(
-      `${server.url}/api/v3/bankAccounts/${bankAccountId}/signature`,
-      key,
-      'image/png',
-      signaturePng(120, 40),
-    );
-    expect(warm.status).toBe(200);
+    // A first request of each kind (kept, refused, too large; PNG and JPEG) compiles its route's
+    // schema, wakes libvips' loaders and builds the error answer once per process: done before the
+    // measured window, so the window measures the shapes.
+    for (const [bytes, status] of WARM_UP) {
+      const warm = await putImage(
+        `${server.url}/api/v3/bankAccounts/${bankAccountId}/signature`,
+        key,
+        bytes[0] === 0xff ? 'image/jpeg' : 'image/png',
+        bytes,
+      );
+      expect(warm.status).toBe(status);
+    }
     const pid = server.child.pid ?? 0;
     // The noise floor: the same probes with nothing else sent.
+    await loopLagMaxMs(server.url);
     const idle = probeHealth(server.url);
     await new Promise((r) => setTimeout(r, 2_000));
     const idleSlowest = (await idle.stop()).slowest;
+    const idleLag = await loopLagMaxMs(server.url);
     const before = peakRssMb(pid, true);
     const health = probeHealth(server.url);
     const results: Array<{
@@ -252,6 +309,8 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
       body: unknown;
       ms: number;
       lag: number;
+      main: number | null;
+      all: number | null;
       stored: Buffer | null;
     }> = [];
     for (const shape of all) {
@@ -263,22 +322,26 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
       await loopLagMaxMs(server.url);
       inFlight = shape.name;
       const started = performance.now();
-      const { status, body } = await putImage(
-        `${server.url}/api/v3/bankAccounts/${bankAccountId}/signature`,
-        key,
-        shape.bytes[0] === 0xff ? 'image/jpeg' : 'image/png',
-        shape.bytes,
+      const { result, main, all } = await cpuDuring(pid, () =>
+        putImage(
+          `${server.url}/api/v3/bankAccounts/${bankAccountId}/signature`,
+          key,
+          shape.bytes[0] === 0xff ? 'image/jpeg' : 'image/png',
+          shape.bytes,
+        ),
       );
       const ms = performance.now() - started;
       inFlight = 'nothing';
-      results.push({ shape, status, body, ms, lag: await loopLagMaxMs(server.url), stored: await storedSignature() });
+      const lag = await loopLagMaxMs(server.url);
+      results.push({ shape, ...result, ms, lag, main, all, stored: await storedSignature() });
     }
     const { slowest, during, probes } = await health.stop();
     const lag = Math.max(...results.map((r) => r.lag));
+    const control = Math.max(idleLag, ...results.filter((r) => !reachesDecoder(r.shape)).map((r) => r.lag));
     const peak = peakRssMb(pid);
     console.log(
-      `hostile images, API (${dialect}): ${results.map((r) => `${r.shape.name} ${r.status} ${Math.round(r.ms)} ms (loop ${Math.round(r.lag)} ms)`).join('; ')}; ` +
-        `server event-loop lag max ${Math.round(lag)} ms; /healthz ${probes} probes, slowest ${Math.round(slowest)} ms (during: ${during}; idle before: ${Math.round(idleSlowest)} ms); peak RSS ${before?.toFixed(0)} → ${peak?.toFixed(0)} MB`,
+      `hostile images, API (${dialect}): ${results.map((r) => `${r.shape.name} ${r.status} ${Math.round(r.ms)} ms (loop lag ${Math.round(r.lag)} ms, CPU main ${r.main} / all ${r.all} ms)`).join('; ')}; ` +
+        `server event-loop lag max ${Math.round(lag)} ms (control: ${Math.round(control)} ms); /healthz ${probes} probes, slowest ${Math.round(slowest)} ms (during: ${during}; idle before: ${Math.round(idleSlowest)} ms); peak RSS ${before?.toFixed(0)} → ${peak?.toFixed(0)} MB`,
     );
     for (const r of results) {
       expect(r.status, r.shape.name).toBe(r.shape.expect);
@@ -294,15 +357,47 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
         expect(r.stored, r.shape.name).toBeNull();
         expect(r.body, r.shape.name).toEqual({ success: false, errorMsg: expect.stringMatching(/signature|large/i) });
       }
-      // Refused or normalized fast: the old decoder stalled 8 s on the two-header PNG.
-      expect(r.ms, r.shape.name).toBeLessThan(5_000);
+      // Refused fast (the old decoder stalled 8 s on the two-header PNG: a refusal here reads a
+      // header at most); a kept image within libvips' 10 s deadline (the 5000 × 5000 one takes 1–3 s here).
+      expect(r.ms, r.shape.name).toBeLessThan(r.shape.expect === 200 ? 12_000 : 3_000);
     }
     expect(probes).toBeGreaterThan(5);
-    expect(lag, `the server's event loop stalled ${Math.round(lag)} ms`).toBeLessThan(100);
+    for (const r of results)
+      expect(r.lag, `${r.shape.name}: the event loop stalled ${Math.round(r.lag)} ms`).toBeLessThan(1_000);
     expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThan(1_000);
     // The old decoder took 647 MB for the two-header PNG; libvips never decodes what a header claims.
     if (before !== null && peak !== null) expect(peak - before).toBeLessThan(200);
   }, 180_000);
+
+  it('decoding runs off the event loop: its CPU is spent on libvips threads, not the main thread', async () => {
+    const pid = server.child.pid ?? 0;
+    if (cpuMs(pid, pid) === null) return; // no /proc here: the lag and /healthz bounds above still hold
+    const measured: string[] = [];
+    for (const shape of all.filter(reachesDecoder)) {
+      await fetch(`${server.url}/api/v3/bankAccounts/${bankAccountId}/signature`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      // Nothing else is sent meanwhile (no probes), so the main thread's CPU is this upload's.
+      const {
+        result,
+        main,
+        all: total,
+      } = await cpuDuring(pid, () =>
+        putImage(
+          `${server.url}/api/v3/bankAccounts/${bankAccountId}/signature`,
+          key,
+          shape.bytes[0] === 0xff ? 'image/jpeg' : 'image/png',
+          shape.bytes,
+        ),
+      );
+      expect(result.status, shape.name).toBe(shape.expect);
+      measured.push(`${shape.name}: main ${main} / all ${total} ms`);
+      expect(main, `${shape.name}: ${main} ms of CPU on the event loop`).toBeLessThan(MAIN_THREAD_MS);
+      if (shape.name.startsWith('5000')) expect((total ?? 0) - (main ?? 0), shape.name).toBeGreaterThanOrEqual(100);
+    }
+    console.log(`CPU per upload, no probes (${dialect}): ${measured.join('; ')}`);
+  }, 120_000);
 
   it('the panel settings logo: each shape refused with its message on the form or stored as the server wrote it', async () => {
     const visitor = new HttpVisitor(server.url);
@@ -326,15 +421,19 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
     };
 
     // As for the API: a first upload (route, multipart parser, libvips) before the measured window.
-    const warmForm = new FormData();
-    warmForm.set('_csrf', await visitor.csrf('/panel/settings'));
-    warmForm.set('file', new Blob([new Uint8Array(signaturePng(120, 40))], { type: 'image/png' }), 'logo.png');
-    expect((await visitor.post('/panel/settings/logo', warmForm)).status).toBe(303);
+    for (const [bytes, status] of WARM_UP) {
+      const warmForm = new FormData();
+      warmForm.set('_csrf', await visitor.csrf('/panel/settings'));
+      warmForm.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'logo.png');
+      expect((await visitor.post('/panel/settings/logo', warmForm)).status).toBe(status === 200 ? 303 : status);
+    }
     const pid = server.child.pid ?? 0;
     // The noise floor: the same probes with nothing else sent.
+    await loopLagMaxMs(server.url);
     const idle = probeHealth(server.url);
     await new Promise((r) => setTimeout(r, 2_000));
     const idleSlowest = (await idle.stop()).slowest;
+    const idleLag = await loopLagMaxMs(server.url);
     const before = peakRssMb(pid, true);
     const health = probeHealth(server.url);
     const results: Array<{
@@ -343,6 +442,8 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
       text: string;
       ms: number;
       lag: number;
+      main: number | null;
+      all: number | null;
       stored: Buffer | null;
     }> = [];
     for (const shape of all) {
@@ -356,17 +457,19 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
       await loopLagMaxMs(server.url);
       inFlight = shape.name;
       const started = performance.now();
-      const answer = await visitor.post('/panel/settings/logo', form);
+      const { result, main, all } = await cpuDuring(pid, () => visitor.post('/panel/settings/logo', form));
       const ms = performance.now() - started;
       inFlight = 'nothing';
-      results.push({ shape, ...answer, ms, lag: await loopLagMaxMs(server.url), stored: await storedLogo() });
+      const lag = await loopLagMaxMs(server.url);
+      results.push({ shape, ...result, ms, lag, main, all, stored: await storedLogo() });
     }
     const { slowest, during, probes } = await health.stop();
     const lag = Math.max(...results.map((r) => r.lag));
+    const control = Math.max(idleLag, ...results.filter((r) => !reachesDecoder(r.shape)).map((r) => r.lag));
     const peak = peakRssMb(pid);
     console.log(
-      `hostile images, panel logo (${dialect}): ${results.map((r) => `${r.shape.name} ${r.status} ${Math.round(r.ms)} ms (loop ${Math.round(r.lag)} ms)`).join('; ')}; ` +
-        `server event-loop lag max ${Math.round(lag)} ms; /healthz ${probes} probes, slowest ${Math.round(slowest)} ms (during: ${during}; idle before: ${Math.round(idleSlowest)} ms); peak RSS ${before?.toFixed(0)} → ${peak?.toFixed(0)} MB`,
+      `hostile images, panel logo (${dialect}): ${results.map((r) => `${r.shape.name} ${r.status} ${Math.round(r.ms)} ms (loop lag ${Math.round(r.lag)} ms, CPU main ${r.main} / all ${r.all} ms)`).join('; ')}; ` +
+        `server event-loop lag max ${Math.round(lag)} ms (control: ${Math.round(control)} ms); /healthz ${probes} probes, slowest ${Math.round(slowest)} ms (during: ${during}; idle before: ${Math.round(idleSlowest)} ms); peak RSS ${before?.toFixed(0)} → ${peak?.toFixed(0)} MB`,
     );
     for (const r of results) {
       if (r.shape.expect === 200) {
@@ -385,10 +488,11 @@ describe.each(dialects())('hostile images against a server process on %s', (dial
         if (r.shape.expect === 422) expect(r.text, r.shape.name).toContain('id="logo-error"');
         expect(r.text, r.shape.name).toMatch(/The logo field must|larger than 256 KB/);
       }
-      expect(r.ms, r.shape.name).toBeLessThan(5_000);
+      expect(r.ms, r.shape.name).toBeLessThan(r.shape.expect === 200 ? 12_000 : 3_000);
     }
     expect(probes).toBeGreaterThan(5);
-    expect(lag, `the server's event loop stalled ${Math.round(lag)} ms`).toBeLessThan(100);
+    for (const r of results)
+      expect(r.lag, `${r.shape.name}: the event loop stalled ${Math.round(r.lag)} ms`).toBeLessThan(1_000);
     expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThan(1_000);
     if (before !== null && peak !== null) expect(peak - before).toBeLessThan(200);
   }, 180_000);

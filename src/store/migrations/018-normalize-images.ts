@@ -49,7 +49,8 @@ async function normalized(sharp: Sharp, bytes: Buffer, box: { width: number; hei
     const header = await sharp(bytes, options).metadata();
     if (header.format !== 'png' && header.format !== 'jpeg') return null;
     return await sharp(bytes, options)
-      .timeout({ seconds: 5 })
+      // Generous: a timeout here removes the image, and an upgrade may run on a busy machine.
+      .timeout({ seconds: 30 })
       .autoOrient()
       .resize({ width: box.width, height: box.height, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')
