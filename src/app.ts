@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { REDACTED, redactUrl } from './domain/redact.ts';
+import { logDestination } from './log-stream.ts';
 import { deliveryStatus } from './worker.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
@@ -25,7 +26,7 @@ import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
-import { ImportRunner } from './services/import.service.ts';
+import { ImportRunner } from './services/imports/runner.service.ts';
 
 export const API_PREFIX = '/api/v3';
 
@@ -54,9 +55,11 @@ class OneLinePerRequest extends LogController {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const destination = await logDestination(config.logFormat);
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(destination === undefined ? {} : { stream: destination }),
       // No credential in any log line (issue 10, item 4; docs/security.md): payee-link paths and
       // token query values are blanked, and credential headers are censored should a serializer
       // ever include them.

@@ -3,6 +3,8 @@
 import { redactUrlPassword } from './domain/redact.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** `auto`: readable lines on a terminal, JSON otherwise (src/log-stream.ts). */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface DatabaseConfig {
   readonly kind: 'sqlite' | 'postgres';
@@ -52,6 +54,7 @@ export interface Config {
   readonly publicUrl: string;
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   /** Requests per second per API key; 0 turns rate limiting off. */
   readonly rateLimitPerKey: number;
   /**
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     database,
     logLevel,
+    logFormat: oneOf<LogFormat>(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 200, 0, 1_000_000),
     failedRequestsPerMinute: integer(env, 'FAILED_REQUEST_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -13,6 +13,7 @@ import { findAccountByEmail, hasActiveApiKey, setCompany } from '../store/accoun
 import { checkCompany } from '../domain/account.ts';
 import { migrate } from '../store/migrate.ts';
 import { connect } from '../store/connect.ts';
+import { logDestination } from '../log-stream.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
 // imported inside those commands, so `keys create` starts in a fraction of the server's time
@@ -126,7 +127,9 @@ export async function main(argv: string[]): Promise<number> {
         ]);
       const db = await openDatabase(config);
       const keys = await ApiKeys.open(db, config);
-      const log = pino({ level: config.logLevel });
+      const destination = await logDestination(config.logFormat);
+      const log =
+        destination === undefined ? pino({ level: config.logLevel }) : pino({ level: config.logLevel }, destination);
       // A worker process has no API port: its figures are served only on METRICS_PORT.
       const metrics = config.metrics.port === null ? undefined : new Metrics();
       if (metrics !== undefined) {
