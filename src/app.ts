@@ -27,15 +27,32 @@ import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
 import { ImportRunner } from './services/imports/runner.service.ts';
+import type { HeavyWork } from './heavy-work/heavy-work.ts';
+import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
 
 export const API_PREFIX = '/api/v3';
+
+/** What /readyz needs beyond the database: whether this server is shutting down (server.ts). */
+export interface Readiness {
+  shuttingDown: boolean;
+}
+
+/** How long one answer of /readyz is reused: a load balancer checking every 100 ms costs one query a second. */
+const READINESS_CACHE_MS = 1_000;
 
 export interface AppDeps {
   db: Db;
   keys: ApiKeys;
+  /** Set by server.ts; without it (tests of the app alone) the server never reports shutting down. */
+  readiness?: Readiness;
   now?: () => number;
   /** Prometheus metrics, when METRICS_TOKEN or METRICS_PORT turns them on (server.ts). */
   metrics?: Metrics;
+  /**
+   * Where heavy work runs. When not given, the app opens its own (the pool the configuration
+   * describes, config.heavyWork) and destroys it when it closes.
+   */
+  heavyWork?: HeavyWork;
 }
 
 /**
@@ -102,12 +119,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const heavyWork = deps.heavyWork ?? openHeavyWork(config.heavyWork, app.log);
+  // After in-flight requests have answered (onClose), so none of them loses its task.
+  if (deps.heavyWork === undefined) app.addHook('onClose', async () => heavyWork.close());
   const ctx: ServiceContext = {
     db: deps.db,
     config,
     now: deps.now ?? Date.now,
     secret: deps.keys.secret,
     vault: deps.keys.vault,
+    heavyWork,
   };
 
   app.setValidatorCompiler(validatorCompiler);
@@ -157,13 +178,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await deps.db.get('SELECT 1 AS ok');
-      return { status: 'ok', database: deps.db.dialect, delivery: deliveryStatus(config) };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: deps.db.dialect });
-    }
+  // Liveness: the process runs and its event loop answers. No database query: a database failing
+  // over is not a reason to restart this process (readiness below says whether to send it writes).
+  app.get('/healthz', { schema: { hide: true } }, async () => ({
+    status: 'ok',
+    database: deps.db.dialect,
+    delivery: deliveryStatus(config),
+  }));
+
+  // Readiness: whether this server can write now (docs/operations.md, "Liveness and readiness").
+  // No key needed and nothing secret in it; the answer is reused for READINESS_CACHE_MS.
+  const readiness = deps.readiness ?? { shuttingDown: false };
+  let lastCheck: { at: number; writable: Promise<boolean> } | null = null;
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (readiness.shuttingDown)
+      return reply.code(503).header('retry-after', '1').send({ status: 'shutting down', database: deps.db.dialect });
+    const now = performance.now();
+    if (lastCheck === null || now - lastCheck.at >= READINESS_CACHE_MS)
+      lastCheck = { at: now, writable: deps.db.writable() };
+    if (await lastCheck.writable) return { status: 'ready', database: deps.db.dialect };
+    return reply
+      .code(503)
+      .header('retry-after', '1')
+      .send({ status: 'database not writable', database: deps.db.dialect });
   });
 
   // CSV imports finish in the background; one left unfinished by a stopped process is done again.

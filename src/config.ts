@@ -1,5 +1,6 @@
 // Every setting the service reads, in one place, read once and frozen. The CLI, the server and
 // the tests all build their configuration here so a variable means the same thing everywhere.
+import { availableParallelism } from 'node:os';
 import { redactUrlPassword } from './domain/redact.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -12,6 +13,28 @@ export interface DatabaseConfig {
   readonly url: string;
   /** PostgreSQL only: the schema to use (search_path); lets tests and tenants share a server. */
   readonly schema: string | null;
+  /** PostgreSQL only: the connection pool and its timeouts (docs/operations.md, "Settings"). */
+  readonly pool?: PoolConfig;
+  /**
+   * How long start-up waits for the database to answer (and, on PostgreSQL, to accept writes when
+   * migrations are due) before giving up; 0: try once. Retried with backoff, logged.
+   */
+  readonly waitSeconds?: number;
+}
+
+export interface PoolConfig {
+  /** Connections per process. */
+  readonly size: number;
+  /** Giving up on opening a connection (and on waiting for a free one) after this long. */
+  readonly connectTimeoutMs: number;
+  /** PostgreSQL cancels a statement running longer (statement_timeout); 0: no limit. Migrations are exempt. */
+  readonly statementTimeoutMs: number;
+  /** PostgreSQL ends a session idle inside an open transaction this long (idle_in_transaction_session_timeout); 0: no limit. */
+  readonly idleInTransactionTimeoutMs: number;
+  /** An idle pooled connection is closed after this long. */
+  readonly idleTimeoutMs: number;
+  /** TCP keepalive on every connection: first probe after this many seconds idle; 0: off. */
+  readonly keepAliveSeconds: number;
 }
 
 export interface SmsConfig {
@@ -48,6 +71,21 @@ export interface MetricsConfig {
   readonly host: string;
 }
 
+/**
+ * The worker pool for heavy work (src/heavy-work/: PDF rendering, positive pay files): how many
+ * threads, how many tasks may wait, and what one task may cost before it is stopped (issue 22).
+ */
+export interface HeavyWorkConfig {
+  /** Worker threads; 0 runs every task on the main thread, without caps (a baseline, not for service). */
+  readonly threads: number;
+  /** Tasks that may wait for a thread; one more is answered 503 with Retry-After. */
+  readonly queue: number;
+  /** Old-generation heap of each worker thread (resourceLimits.maxOldGenerationSizeMb). */
+  readonly heapMb: number;
+  /** The longest a task may run, from its start in a thread; it is stopped past it. */
+  readonly deadlineMs: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -82,6 +120,14 @@ export interface Config {
   readonly trustProxy: boolean | string;
   readonly delivery: DeliveryConfig;
   readonly metrics: MetricsConfig;
+  readonly heavyWork: HeavyWorkConfig;
+  /**
+   * SIGTERM: how long in-flight requests, the delivery worker's batch and a running import get to
+   * finish before the process closes anyway (docs/operations.md, "Shutdown").
+   */
+  readonly shutdownTimeoutMs: number;
+  /** SIGTERM: how long /readyz answers 503 before the listener closes, so a load balancer stops sending first. */
+  readonly shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -99,19 +145,38 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-export function parseDatabaseUrl(raw: string | undefined, schema: string | undefined): DatabaseConfig {
+/** The pool settings (README's configuration table). */
+export function loadPoolConfig(env: NodeJS.ProcessEnv): PoolConfig {
+  return Object.freeze({
+    size: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    idleTimeoutMs: integer(env, 'DATABASE_IDLE_TIMEOUT_MS', 30_000, 100, 86_400_000),
+    keepAliveSeconds: integer(env, 'DATABASE_KEEPALIVE_SECONDS', 30, 0, 86_400),
+  });
+}
+
+export const DEFAULT_POOL: PoolConfig = loadPoolConfig({});
+
+export function parseDatabaseUrl(
+  raw: string | undefined,
+  schema: string | undefined,
+  pool: PoolConfig = DEFAULT_POOL,
+  waitSeconds = 60,
+): DatabaseConfig {
   const value = raw === undefined || raw === '' ? 'sqlite:./data/checkwriter.db' : raw;
   if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
     const cleanSchema = schema === undefined || schema === '' ? null : schema;
     if (cleanSchema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(cleanSchema)) {
       throw new ConfigError(`DATABASE_SCHEMA must be a lower-case SQL identifier, got "${cleanSchema}"`);
     }
-    return Object.freeze({ kind: 'postgres', url: value, schema: cleanSchema });
+    return Object.freeze({ kind: 'postgres', url: value, schema: cleanSchema, pool, waitSeconds });
   }
   if (value.startsWith('sqlite:')) {
     const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new ConfigError('DATABASE_URL=sqlite: needs a file path, e.g. sqlite:./data/checkwriter.db');
-    return Object.freeze({ kind: 'sqlite', url: path, schema: null });
+    return Object.freeze({ kind: 'sqlite', url: path, schema: null, pool, waitSeconds });
   }
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${redactUrlPassword(value)}"`);
 }
@@ -180,12 +245,26 @@ function loadMetricsConfig(env: NodeJS.ProcessEnv): MetricsConfig {
   return { token, port, host };
 }
 
+function loadHeavyWorkConfig(env: NodeJS.ProcessEnv): HeavyWorkConfig {
+  return Object.freeze({
+    threads: integer(env, 'HEAVY_WORK_THREADS', availableParallelism(), 0, 256),
+    queue: integer(env, 'HEAVY_WORK_QUEUE', 32, 0, 100_000),
+    heapMb: integer(env, 'HEAVY_WORK_HEAP_MB', 256, 16, 16_384),
+    deadlineMs: integer(env, 'HEAVY_WORK_DEADLINE_MS', 30_000, 10, 3_600_000),
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST !== undefined && env.HOST !== '' ? env.HOST : '127.0.0.1';
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const database = parseDatabaseUrl(env.DATABASE_URL, env.DATABASE_SCHEMA);
+  const database = parseDatabaseUrl(
+    env.DATABASE_URL,
+    env.DATABASE_SCHEMA,
+    loadPoolConfig(env),
+    integer(env, 'DATABASE_WAIT_SECONDS', 60, 0, 86_400),
+  );
   const keySigningSecret = env.KEY_SIGNING_SECRET ?? '';
   if (keySigningSecret !== '' && Buffer.byteLength(keySigningSecret) < 32)
     throw new ConfigError('KEY_SIGNING_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
@@ -216,5 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     delivery: loadDeliveryConfig(env),
     metrics: loadMetricsConfig(env),
+    heavyWork: loadHeavyWorkConfig(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 3_600_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
   });
 }

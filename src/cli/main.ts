@@ -82,7 +82,7 @@ async function serve(config: Config): Promise<void> {
     import('../worker.ts'),
   ]);
   const server = await startServer(config);
-  closeOnSignals(server);
+  closeOnSignals(server, config);
   const anyKey = await hasActiveApiKey(server.db);
   const base = `${server.url}/api/v3`;
   const delivery = deliveryStatus(config);
@@ -91,7 +91,7 @@ async function serve(config: Config): Promise<void> {
     `checkwriter is listening on ${server.url} (database: ${config.database.kind})`,
     `  panel:    ${server.url}/panel   (sign up, verify, make API keys)`,
     `  API:      ${base}   (docs: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
-    `  health:   ${server.url}/healthz`,
+    `  health:   ${server.url}/healthz (alive)   ${server.url}/readyz (can write)`,
     `  delivery: worker ${delivery.worker === 'inline' ? 'running in this process' : 'off (run npx checkwriter worker)'}; email ${delivery.smtp}; SMS ${delivery.sms}`,
   ];
   if (server.metricsUrl !== null) lines.push(`  metrics:  ${server.metricsUrl}`);

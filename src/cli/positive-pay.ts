@@ -11,6 +11,7 @@ import { isPositivePayFormat } from '../domain/positive-pay.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys } from '../services/api-key.service.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { InlineHeavyWork } from '../heavy-work/inline.ts';
 import { createExport } from '../services/positive-pay.service.ts';
 import { findAccountByEmail } from '../store/accounts.repository.ts';
 import type { Db } from '../store/db.ts';
@@ -69,7 +70,14 @@ export async function positivePayCommand(
   if (account === undefined) throw new AppError('not_found', `no account with email ${email}`);
 
   const keys = await ApiKeys.open(db, config);
-  const ctx: ServiceContext = { db, config, now: Date.now, secret: keys.secret, vault: keys.vault };
+  const ctx: ServiceContext = {
+    db,
+    config,
+    now: Date.now,
+    secret: keys.secret,
+    vault: keys.vault,
+    heavyWork: new InlineHeavyWork(),
+  };
   const { record, file } = await createExport(
     ctx,
     { accountId: account.id, env },

@@ -130,7 +130,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
               html`<tr><td><a href="${withEnv(`/panel/imports/${r.id}`, env)}">${r.fileName === '' ? r.id : r.fileName}</a></td><td>${r.kind}</td><td>${stateText(r)}</td><td class="num">${r.rowsTotal}</td><td>${when(r.createdAt, timeZone)}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`<h1>Import from a spreadsheet <span class="hint">(${env})</span></h1>
-<p class="hint">A CSV file of payees or of checks, as accounting software exports it (QuickBooks, Xero, Wave, Sage…). You see every row's errors before anything is written; an import is all or nothing. At most ${MAX_IMPORT_ROWS} rows and ${MAX_IMPORT_BYTES / 1024 / 1024} MB.</p>
+<p class="hint">A CSV file of payees or of checks, as accounting software exports it (QuickBooks, Xero, Wave, Sage…). You see every row's errors before anything is written; an import is all or nothing. At most ${MAX_IMPORT_ROWS} rows, ${MAX_IMPORT_COLUMNS} columns and ${MAX_IMPORT_BYTES / 1024 / 1024} MB.</p>
 <form method="post" action="/panel/imports/upload" enctype="multipart/form-data" class="card">${csrfField(request)}${envField(env)}
 <div class="row"><div><label for="kind">The file holds</label><select id="kind" name="kind"><option value="checks">Checks</option><option value="payees">Payees</option></select></div>
 <div><label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,text/csv" required></div>

@@ -167,7 +167,7 @@ export async function endSession(ctx: ServiceContext, token: string): Promise<vo
   await sessions.deleteSession(ctx.db, tokenHash(token));
 }
 
-export function purgeExpiredSessions(ctx: ServiceContext): Promise<number> {
+export function purgeExpiredSessions(ctx: Pick<ServiceContext, 'db' | 'now'>): Promise<number> {
   return sessions.deleteExpiredSessions(ctx.db, ctx.now());
 }
 

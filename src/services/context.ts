@@ -1,6 +1,7 @@
 // What every service call needs: the database and a clock. Gathered once in app.ts (no DI container).
 import type { Config } from '../config.ts';
 import type { Vault } from '../domain/sealed.ts';
+import type { HeavyWork } from '../heavy-work/heavy-work.ts';
 import type { Db } from '../store/db.ts';
 
 export interface ServiceContext {
@@ -11,4 +12,6 @@ export interface ServiceContext {
   readonly secret: Buffer;
   /** Seals and opens values encrypted at rest (bank account numbers). */
   readonly vault: Vault;
+  /** Where CPU-heavy steps run (PDF rendering, positive pay files): a worker pool in the server. */
+  readonly heavyWork: HeavyWork;
 }

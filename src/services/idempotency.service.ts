@@ -132,6 +132,6 @@ export async function keepRefusal(
 }
 
 /** Deletes records past their 24 hours (servers call it every few minutes). */
-export function purgeExpired(ctx: ServiceContext): Promise<number> {
+export function purgeExpired(ctx: Pick<ServiceContext, 'db' | 'now'>): Promise<number> {
   return store.purgeOlderThan(ctx.db, ctx.now() - KEEP_MS);
 }

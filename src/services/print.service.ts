@@ -1,6 +1,8 @@
 // Checks on paper: builds the renderer's CheckDocument from our records, renders PDFs, and moves
 // printed checks to `printed` with their statement. Rendering validates everything first (routing
-// checksum, field widths), so a bad check is a 422, never a broken PDF.
+// checksum, field widths), so a bad check is a 422, never a broken PDF. The database is read here,
+// on the main thread; the drawing runs as heavy work (ctx.heavyWork: a worker thread in the
+// server, with a heap cap and a deadline), so a 500-check print does not stall other requests.
 import type { Principal } from '../domain/owner.ts';
 import type { Account } from '../domain/account.ts';
 import type { Check } from '../domain/check.ts';
@@ -10,11 +12,7 @@ import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
 import { RenderInputError } from '../render/render-error.ts';
 import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
-
-// The PDF renderers (pdfkit and its fonts) load on the first print, not at start-up: they were a
-// sixth of the server's start time (issue 13) and most servers print far less than they answer.
-const renderers = () => import('../render/check-pdf.ts');
-const testPage = () => import('../render/micr-test-page.ts');
+import { pdfOf } from '../heavy-work/tasks/render-outcome.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as addressStore from '../store/addresses.repository.ts';
@@ -52,6 +50,8 @@ interface SharedReads {
   logo(bankAccountId: string): Promise<Buffer | null>;
   /** The account's settings: its address and phone complete the drawer block without a from address. */
   settings(): ReturnType<typeof accounts.findAccountSettings>;
+  /** A payee, read once however many of the job's checks pay it. */
+  payee(id: string): ReturnType<typeof payeeStore.findPayeeForPrinting>;
 }
 
 function sharedReads(q: Queryable, principal: Principal): SharedReads {
@@ -68,12 +68,14 @@ function sharedReads(q: Queryable, principal: Principal): SharedReads {
   const account = new Map<string, Promise<Account | undefined>>();
   const logos = new Map<string, Promise<Buffer | null>>();
   const settings = new Map<string, ReturnType<typeof accounts.findAccountSettings>>();
+  const payees = new Map<string, ReturnType<typeof payeeStore.findPayeeForPrinting>>();
   return {
     account: () => once(account, principal.accountId, () => accounts.findAccountById(q, principal.accountId)),
     bank: (id) => once(banks, id, () => bankAccountStore.findBankAccountForPrinting(q, principal, id)),
     fromAddress: (id) => once(addresses, id, () => addressStore.findAddress(q, principal, 'from', id)),
     logo: (id) => once(logos, id, () => bankAccountStore.logoForPrinting(q, principal, id)),
     settings: () => once(settings, principal.accountId, () => accounts.findAccountSettings(q, principal.accountId)),
+    payee: (id) => once(payees, id, () => payeeStore.findPayeeForPrinting(q, principal, id)),
   };
 }
 
@@ -91,7 +93,7 @@ async function documentFor(
     bank.account.customFromAddressId === null ? undefined : await shared.fromAddress(bank.account.customFromAddressId);
   const logo = await shared.logo(check.bankAccountId);
   const settings = fromAddress === undefined ? await shared.settings() : undefined;
-  const payee = check.payeeId === null ? undefined : await payeeStore.findPayeeForPrinting(q, principal, check.payeeId);
+  const payee = check.payeeId === null ? undefined : await shared.payee(check.payeeId);
   const voucher = check.voucherId === null ? undefined : await voucherStore.findVoucher(q, principal, check.voucherId);
   return {
     environment: principal.env,
@@ -136,10 +138,14 @@ function refusal(error: RenderInputError, path: string): Error {
   return validationError(`The check ${path}cannot be printed: ${error.message}.`.replace(/\.\.$/, '.'));
 }
 
-async function render(documents: CheckDocument[], paths: string[], options: PrintOptions): Promise<Buffer> {
+async function render(
+  ctx: Pick<ServiceContext, 'heavyWork'>,
+  documents: CheckDocument[],
+  paths: string[],
+  options: PrintOptions,
+): Promise<Buffer> {
   try {
-    const { renderChecksPdf } = await renderers();
-    return await renderChecksPdf(documents, options);
+    return pdfOf(await ctx.heavyWork.run('render-checks-pdf', { documents, options }));
   } catch (error) {
     if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
     throw error;
@@ -156,7 +162,7 @@ export async function checkPdf(
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
   return {
-    pdf: await render([await documentFor(ctx, ctx.db, principal, check)], [''], DEFAULT_PRINT_OPTIONS),
+    pdf: await render(ctx, [await documentFor(ctx, ctx.db, principal, check)], [''], DEFAULT_PRINT_OPTIONS),
     serialNumber: check.serialNumber,
   };
 }
@@ -193,6 +199,9 @@ export interface PrintRequest extends PrintOptions {
    */
   readonly inCheckNumberOrder?: boolean;
 }
+
+/** Checks whose documents are read in one turn of the event loop (see printChecks). */
+const DOCUMENTS_PER_TURN = 50;
 
 /** What a print does to a check from each status it may be printed from: `new` prints, `printed` reprints. */
 const PRINT_STATEMENT = { new: 'printed', printed: 'reprinted' } as const;
@@ -240,10 +249,13 @@ export async function printChecks(
       );
   }
   const queuedForMail = async (q: Queryable): Promise<void> => {
-    for (const [i, check] of ordered.entries()) {
-      if ((await mailings.pendingMailingFor(q, principal, check.id)) !== undefined)
-        throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
-    }
+    const queued = await mailings.checksWithPendingMailing(
+      q,
+      principal,
+      ordered.map((check) => check.id),
+    );
+    const i = ordered.findIndex((check) => queued.has(check.id));
+    if (i !== -1) throw rules.custom(`checkIds.${i}`, 'names a check that is queued for mailing');
   };
   // Refused before rendering when it is already so, and again under the row locks below, where
   // a mailing queued while we rendered is seen.
@@ -251,20 +263,35 @@ export async function printChecks(
   const shared = sharedReads(ctx.db, principal);
   const positions = new Map(checkIds.map((id, i) => [id, i]));
   const printed = request.inCheckNumberOrder === true ? [...ordered].sort(byCheckNumber) : ordered;
-  const documents = await Promise.all(printed.map((check) => documentFor(ctx, ctx.db, principal, check, shared)));
+  const documents: CheckDocument[] = [];
+  for (let start = 0; start < printed.length; start += DOCUMENTS_PER_TURN) {
+    // On SQLite every read is synchronous: a turn of the event loop between slices lets other
+    // requests in while 500 checks' documents are read.
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const slice = printed.slice(start, start + DOCUMENTS_PER_TURN);
+    documents.push(...(await Promise.all(slice.map((check) => documentFor(ctx, ctx.db, principal, check, shared)))));
+  }
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(
+    ctx,
     documents,
     printed.map((check) => `in checkIds.${positions.get(check.id) ?? 0} `),
     { stock: request.stock, layout: request.layout },
   );
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
-    // A concurrent void between our read and this write must not be overwritten.
-    for (const [i, check] of ordered.entries()) {
-      const moved = await checks.moveStatus(tx, principal, check.id, check.status, statusCode('printed'));
-      if (moved !== 1)
+    // A concurrent void between our read and this write must not be overwritten: each status moves
+    // only from the one we read, a statement for all the checks read in that status.
+    for (const status of new Set(ordered.map((check) => check.status))) {
+      const group = ordered.filter((check) => check.status === status);
+      const ids = group.map((check) => check.id);
+      const moved = await checks.moveStatuses(tx, principal, ids, status, statusCode('printed'));
+      if (moved !== ids.length) {
+        const current = await checks.findChecks(tx, principal, ids);
+        const changed = group.find((check) => current.get(check.id)?.status !== statusCode('printed')) ?? group[0];
+        const i = changed === undefined ? 0 : ordered.indexOf(changed);
         throw rules.custom(`checkIds.${i}`, 'names a check whose status changed while printing; try again');
+      }
     }
     await queuedForMail(tx);
     await checks.insertStatements(
@@ -292,8 +319,7 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
   const bank = await bankAccountStore.findBankAccount(ctx.db, principal, bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   try {
-    const { renderMicrTestPagePdf } = await testPage();
-    return await renderMicrTestPagePdf({
+    const outcome = await ctx.heavyWork.run('render-micr-test-page', {
       environment: principal.env,
       bankAccountName: bank.name,
       bankName: bank.bankName,
@@ -303,6 +329,7 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
       printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
       createdAt: new Date(ctx.now()),
     });
+    return pdfOf(outcome);
   } catch (error) {
     if (error instanceof RenderInputError)
       throw validationError(`The MICR test page cannot be printed: ${error.message}.`);

@@ -79,6 +79,20 @@ export async function pendingMailingFor(q: Queryable, owner: Owner, checkId: str
   return row === undefined ? undefined : toMailing(row);
 }
 
+/** Which of these checks have a mailing queued (pendingMailingFor for many, in one statement). */
+export async function checksWithPendingMailing(
+  q: Queryable,
+  owner: Owner,
+  checkIds: readonly string[],
+): Promise<Set<string>> {
+  if (checkIds.length === 0) return new Set();
+  const rows = await q.all<{ check_id: string }>(
+    `SELECT check_id FROM mailings WHERE check_id IN (${checkIds.map(() => '?').join(', ')}) AND account_id = ? AND env = ? AND status = 'queued'`,
+    [...checkIds, owner.accountId, owner.env],
+  );
+  return new Set(rows.map((r) => r.check_id));
+}
+
 export async function findMailing(q: Queryable, owner: Owner, id: string): Promise<Mailing | undefined> {
   const row = await q.get<MailingRow>('SELECT * FROM mailings WHERE id = ? AND account_id = ? AND env = ?', [
     id,

@@ -30,6 +30,7 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     now: Date.now,
     secret: t.keys.secret,
     vault: t.keys.vault,
+    heavyWork: t.heavyWork,
   });
 
   async function account(email: string): Promise<{ visitor: Visitor; api: Client; accountId: string }> {

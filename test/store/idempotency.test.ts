@@ -1,3 +1,4 @@
+import { InlineHeavyWork } from '../../src/heavy-work/inline.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
@@ -25,6 +26,8 @@ describe.each(dialects())('idempotency records (%s)', (dialect) => {
       now: () => clock,
       secret: Buffer.from('s'),
       vault: new Vault(Buffer.from('s')),
+      // Idempotency records hold no heavy work; the inline runner has no threads to stop.
+      heavyWork: new InlineHeavyWork(),
     };
     owner = {
       accountId: (await ensureAccount(database.db, { email: 'idem-store@example.com', verified: true })).account.id,

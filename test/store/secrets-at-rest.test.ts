@@ -2,6 +2,7 @@
 // key, payee link, panel session or account token that can be rebuilt or used, and no bank account
 // number. Migration 009 moves an old secret out of `settings` into a 0600 file and seals plain
 // numbers; `keys rotate-encryption` re-seals under a new data key while old key ids still open.
+import { InlineHeavyWork } from '../../src/heavy-work/inline.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -279,7 +280,14 @@ describe.each(dialects())('migration 009 on a database of an older version (%s)'
     expect((await keys.verify(key)).accountId).toBe(account.id);
     expect(keys.vault.open(rows[0]?.account_number ?? '', bankAccountNumberContext('bank_old0'))).toBe('000111222333');
     const config = loadConfig({ ...database.env, SECRET_FILE: secretFile });
-    const after: ServiceContext = { db, config, now: Date.now, secret: keys.secret, vault: keys.vault };
+    const after: ServiceContext = {
+      db,
+      config,
+      now: Date.now,
+      secret: keys.secret,
+      vault: keys.vault,
+      heavyWork: new InlineHeavyWork(),
+    };
     expect(await accountService.resetLinkState(after, oldLink)).toBe('usable');
   });
 });

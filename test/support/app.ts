@@ -6,6 +6,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Environment, Principal } from '../../src/domain/owner.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
+import type { HeavyWork } from '../../src/heavy-work/heavy-work.ts';
+import { openHeavyWork } from '../../src/heavy-work/open-heavy-work.ts';
 import { freshDatabase, type TestDatabase, type TestDialect } from './databases.ts';
 
 export interface Reply {
@@ -29,6 +31,8 @@ export interface TestApp {
   database: TestDatabase;
   keys: ApiKeys;
   config: Config;
+  /** The app's heavy work: the real worker pool (HEAVY_WORK_* in `env` shape it), as a server runs it. */
+  heavyWork: HeavyWork;
   /** A client with a fresh key for `email` (account created when new). */
   client(email: string, options?: { env?: Environment; verified?: boolean }): Promise<Client>;
   /** What the services take, for tests that call them directly (`now`: the clock by default). */
@@ -84,13 +88,15 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
     ...env,
   });
   const keys = await ApiKeys.open(database.db, config);
-  const app = await buildApp(config, { db: database.db, keys });
+  const heavyWork = openHeavyWork(config.heavyWork);
+  const app = await buildApp(config, { db: database.db, keys, heavyWork });
   await app.ready();
   return {
     app,
     database,
     keys,
     config,
+    heavyWork,
     client: async (email, options = {}) => {
       const { account } = await ensureAccount(database.db, {
         email,
@@ -100,7 +106,14 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
       const { key } = await keys.create(account.id, options.env ?? 'test', 'test key');
       return clientFor(app, key);
     },
-    serviceContext: (now = Date.now) => ({ db: database.db, config, now, secret: keys.secret, vault: keys.vault }),
+    serviceContext: (now = Date.now) => ({
+      db: database.db,
+      config,
+      now,
+      secret: keys.secret,
+      vault: keys.vault,
+      heavyWork,
+    }),
     principal: async (email, env = 'test') => {
       const account = await database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]);
       if (account === undefined) throw new Error(`no account for ${email}`);
@@ -108,6 +121,7 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
     },
     close: async () => {
       await app.close();
+      await heavyWork.close();
       await database.drop();
     },
   };

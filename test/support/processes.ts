@@ -1,10 +1,47 @@
 // Real processes: the `checkwriter` command as a user runs it, for tests that need more than one
 // process (concurrency across servers, the CLI revoking a key of a running server, signals).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freshDatabaseConfig, type TestDialect } from './databases.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/checkwriter.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * How a server process runs: `bin` as a user runs it (bin/checkwriter.js picks dist/ when it is
+ * up to date, else the sources), or forced: `dist` the compiled JavaScript, `sources` the
+ * TypeScript through tsx.
+ */
+export type ServerEntry = 'bin' | 'dist' | 'sources';
+
+/** How long a server may take to start: the sources are compiled as they load, which takes longer. */
+const START_MS: Readonly<Record<ServerEntry, number>> = { bin: 20_000, dist: 20_000, sources: 60_000 };
+
+function entryArgs(entry: ServerEntry): string[] {
+  switch (entry) {
+    case 'bin':
+      return [BIN];
+    case 'dist':
+      return [`${ROOT}dist/cli/main.js`];
+    case 'sources':
+      return ['--import', 'tsx', `${ROOT}src/cli/main.ts`];
+  }
+}
+
+/** Whether dist/ holds a build at least as new as every source file (what bin/checkwriter.js checks). */
+export function distIsCurrent(): boolean {
+  let built: number;
+  try {
+    built = statSync(`${ROOT}dist/cli/main.js`).mtimeMs;
+  } catch {
+    return false;
+  }
+  for (const entry of readdirSync(`${ROOT}src`, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && statSync(`${entry.parentPath}/${entry.name}`).mtimeMs > built) return false;
+  }
+  return true;
+}
 
 // Every process a test starts dies with the test process, even when the test timed out before
 // its own clean-up: an orphaned server or worker would slow every later test on the machine.
@@ -49,10 +86,20 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export interface StartOptions {
+  /** What starts the server: the command as users run it (default), or another entry (see ServerEntry). */
+  entry?: ServerEntry;
+  /** How long the server may take to listen (default 20 s; a server that waits for its database needs more). */
+  startTimeoutMs?: number;
+  /** Called with the output so far each time the process writes, before it listens too. */
+  onOutput?: (output: string) => void;
+}
+
+export function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const entry = options.entry ?? 'bin';
   return new Promise((resolve, reject) => {
     const child = tracked(
-      spawn(process.execPath, [BIN, 'serve'], {
+      spawn(process.execPath, [...entryArgs(entry), 'serve'], {
         env: {
           ...process.env,
           HOST: '127.0.0.1',
@@ -72,9 +119,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 20_000);
+    }, options.startTimeoutMs ?? START_MS[entry]);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
+      options.onOutput?.(output);
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
       if (match?.[1] !== undefined) {
         clearTimeout(timer);
@@ -90,7 +138,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      options.onOutput?.(output);
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { AppError, toWire, type ErrorCode } from '../../errors.ts';
+import { AppError, toWire, unavailableCause, type ErrorCode } from '../../errors.ts';
 import { describeValidationError } from '../validation.ts';
 import type { AddressLimiter } from './address-limiter.ts';
 
@@ -173,7 +173,11 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
     else notFound(request, reply);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
+    if (error instanceof AppError) {
+      const cause = unavailableCause(error);
+      if (cause !== null) request.log.warn({ reqId: request.id, ...cause }, 'database unavailable: answered 503');
+      return send(reply, error.code, error.status, error.message, { ...error.headers });
+    }
     const known = fromFastify(error, request);
     if (known !== null) return send(reply, known.code, known.status, known.message);
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');

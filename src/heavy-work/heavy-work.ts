@@ -1,0 +1,24 @@
+// Heavy work: the CPU-bound steps of a request (PDF rendering, positive pay files) run as named
+// tasks (tasks/), away from the event loop that answers every tenant's requests (issue 22). Two
+// implementations: a pool of worker threads (piscina-pool.ts), each task with a heap cap and a
+// deadline, and the same task functions on the calling thread (inline.ts), for the command line
+// and as the baseline the benchmark compares the pool with.
+import type { TaskInput, TaskName, TaskOutput } from './tasks/index.ts';
+
+export type { TaskInput, TaskName, TaskOutput } from './tasks/index.ts';
+
+export interface RunOptions {
+  /** Aborts the task (the request is gone): it leaves the queue, or its worker is stopped. */
+  readonly signal?: AbortSignal;
+}
+
+export interface HeavyWork {
+  /**
+   * Runs `task` on `input` (plain data and byte arrays: it may be copied to another thread). A task
+   * stopped for its deadline answers a validation error (422), for its heap cap a 413; when the
+   * pool is full, a 503 with Retry-After (errors.ts). The input's fault or a passing state, never a 500.
+   */
+  run<N extends TaskName>(task: N, input: TaskInput<N>, options?: RunOptions): Promise<TaskOutput<N>>;
+  /** Stops the threads; tasks still running are stopped. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,150 @@
+// Heavy work on a pool of worker threads (piscina). Each task runs with a heap cap
+// (resourceLimits) and a deadline; a task past either is stopped with its thread, which the pool
+// replaces, and its request is answered in the spec's error shape while the server keeps serving:
+// 422 past the deadline, 413 past the heap cap, 503 with Retry-After when the queue is full. A task
+// waits for a thread behind at most HEAVY_WORK_QUEUE others, each stopped at its deadline, so the
+// wait is bounded too.
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { HeavyWorkConfig } from '../config.ts';
+import { AppError, unavailable, validationError } from '../errors.ts';
+import type { HeavyWork, RunOptions } from './heavy-work.ts';
+import { TASK_WORDS, type TaskInput, type TaskName, type TaskOutput } from './tasks/index.ts';
+import type { WorkerMessage } from './worker.ts';
+
+export interface HeavyWorkLog {
+  warn(entry: object, message: string): void;
+}
+
+/**
+ * The module the threads load: the compiled worker.js beside this file when the server runs dist/,
+ * or worker.ts through tsx when it runs the sources (bin/checkwriter.js in development, vitest).
+ * Not `--import tsx`: on Node 20 tsx registers its ESM hooks on the main thread only, and the
+ * tasks' own imports failed in the thread ("Unknown file extension .ts"); its API's register(),
+ * preloaded from a data: URL naming tsx by its resolved file URL, works on every Node we support.
+ */
+export function workerEntry(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
+  if (!moduleUrl.endsWith('.ts')) return { filename: fileURLToPath(new URL('./worker.js', moduleUrl)), execArgv: [] };
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const preload = `import { register } from ${JSON.stringify(tsx)}; register();`;
+  return {
+    filename: fileURLToPath(new URL('./worker.ts', moduleUrl)),
+    execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
+  };
+}
+
+/** A thread the heap cap stopped (Node's code for it). */
+function outOfMemory(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
+/** piscina's own refusals when its queue is full (our count below refuses first; these are the backstop). */
+function queueFull(error: unknown): boolean {
+  return error instanceof Error && /^(Task queue is at limit|No task queue available)/.test(error.message);
+}
+
+export class PiscinaHeavyWork implements HeavyWork {
+  readonly #pool: Piscina;
+  readonly #settings: HeavyWorkConfig;
+  readonly #log: HeavyWorkLog | undefined;
+  /** Tasks running or queued: at most threads + queue. */
+  #inFlight = 0;
+  /** A running mean of task times, for Retry-After. */
+  #meanMs = 1_000;
+
+  constructor(settings: HeavyWorkConfig, log?: HeavyWorkLog) {
+    if (settings.threads < 1) throw new RangeError('a pool needs at least one thread');
+    this.#settings = settings;
+    this.#log = log;
+    const entry = workerEntry();
+    this.#pool = new Piscina({
+      filename: entry.filename,
+      name: 'perform',
+      execArgv: entry.execArgv,
+      // Threads start with the first task, not with the server (start-up time, issue 13), and stay
+      // a minute after their last one.
+      minThreads: 0,
+      maxThreads: settings.threads,
+      idleTimeout: 60_000,
+      maxQueue: settings.queue,
+      resourceLimits: { maxOldGenerationSizeMb: settings.heapMb },
+    });
+    // A thread that fails with no task of ours on it is logged, never an unhandled 'error' event.
+    this.#pool.on('error', (error: unknown) => this.#log?.warn({ err: error }, 'heavy work: a worker thread failed'));
+  }
+
+  /** Tasks running or waiting now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  async run<N extends TaskName>(task: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
+    const { threads, queue, deadlineMs } = this.#settings;
+    if (this.#inFlight >= threads + queue) throw this.#busy(task);
+    this.#inFlight += 1;
+    const began = performance.now();
+    const controller = new AbortController();
+    let pastDeadline = false;
+    let timer: NodeJS.Timeout | undefined;
+    // The deadline counts from the task's start in its thread: not the wait for a thread, nor a
+    // new thread's start-up.
+    const started = new MessageChannel();
+    started.port1.once('message', () => {
+      timer = setTimeout(() => {
+        pastDeadline = true;
+        controller.abort();
+      }, deadlineMs);
+    });
+    const callerAbort = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', callerAbort, { once: true });
+    try {
+      const message: WorkerMessage = { task, input, started: started.port2 };
+      const output: TaskOutput<N> = await this.#pool.run(message, {
+        transferList: [started.port2],
+        signal: controller.signal,
+      });
+      this.#meanMs = 0.8 * this.#meanMs + 0.2 * (performance.now() - began);
+      return output;
+    } catch (error) {
+      throw this.#answer(task, error, pastDeadline);
+    } finally {
+      clearTimeout(timer);
+      started.port1.close();
+      options.signal?.removeEventListener('abort', callerAbort);
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** What a failed task answers: the spec's error for a stop of ours, else the error as it came. */
+  #answer(task: TaskName, error: unknown, pastDeadline: boolean): unknown {
+    const { what, advice } = TASK_WORDS[task];
+    if (pastDeadline) {
+      const seconds = this.#settings.deadlineMs / 1000;
+      this.#log?.warn({ task, deadlineMs: this.#settings.deadlineMs }, 'heavy work: a task ran past its deadline');
+      return validationError(`${what} took longer than ${seconds} s, the most one task may run; ${advice}.`);
+    }
+    if (queueFull(error)) return this.#busy(task);
+    if (outOfMemory(error)) {
+      this.#log?.warn({ task, heapMb: this.#settings.heapMb }, 'heavy work: a task ran past its heap cap');
+      return new AppError(
+        'payload_too_large',
+        `${what} needed more than ${this.#settings.heapMb} MB of memory, the most one task may use; ${advice}.`,
+      );
+    }
+    return error;
+  }
+
+  #busy(task: TaskName): AppError {
+    const waves = Math.ceil((this.#inFlight + 1) / this.#settings.threads);
+    const seconds = Math.min(60, Math.max(1, Math.ceil((waves * this.#meanMs) / 1000)));
+    return unavailable(
+      `${TASK_WORDS[task].what} has to wait: the server is busy with other heavy work; try again in ${seconds} s.`,
+      seconds,
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}

@@ -1,0 +1,29 @@
+// Task: a positive pay file (CSV or the fixed-width bank layout) from the records the main thread
+// read, with the digest and size the export's record keeps: up to 20,000 records a file.
+import { createHash } from 'node:crypto';
+import {
+  type PositivePayFile,
+  type PositivePayFormat,
+  type PositivePayRecord,
+  positivePayFile,
+} from '../../domain/positive-pay.ts';
+
+export interface PositivePayFileInput {
+  format: PositivePayFormat;
+  accountNumber: string;
+  records: PositivePayRecord[];
+  baseName: string;
+}
+
+export interface PositivePayFileOutput {
+  file: PositivePayFile;
+  /** SHA-256 of the file's UTF-8 bytes, hex. */
+  sha256: string;
+  bytes: number;
+}
+
+export async function run(input: PositivePayFileInput): Promise<PositivePayFileOutput> {
+  const file = positivePayFile(input.format, input.accountNumber, input.records, input.baseName);
+  const bytes = Buffer.from(file.content, 'utf8');
+  return { file, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+}
