@@ -4,8 +4,8 @@
 //   original text (amounts are accepted as numeric strings anyway), and the service judges them.
 // - No body of this API nests deeper than a handful of levels. A 2 MB body of nested brackets used
 //   to hold the event loop for half a minute (issue 10, item 1): nesting is now measured on the
-//   raw text, in one pass, before JSON.parse sees it, and refused past MAX_DEPTH; so is width
-//   (members of one array or object, MAX_MEMBERS; issue 22).
+//   raw text, in one pass, before JSON.parse sees it, and refused past MAX_DEPTH; so are width
+//   (members of one array or object), the length of one string and of one number (issue 22).
 // - PostgreSQL text cannot hold U+0000, and no field may hold a control character (a CR/LF prints
 //   as an extra line on a check, domain/safe-text.ts): a body holding one is a 422 naming the field,
 //   before anything reaches the database. The scan is linear in the size of the body.
@@ -64,24 +64,61 @@ export const MAX_MEMBERS = 1000;
 const SLICE_ABOVE = 64 * 1024;
 
 /**
- * What is wrong with the shape of a JSON text, measured on the raw text in one pass before
- * JSON.parse sees it: arrays/objects nested deeper than `depth`, or one holding more than
- * `members` members. Brackets and commas inside strings do not count (a backslash escapes the next
- * character). Malformed text is left to JSON.parse, which refuses it in linear time.
+ * Longest string and number a body may hold, in characters of the raw text. The API's longest
+ * text field is 2,000 characters; only a route's file fields (the CSV of POST /imports) hold more,
+ * and those routes lift the string bound. Past them the body is refused before JSON.parse, which
+ * would otherwise build a 2 MB string only for validation to refuse it.
  */
-export function shapeProblem(text: string, limits: { depth: number; members: number }): 'depth' | 'width' | null {
+export const MAX_STRING_CHARS = 64 * 1024;
+export const MAX_NUMBER_CHARS = 100;
+
+export type ShapeProblem = 'depth' | 'width' | 'string' | 'number';
+
+const PROBLEM_MESSAGES: Record<ShapeProblem, string> = {
+  depth: `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`,
+  width: `The request body has an array or object with too many members (at most ${MAX_MEMBERS} in one).`,
+  string: `The request body has a string longer than ${MAX_STRING_CHARS.toLocaleString('en-US')} characters.`,
+  number: `The request body has a number longer than ${MAX_NUMBER_CHARS} characters.`,
+};
+
+/**
+ * What is wrong with the shape of a JSON text, measured on the raw text in one pass before
+ * JSON.parse sees it: arrays/objects nested deeper than `depth`, one holding more than `members`
+ * members, a string longer than `string` or a number longer than `number` characters. Brackets and
+ * commas inside strings do not count (a backslash escapes the next character). Malformed text is
+ * left to JSON.parse, which refuses it in linear time. Stops at the first problem.
+ */
+export function shapeProblem(
+  text: string,
+  limits: { depth: number; members: number; string?: number; number?: number },
+): ShapeProblem | null {
+  const maxString = limits.string ?? Number.POSITIVE_INFINITY;
+  const maxNumber = limits.number ?? Number.POSITIVE_INFINITY;
   // counts[d]: commas seen so far in the container open at depth d (members - 1).
   const counts = new Array<number>(limits.depth + 1).fill(0);
   let depth = 0;
   let inString = false;
+  let stringStart = 0;
+  let numberRun = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 0x5c)
         i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+      if (i - stringStart > maxString) return 'string';
+      continue;
+    }
+    // Digits, sign, point and exponent: the characters of a number literal.
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45) {
+      if (++numberRun > maxNumber) return 'number';
+      continue;
+    }
+    numberRun = 0;
+    if (c === 0x22) {
+      inString = true;
+      stringStart = i + 1;
+    } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limits.depth) return 'depth';
       counts[depth] = 0;
     } else if (c === 0x5d || c === 0x7d) depth--;
@@ -109,17 +146,14 @@ export function registerJsonBody(scope: FastifyInstance): void {
     // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
     // that needs a body still answers 400 for it, as for a request without one.
     if (text.trim() === '') return done(null, undefined);
-    const shape = shapeProblem(text, { depth: MAX_DEPTH, members: MAX_MEMBERS });
-    if (shape !== null)
-      return done(
-        new AppError(
-          'bad_request',
-          shape === 'depth'
-            ? `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`
-            : `The request body has an array or object with too many members (at most ${MAX_MEMBERS} in one).`,
-        ),
-        undefined,
-      );
+    const hasFiles = (request.routeOptions.config.fileFields ?? []).length > 0;
+    const shape = shapeProblem(text, {
+      depth: MAX_DEPTH,
+      members: MAX_MEMBERS,
+      number: MAX_NUMBER_CHARS,
+      ...(hasFiles ? {} : { string: MAX_STRING_CHARS }),
+    });
+    if (shape !== null) return done(new AppError('bad_request', PROBLEM_MESSAGES[shape]), undefined);
     // A large body is read in steps, each its own turn of the event loop (the scans above, the
     // parse, the control-character scan, then validation): each step of a 2 MB body takes tens of
     // milliseconds, and other requests are answered between them rather than after all of them.
