@@ -35,5 +35,6 @@ export const MISMATCH_REASONS = [
   'not_issued',
   'already_cleared',
   'duplicate_line',
+  'date_before_issue',
 ] as const;
 export type MismatchReason = (typeof MISMATCH_REASONS)[number];

@@ -63,3 +63,68 @@ export function localMoment(epochMs: number, timeZone: string): LocalMoment {
 export function today(timeZone: string, now: number = Date.now()): string {
   return localMoment(now, timeZone).date;
 }
+
+// ---- Dates a user sends: the sane range (docs/api-notes.md, "Dates") ----
+//
+// Every date a client, a panel form or an uploaded file gives is first a real calendar day, then
+// a day that makes sense for what it dates. Nothing this service records is older than the year
+// 2000 (the floor is far below any real account's history and keeps out "1900-01-01" and other
+// placeholder dates), and a check may be post-dated by at most a year (banks treat a check older
+// than six months as stale, and no business writes one due more than a year ahead: "9999-12-31"
+// is a typing accident, not a payment).
+
+/** The earliest date any field takes. */
+export const EARLIEST_DATE = '2000-01-01';
+
+/** How far ahead a check may be dated, in years. */
+export const MAX_YEARS_AHEAD = 1;
+
+/**
+ * `date` moved by whole years; the 29th of February becomes the 28th in a common year. The
+ * argument is a calendar date already checked.
+ */
+export function addYears(date: string, years: number): string {
+  const year = Number(date.slice(0, 4)) + years;
+  const month = Number(date.slice(5, 7));
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const day = Math.min(Number(date.slice(8, 10)), last);
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
+}
+
+/** The latest date a check may carry: a year after today. */
+export function latestIssueDate(today: string): string {
+  return addYears(today, MAX_YEARS_AHEAD);
+}
+
+/**
+ * What is wrong with a date a user sent, as the end of "The {field} field ..." (the API's and the
+ * panel's validation sentence), or null when it is a real day from `earliest` to `latest`.
+ * `latestName` names the upper bound in the message ("today") when it has one.
+ */
+export function dateProblem(
+  value: string,
+  bounds: { earliest: string; latest: string; latestName?: string },
+): string | null {
+  if (!isCalendarDate(value)) return 'must be a valid date (YYYY-MM-DD)';
+  if (value < bounds.earliest) return `must not be before ${bounds.earliest}`;
+  if (value > bounds.latest)
+    return bounds.latestName === undefined
+      ? `must not be after ${bounds.latest}`
+      : `must not be after ${bounds.latestName} (${bounds.latest})`;
+  return null;
+}
+
+/** A check's issue date (and a voucher's date, a positive pay range): from 2000 to a year after today. */
+export function issueDateProblem(value: string, today: string): string | null {
+  return dateProblem(value, { earliest: EARLIEST_DATE, latest: latestIssueDate(today) });
+}
+
+/** A cleared date: the bank paid the check on a day that has happened (and after 2000). */
+export function clearedDateProblem(value: string, today: string): string | null {
+  return dateProblem(value, { earliest: EARLIEST_DATE, latest: today, latestName: 'today' });
+}
+
+/** A cleared date against the check it clears: the bank cannot pay a check before its date. */
+export function clearedBeforeIssue(clearedDate: string, issueDate: string): boolean {
+  return clearedDate < issueDate;
+}

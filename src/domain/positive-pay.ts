@@ -4,6 +4,7 @@
 // - `fixed`: JPMorgan Chase's "ARP Standard Input" fixed-width issue record, as the bank publishes
 //   it (positions 1–94; see the doc for the source).
 // Amounts are integer cents here; the only conversions to text are below, and they are exact.
+import { csvLine } from './csv-output.ts';
 import { centsToDecimalString } from './money.ts';
 
 export const POSITIVE_PAY_FORMATS = ['csv', 'fixed'] as const;
@@ -44,18 +45,18 @@ export function daysInRange(from: string, to: string): number {
 
 export const CSV_HEADER = ['account_number', 'check_number', 'issue_date', 'amount', 'payee_name', 'void_indicator'];
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
+/**
+ * RFC 4180 with every cell through `csvCell` (domain/csv-output.ts): a payee name that starts like
+ * a formula is written as text. The amount is ours, from non-negative integer cents, so it never
+ * starts with a minus sign and stays a number for the bank and for a spreadsheet.
+ */
 export function positivePayCsv(accountNumber: string, records: readonly PositivePayRecord[]): string {
-  const lines = [CSV_HEADER.join(',')];
+  const lines = [csvLine(CSV_HEADER)];
   for (const r of records) {
+    if (!Number.isSafeInteger(r.amountCents) || r.amountCents < 0)
+      throw new RangeError('a positive pay amount must be whole, non-negative cents');
     lines.push(
-      [accountNumber, r.serialNumber, r.issueDate, centsToDecimalString(r.amountCents), r.payeeName, r.kind]
-        .map(csvField)
-        .join(','),
+      csvLine([accountNumber, r.serialNumber, r.issueDate, centsToDecimalString(r.amountCents), r.payeeName, r.kind]),
     );
   }
   return `${lines.join('\r\n')}\r\n`;

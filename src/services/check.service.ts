@@ -3,7 +3,7 @@ import type { Check, NewCheck } from '../domain/check.ts';
 import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import { newId } from '../domain/ids.ts';
 import { parseAmountToCents, type AmountProblem } from '../domain/money.ts';
-import { isCalendarDate, today } from '../domain/dates.ts';
+import { issueDateProblem, today } from '../domain/dates.ts';
 import { AppError, notFound } from '../errors.ts';
 import { UniqueViolation, type Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -52,9 +52,10 @@ function voucherCents(path: string, value: number | string | undefined): number 
   return cents(path, value);
 }
 
-export function buildVoucher(path: string, input: VoucherInput, now: number): Voucher {
-  if (input.date !== undefined && !isCalendarDate(input.date))
-    throw rules.custom(`${path}.date`, 'must be a valid date (YYYY-MM-DD)');
+/** `day`: today in the account's time zone (a voucher's date has the range of a check's). */
+export function buildVoucher(path: string, input: VoucherInput, now: number, day: string): Voucher {
+  const dateProblem = input.date === undefined ? null : issueDateProblem(input.date, day);
+  if (dateProblem !== null) throw rules.custom(`${path}.date`, dateProblem);
   const items: VoucherItem[] = (input.voucherItems ?? []).map((item, j) => ({
     invoiceNumber: item.invoiceNumber ?? '',
     name: item.name ?? '',
@@ -128,8 +129,8 @@ function prepareOne(
   if (payeeId === null && !noPayee) throw rules.required(`${path}.payeeId`);
   if (item.amount === undefined && !noAmount) throw rules.required(`${path}.amount`);
   const amountCents = item.amount === undefined ? null : cents(`${path}.amount`, item.amount);
-  if (item.issueDate !== undefined && !isCalendarDate(item.issueDate))
-    throw rules.custom(`${path}.issueDate`, 'must be a valid date (YYYY-MM-DD)');
+  const dateProblem = item.issueDate === undefined ? null : issueDateProblem(item.issueDate, defaultDate);
+  if (dateProblem !== null) throw rules.custom(`${path}.issueDate`, dateProblem);
   if (item.voucher !== undefined && emptyToNull(item.voucherId) !== null)
     throw rules.custom(`${path}.voucher`, 'cannot be given together with voucherId');
   const referenceId = emptyToNull(item.referenceId);
@@ -143,7 +144,7 @@ function prepareOne(
     if (serials.has(key)) throw rules.distinct(`${path}.serialNumber`);
     serials.set(key, i);
   }
-  const voucher = item.voucher === undefined ? null : buildVoucher(`${path}.voucher`, item.voucher, now);
+  const voucher = item.voucher === undefined ? null : buildVoucher(`${path}.voucher`, item.voucher, now, defaultDate);
   const check: NewCheck = {
     id: newId('chk', now),
     bankAccountId: item.bankAccountId,

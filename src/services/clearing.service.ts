@@ -6,7 +6,7 @@ import { readClearedItems, type ClearedItem } from '../domain/cleared-items.ts';
 import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClearable } from '../domain/clearing.ts';
 import type { Check } from '../domain/check.ts';
 import { statusName } from '../domain/check-status.ts';
-import { isCalendarDate, today } from '../domain/dates.ts';
+import { clearedBeforeIssue, clearedDateProblem, today } from '../domain/dates.ts';
 import { formatCents } from '../domain/money.ts';
 import type { Owner, Principal } from '../domain/owner.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
@@ -33,8 +33,8 @@ async function load(q: Queryable, owner: Owner, id: string): Promise<Check> {
 export function clearedDateOf(given: string | undefined, path: string, timeZone: string, now: number): string {
   const day = today(timeZone, now);
   if (given === undefined || given === '') return day;
-  if (!isCalendarDate(given)) throw rules.custom(path, 'must be a valid date (YYYY-MM-DD)');
-  if (given > day) throw rules.custom(path, `must not be after today (${day})`);
+  const problem = clearedDateProblem(given, day);
+  if (problem !== null) throw rules.custom(path, problem);
   return given;
 }
 
@@ -53,6 +53,8 @@ async function clearAll(
     const refusal = whyNotClearable(check);
     const what = list.length === 1 ? 'The check' : `Check ${check.serialNumber}`;
     if (refusal !== null) throw validationError(`${what} cannot be cleared: ${refusal}.`);
+    if (clearedBeforeIssue(day, check.issueDate))
+      throw rules.custom('clearedDate', `must not be before ${what.toLowerCase()}'s issue date (${check.issueDate})`);
     if ((await register.setCleared(tx, principal, check.id, day)) !== 1) {
       const current = await load(tx, principal, check.id);
       throw validationError(`${what} cannot be cleared: ${whyNotClearable(current) ?? 'it changed meanwhile'}.`);
@@ -266,7 +268,7 @@ export async function reconcile(
 
 function mismatchOf(
   item: ClearedItem,
-  check: { amountCents: number | null; status: number; clearedDate: string | null } | undefined,
+  check: { amountCents: number | null; status: number; clearedDate: string | null; issueDate: string } | undefined,
   seen: ReadonlySet<string>,
 ): { reason: MismatchReason; message: string } | null {
   if (item.serial !== null && seen.has(item.serial))
@@ -290,6 +292,11 @@ function mismatchOf(
     return {
       reason: 'amount_differs',
       message: `Check ${item.checkNumber} is for ${dollars(check.amountCents)}; the bank paid ${dollars(item.amountCents)}.`,
+    };
+  if (clearedBeforeIssue(item.clearedDate, check.issueDate))
+    return {
+      reason: 'date_before_issue',
+      message: `Check ${item.checkNumber} is dated ${check.issueDate}; the row says it was paid on ${item.clearedDate}, before that.`,
     };
   return null;
 }

@@ -12,7 +12,7 @@ import {
   EVENT_STATEMENT,
   type CheckEvent,
 } from '../domain/check-status.ts';
-import { isCalendarDate } from '../domain/dates.ts';
+import { issueDateProblem, today } from '../domain/dates.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
 import { UniqueViolation } from '../store/db.ts';
@@ -120,8 +120,9 @@ export async function editCheck(
       const amountCents = edit.amount === undefined ? check.amountCents : cents('amount', edit.amount);
       if (payeeId === null && !noPayee) throw rules.required('payeeId');
       if (amountCents === null && !noAmount) throw rules.required('amount');
-      if (edit.issueDate !== undefined && !isCalendarDate(edit.issueDate))
-        throw rules.custom('issueDate', 'must be a valid date (YYYY-MM-DD)');
+      const dateProblem =
+        edit.issueDate === undefined ? null : issueDateProblem(edit.issueDate, today(principal.timeZone, ctx.now()));
+      if (dateProblem !== null) throw rules.custom('issueDate', dateProblem);
       if (
         payeeId !== null &&
         payeeId !== check.payeeId &&

@@ -1,7 +1,7 @@
 // Positive pay exports (issue 14, item 5): which checks go in, the file, and the record of the
 // export. The API, the panel and the command line all come here; docs/positive-pay.md explains
 // the choices.
-import { isCalendarDate, localMoment } from '../domain/dates.ts';
+import { isCalendarDate, issueDateProblem, localMoment, today } from '../domain/dates.ts';
 import { newId } from '../domain/ids.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
@@ -44,10 +44,19 @@ export interface ExportResult {
 
 const DAY_MS = 86_400_000;
 
-/** The range's own rules, with the field names the API and the panel show next to the fields. */
-export function checkRange(from: string, to: string): void {
-  if (!isCalendarDate(from)) throw rules.custom('from', 'must be a date in the format YYYY-MM-DD');
-  if (!isCalendarDate(to)) throw rules.custom('to', 'must be a date in the format YYYY-MM-DD');
+/**
+ * The range's own rules, with the field names the API and the panel show next to the fields. Both
+ * ends lie where a check's date can (2000 to a year after `day`, today in the account's zone).
+ */
+export function checkRange(from: string, to: string, day: string): void {
+  for (const [field, value] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (!isCalendarDate(value)) throw rules.custom(field, 'must be a date in the format YYYY-MM-DD');
+    const problem = issueDateProblem(value, day);
+    if (problem !== null) throw rules.custom(field, problem);
+  }
   if (to < from) throw rules.custom('to', 'must be a date after or equal to from');
   if (daysInRange(from, to) > MAX_RANGE_DAYS)
     throw rules.custom(
@@ -108,7 +117,7 @@ export async function createExport(
   actor: ExportActor,
   request: ExportRequest,
 ): Promise<ExportResult> {
-  checkRange(request.from, request.to);
+  checkRange(request.from, request.to, today(timeZone, ctx.now()));
   const bank = await bankAccountStore.findBankAccount(ctx.db, owner, request.bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   const records = await exportRecords(ctx, owner, timeZone, request);

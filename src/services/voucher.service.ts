@@ -1,4 +1,5 @@
-import type { Owner } from '../domain/owner.ts';
+import { today } from '../domain/dates.ts';
+import type { Owner, Principal } from '../domain/owner.ts';
 import type { Voucher } from '../domain/voucher.ts';
 import { notFound } from '../errors.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -10,11 +11,12 @@ import type { ServiceContext } from './context.ts';
 /** POST /checks/{checkId}/voucher: the check's advanced stub, replacing any earlier one. */
 export async function attachVoucher(
   ctx: ServiceContext,
-  owner: Owner,
+  owner: Principal,
   checkId: string,
   input: VoucherInput,
 ): Promise<Voucher> {
-  const voucher = buildVoucher('voucher', input, ctx.now());
+  const now = ctx.now();
+  const voucher = buildVoucher('voucher', input, now, today(owner.timeZone, now));
   await ctx.db.transaction(async (tx) => {
     if ((await checks.findCheck(tx, owner, checkId)) === undefined) throw notFound('Check');
     await voucherStore.insertVoucher(tx, owner, voucher);

@@ -131,6 +131,8 @@ export interface SerialMatch {
   clearedDate: string | null;
   referenceId: string | null;
   payeeId: string | null;
+  /** The date on the check: the bank cannot have paid it before. */
+  issueDate: string;
 }
 
 /** The checks of a bank account with these serial numbers (serials as stored), on the serial's unique index. */
@@ -151,8 +153,9 @@ export async function checksBySerial(
       cleared_date: string | null;
       reference_id: string | null;
       payee_id: string | null;
+      issue_date: string;
     }>(
-      `SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id FROM checks
+      `SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id, issue_date FROM checks
        WHERE bank_account_id = ? AND ${ownerOfKeyedRows(q.dialect)} AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
       [bankAccountId, owner.accountId, owner.env, ...chunk],
     );
@@ -165,6 +168,7 @@ export async function checksBySerial(
         clearedDate: r.cleared_date,
         referenceId: r.reference_id,
         payeeId: r.payee_id,
+        issueDate: r.issue_date,
       });
   }
   return found;

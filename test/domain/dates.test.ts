@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isCalendarDate, localMoment } from '../../src/domain/dates.ts';
+import { addYears, clearedDateProblem, isCalendarDate, issueDateProblem, localMoment } from '../../src/domain/dates.ts';
 
 describe('dates', () => {
   it('knows real calendar dates', () => {
@@ -24,5 +24,19 @@ describe('dates', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('dates a user sends: issue dates from 2000 to a year ahead, cleared dates from 2000 to today', () => {
+    expect(addYears('2026-11-26', 1)).toBe('2027-11-26');
+    expect(addYears('2024-02-29', 1)).toBe('2025-02-28');
+    expect(issueDateProblem('2000-01-01', '2026-11-26')).toBeNull();
+    expect(issueDateProblem('2027-11-26', '2026-11-26')).toBeNull();
+    expect(issueDateProblem('1999-12-31', '2026-11-26')).toBe('must not be before 2000-01-01');
+    expect(issueDateProblem('2027-11-27', '2026-11-26')).toBe('must not be after 2027-11-26');
+    expect(issueDateProblem('9999-12-31', '2026-11-26')).toBe('must not be after 2027-11-26');
+    expect(issueDateProblem('2026-02-30', '2026-11-26')).toBe('must be a valid date (YYYY-MM-DD)');
+    expect(clearedDateProblem('2026-11-26', '2026-11-26')).toBeNull();
+    expect(clearedDateProblem('2026-11-27', '2026-11-26')).toBe('must not be after today (2026-11-26)');
+    expect(clearedDateProblem('1900-01-01', '2026-11-26')).toBe('must not be before 2000-01-01');
   });
 });

@@ -30,8 +30,9 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
   let api: Client;
   let ids: { bankAccountId: string; payeeId: string };
 
+  // Written a month ago: a check clears on or after its date, and the tests clear on days past.
   const newCheck = async (extra: Record<string, unknown> = {}): Promise<WireCheck> => {
-    const created = await api.post('/checks', { checks: [{ ...ids, amount: 50, ...extra }] });
+    const created = await api.post('/checks', { checks: [{ ...ids, amount: 50, issueDate: daysAgo(30), ...extra }] });
     expect(created.status).toBe(201);
     return (await api.get(`/checks/${created.body.data.checks[0].checkId}`)).body.data;
   };
@@ -551,8 +552,8 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
       expect(endpoint.status).toBe(201);
       const created = await hooked.post('/checks', {
         checks: [
-          { ...bank, amount: 10 },
-          { ...bank, amount: 20 },
+          { ...bank, amount: 10, issueDate: daysAgo(30) },
+          { ...bank, amount: 20, issueDate: daysAgo(30) },
         ],
       });
       const [first, second] = created.body.data.checks as { checkId: string; serialNumber: string }[];

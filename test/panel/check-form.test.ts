@@ -4,6 +4,7 @@
 // search's JSON stays inside the account and environment, other accounts' ids are 404, a form
 // without its CSRF token is refused, and GET pages write nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addYears, today } from '../../src/domain/dates.ts';
 import { dialects } from '../support/databases.ts';
 import { clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
@@ -207,6 +208,19 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
       'issueDate',
       'The date field must be a valid date (YYYY-MM-DD).',
       { issueDate: '2026-02-30' },
+    ],
+    // Dates that make sense (issue 22): from 2000 to a year after today.
+    [
+      { issueDate: '1900-01-01' },
+      'issueDate',
+      'The date field must not be before 2000-01-01.',
+      { issueDate: '1900-01-01' },
+    ],
+    [
+      { issueDate: '9999-12-31' },
+      'issueDate',
+      `The date field must not be after ${addYears(today('UTC'), 1)}.`,
+      { issueDate: '9999-12-31' },
     ],
     [
       { memo: 'm'.repeat(151) },

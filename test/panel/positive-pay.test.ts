@@ -149,6 +149,18 @@ describe.each(dialects())('positive pay page (%s)', (dialect) => {
     );
     // What was typed stays in the form.
     expect(bad.body).toContain(`value="${from}"`);
+    // A date no check can carry (issue 22): the year 1900.
+    const ancient = await visitor.submit('/panel/positive-pay', '/panel/positive-pay', {
+      env: 'test',
+      bankAccountId,
+      from: '1900-01-01',
+      to,
+      format: 'csv',
+    });
+    expect(ancient.status).toBe(422);
+    expect(ancient.body).toContain(
+      '<p class="problem" id="from-error">The from field must not be before 2000-01-01.</p>',
+    );
     const theirs = await visitor.submit('/panel/positive-pay', '/panel/positive-pay', {
       env: 'test',
       bankAccountId: otherBank,

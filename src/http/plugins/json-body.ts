@@ -4,7 +4,8 @@
 //   original text (amounts are accepted as numeric strings anyway), and the service judges them.
 // - No body of this API nests deeper than a handful of levels. A 2 MB body of nested brackets used
 //   to hold the event loop for half a minute (issue 10, item 1): nesting is now measured on the
-//   raw text, in one pass, before JSON.parse sees it, and refused past MAX_DEPTH.
+//   raw text, in one pass, before JSON.parse sees it, and refused past MAX_DEPTH; so are width
+//   (members of one array or object), the length of one string and of one number (issue 22).
 // - PostgreSQL text cannot hold U+0000, and no field may hold a control character (a CR/LF prints
 //   as an extra line on a check, domain/safe-text.ts): a body holding one is a 422 naming the field,
 //   before anything reaches the database. The scan is linear in the size of the body.
@@ -52,25 +53,87 @@ export function quoteMoneyLiterals(text: string): string {
 }
 
 /**
- * True when the JSON text nests arrays/objects deeper than `limit`. One pass over the text:
- * brackets inside strings do not count (a backslash escapes the next character). Malformed text is
- * left to JSON.parse, which refuses it in linear time.
+ * Most members one array or object of a body may hold. The API's widest are a batch (500 items)
+ * and an import mapping (100 columns). A 2 MB body of one object with 170,000 keys held the event
+ * loop for seconds inside JSON.parse alone (V8 builds such an object key by key in dictionary
+ * mode), before validation could refuse it (issue 22): width is now measured with the depth.
  */
-export function nestsDeeperThan(text: string, limit: number): boolean {
+export const MAX_MEMBERS = 1000;
+
+/** Bodies longer than this (characters) are parsed in steps (see registerJsonBody). */
+const SLICE_ABOVE = 64 * 1024;
+
+/**
+ * Longest string and number a body may hold, in characters of the raw text. The API's longest
+ * text field is 2,000 characters; only a route's file fields (the CSV of POST /imports) hold more,
+ * and those routes lift the string bound. Past them the body is refused before JSON.parse, which
+ * would otherwise build a 2 MB string only for validation to refuse it.
+ */
+export const MAX_STRING_CHARS = 64 * 1024;
+export const MAX_NUMBER_CHARS = 100;
+
+export type ShapeProblem = 'depth' | 'width' | 'string' | 'number';
+
+const PROBLEM_MESSAGES: Record<ShapeProblem, string> = {
+  depth: `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`,
+  width: `The request body has an array or object with too many members (at most ${MAX_MEMBERS} in one).`,
+  string: `The request body has a string longer than ${MAX_STRING_CHARS.toLocaleString('en-US')} characters.`,
+  number: `The request body has a number longer than ${MAX_NUMBER_CHARS} characters.`,
+};
+
+/**
+ * What is wrong with the shape of a JSON text, measured on the raw text in one pass before
+ * JSON.parse sees it: arrays/objects nested deeper than `depth`, one holding more than `members`
+ * members, a string longer than `string` or a number longer than `number` characters. Brackets and
+ * commas inside strings do not count (a backslash escapes the next character). Malformed text is
+ * left to JSON.parse, which refuses it in linear time. Stops at the first problem.
+ */
+export function shapeProblem(
+  text: string,
+  limits: { depth: number; members: number; string?: number; number?: number },
+): ShapeProblem | null {
+  const maxString = limits.string ?? Number.POSITIVE_INFINITY;
+  const maxNumber = limits.number ?? Number.POSITIVE_INFINITY;
+  // counts[d]: commas seen so far in the container open at depth d (members - 1).
+  const counts = new Array<number>(limits.depth + 1).fill(0);
   let depth = 0;
   let inString = false;
+  let stringStart = 0;
+  let numberRun = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 0x5c)
         i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
+      if (i - stringStart > maxString) return 'string';
+      continue;
+    }
+    // Digits, sign, point and exponent: the characters of a number literal.
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45) {
+      if (++numberRun > maxNumber) return 'number';
+      continue;
+    }
+    numberRun = 0;
+    if (c === 0x22) {
+      inString = true;
+      stringStart = i + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limits.depth) return 'depth';
+      counts[depth] = 0;
     } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && depth > 0) {
+      const seen = (counts[depth] ?? 0) + 1;
+      if (seen >= limits.members) return 'width';
+      counts[depth] = seen;
+    }
   }
-  return false;
+  return null;
+}
+
+/** True when the JSON text nests arrays/objects deeper than `limit` (see shapeProblem). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  return shapeProblem(text, { depth: limit, members: Number.POSITIVE_INFINITY }) === 'depth';
 }
 
 export function registerJsonBody(scope: FastifyInstance): void {
@@ -83,26 +146,34 @@ export function registerJsonBody(scope: FastifyInstance): void {
     // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
     // that needs a body still answers 400 for it, as for a request without one.
     if (text.trim() === '') return done(null, undefined);
-    if (nestsDeeperThan(text, MAX_DEPTH))
-      return done(
-        new AppError(
-          'bad_request',
-          `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`,
-        ),
-        undefined,
-      );
-    parse(request, quoteMoneyLiterals(text), (error: Error | null, value?: unknown) => {
-      if (error !== null) return done(error, undefined);
-      const { rest, nulIn } = withoutFileFields(value, request.routeOptions.config.fileFields ?? []);
-      const unsafe = nulIn === null ? findUnsafeText(rest) : { path: nulIn, kind: 'nul' as const };
-      if (unsafe !== null) {
-        const prefix = request.routeOptions.config.validationPrefix ?? '';
-        return done(
-          validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`),
-          undefined,
-        );
-      }
-      return done(null, value);
+    const hasFiles = (request.routeOptions.config.fileFields ?? []).length > 0;
+    const shape = shapeProblem(text, {
+      depth: MAX_DEPTH,
+      members: MAX_MEMBERS,
+      number: MAX_NUMBER_CHARS,
+      ...(hasFiles ? {} : { string: MAX_STRING_CHARS }),
     });
+    if (shape !== null) return done(new AppError('bad_request', PROBLEM_MESSAGES[shape]), undefined);
+    // A large body is read in steps, each its own turn of the event loop (the scans above, the
+    // parse, the control-character scan, then validation): each step of a 2 MB body takes tens of
+    // milliseconds, and other requests are answered between them rather than after all of them.
+    const step = text.length > SLICE_ABOVE ? setImmediate : (next: () => void) => next();
+    step(() =>
+      parse(request, quoteMoneyLiterals(text), (error: Error | null, value?: unknown) => {
+        if (error !== null) return done(error, undefined);
+        step(() => {
+          const { rest, nulIn } = withoutFileFields(value, request.routeOptions.config.fileFields ?? []);
+          const unsafe = nulIn === null ? findUnsafeText(rest) : { path: nulIn, kind: 'nul' as const };
+          if (unsafe !== null) {
+            const prefix = request.routeOptions.config.validationPrefix ?? '';
+            return done(
+              validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`),
+              undefined,
+            );
+          }
+          step(() => done(null, value));
+        });
+      }),
+    );
   });
 }
