@@ -37,6 +37,12 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /**
+     * Fields beside `errorMsg` in the body: the existing record's id when a create names
+     * something that already exists (`{"success": false, "errorMsg": ..., "checkId": ...}`),
+     * as the hosted service answers duplicates (docs/api-notes.md, "Duplicates").
+     */
+    readonly extra: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
@@ -67,8 +73,15 @@ export function unavailable(message: string, retryAfterSeconds: number): AppErro
   return new AppError('unavailable', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 }
 
-export type WireError = { message: string } | { success: false; errorMsg: string };
+export type WireError = { message: string } | ({ success: false; errorMsg: string } & Record<string, string | false>);
 
-export function toWire(code: ErrorCode, message: string): WireError {
-  return code === 'unauthenticated' ? { message: UNAUTHENTICATED_MESSAGE } : { success: false, errorMsg: message };
+export function toWire(code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): WireError {
+  return code === 'unauthenticated'
+    ? { message: UNAUTHENTICATED_MESSAGE }
+    : { ...extra, success: false, errorMsg: message };
+}
+
+/** A 422 for a create that names a record that already exists, with that record's id. */
+export function duplicate(message: string, idKey: string, existingId: string): AppError {
+  return new AppError('validation', message, {}, { [idKey]: existingId });
 }

@@ -4,7 +4,7 @@ import { CHECK_STOCKS, PAGE_LAYOUTS } from '../render/print-layout.ts';
 import { Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
-const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
+export const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
   'x-message': 'must be a number',
   description: 'Dollars with at most 2 decimals, as a number or a numeric string.',
 });

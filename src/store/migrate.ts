@@ -16,6 +16,7 @@ import * as clearedChecks from './migrations/014-cleared-checks.ts';
 import * as accountSettings from './migrations/015-account-settings.ts';
 import * as dropPrefixIndex from './migrations/016-drop-prefix-index.ts';
 import * as searchByOwner from './migrations/017-search-by-owner.ts';
+import * as fieldClients from './migrations/021-field-clients.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -44,6 +45,7 @@ const MIGRATIONS: readonly Migration[] = [
   accountSettings,
   dropPrefixIndex,
   searchByOwner,
+  fieldClients,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

@@ -5329,6 +5329,622 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quickpay/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay by check in one call: the payee found or created, the check written (all or nothing)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay").
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The payee: an existing live payee with exactly this name, company and address is used, else one is created. */
+                        destination: {
+                            address1?: string;
+                            address2?: string;
+                            city?: string;
+                            company?: string;
+                            country?: string;
+                            email?: string | "";
+                            name: string;
+                            phone?: string;
+                            state?: string;
+                            zip?: string;
+                        };
+                        payment_details: {
+                            /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
+                            amount: number | string;
+                            /** @description YYYY-MM-DD; default today. */
+                            issueDate?: string;
+                            memo?: string;
+                            note?: string;
+                            /** @description The check's referenceId: unique per account, so a retry with the same referenceID writes nothing and answers the existing check's id. */
+                            referenceID?: string;
+                        };
+                        source: {
+                            /** @description A bankAccountId of GET /bankAccounts. */
+                            accountId: string;
+                            accountType?: "bankaccount" | "";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checks: {
+                                    amount: string;
+                                    bankAccount: {
+                                        bankAccountId: string;
+                                        name: string;
+                                    };
+                                    checkId: string;
+                                    payee: {
+                                        name: string;
+                                        payeeId: string;
+                                    };
+                                    serialNumber: string;
+                                    status: number;
+                                }[];
+                                /** @description mailcheck only: the mailing queued. */
+                                mailingId?: string;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                /** @description Whether the destination made a new payee. */
+                                payeeCreated: boolean;
+                                /** @description The checkId again (a client reads the id from here). */
+                                paymentId: string;
+                                serialNumber: string;
+                                shippingTypeId?: number;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/directdeposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/echeck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/mailcheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay by mailed check in one call: the payee found or created, the check written and queued for mailing
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay").
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        destination: {
+                            address1?: string;
+                            address2?: string;
+                            city?: string;
+                            company?: string;
+                            country?: string;
+                            email?: string | "";
+                            name: string;
+                            phone?: string;
+                            /** @description One of GET /mailchecks/mailingOptions shippingTypes; default 1. */
+                            shippingTypeId?: number | string;
+                            state?: string;
+                            zip?: string;
+                        };
+                        payment_details: {
+                            /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
+                            amount: number | string;
+                            /** @description YYYY-MM-DD; default today. */
+                            issueDate?: string;
+                            memo?: string;
+                            note?: string;
+                            /** @description The check's referenceId: unique per account, so a retry with the same referenceID writes nothing and answers the existing check's id. */
+                            referenceID?: string;
+                        };
+                        shipping?: {
+                            method: "usps_first_class" | "usps_first_class_tracking" | "usps_priority" | "usps_express" | "fedex_overnight" | "fedex_saturday";
+                        };
+                        source: {
+                            /** @description A bankAccountId of GET /bankAccounts. */
+                            accountId: string;
+                            accountType?: "bankaccount" | "";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checks: {
+                                    amount: string;
+                                    bankAccount: {
+                                        bankAccountId: string;
+                                        name: string;
+                                    };
+                                    checkId: string;
+                                    payee: {
+                                        name: string;
+                                        payeeId: string;
+                                    };
+                                    serialNumber: string;
+                                    status: number;
+                                }[];
+                                /** @description mailcheck only: the mailing queued. */
+                                mailingId?: string;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                /** @description Whether the destination made a new payee. */
+                                payeeCreated: boolean;
+                                /** @description The checkId again (a client reads the id from here). */
+                                paymentId: string;
+                                serialNumber: string;
+                                shippingTypeId?: number;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/virtualcard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/wire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/messages": {
         parameters: {
             query?: never;

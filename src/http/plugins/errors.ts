@@ -22,12 +22,13 @@ function send(
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  extra: Readonly<Record<string, string>> = {},
 ): FastifyReply {
   return reply
     .code(status)
     .headers(headers)
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify(toWire(code, message)));
+    .send(JSON.stringify(toWire(code, message, extra)));
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -173,7 +174,8 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
     else notFound(request, reply);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
+    if (error instanceof AppError)
+      return send(reply, error.code, error.status, error.message, { ...error.headers }, error.extra);
     const known = fromFastify(error, request);
     if (known !== null) return send(reply, known.code, known.status, known.message);
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
