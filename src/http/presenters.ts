@@ -78,6 +78,19 @@ export function bankAccountWire(b: BankAccount) {
     hasSignature: b.hasSignature,
     printOffsetX: b.printOffsetX,
     printOffsetY: b.printOffsetY,
+    // The hosted service's names (docs/api-notes.md): one column each, both names on the wire.
+    bankRoutingNumber: b.routingNumber,
+    bankAddress1: b.bankAddress,
+    nickName: b.nickName,
+    addressLine1: b.addressLine1,
+    addressLine2: b.addressLine2,
+    phone: b.phone,
+    city: b.city,
+    state: b.state,
+    zip: b.zip,
+    bankCity: b.bankCity,
+    bankState: b.bankState,
+    bankZip: b.bankZip,
   };
 }
 
