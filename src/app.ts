@@ -17,6 +17,7 @@ import { registerMetrics } from './http/plugins/metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
 import { AddressLimiter } from './http/plugins/address-limiter.ts';
+import { registerFormBody } from './http/plugins/form-body.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
         // Bodies are parsed only here, after the key was checked (issue 10, item 1).
         registerJsonBody(secured);
+        registerFormBody(secured);
         registerIdempotency(secured, ctx);
         registerNullFields(secured);
         for (const routes of apiRoutes) await secured.register(routes, { ctx });

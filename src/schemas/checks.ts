@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CHECK_STATUSES } from '../domain/check-status.ts';
 import { CHECK_STOCKS, PAGE_LAYOUTS } from '../render/print-layout.ts';
-import { Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
+import { DateText, Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
 export const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
@@ -32,7 +32,7 @@ export const VoucherItemInput = Type.Object(
 export const VoucherInput = Type.Object(
   {
     voucherNumber: OptionalText(50),
-    date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD' })),
+    date: Type.Optional(DateText('YYYY-MM-DD')),
     memo: OptionalText(150),
     voucherItems: Type.Optional(Type.Array(VoucherItemInput, { maxItems: 100 })),
   },
@@ -47,9 +47,7 @@ export const CheckInput = Type.Object(
     serialNumber: Type.Optional(
       Type.String({ pattern: '^(|0*[1-9][0-9]{0,14})$', 'x-message': 'must contain digits only (at most 15)' }),
     ),
-    issueDate: Type.Optional(
-      Type.String({ maxLength: 10, description: 'YYYY-MM-DD; default today in the account time zone.' }),
-    ),
+    issueDate: Type.Optional(DateText('YYYY-MM-DD; default today in the account time zone.')),
     amount: Type.Optional(Amount),
     memo: OptionalText(150),
     note: OptionalText(150),

@@ -4,7 +4,7 @@
 
 import { Type } from 'typebox';
 import { Amount } from './checks.ts';
-import { IntegerValue, OptionalText, Text } from './common.ts';
+import { DateText, IntegerValue, OptionalText, Text } from './common.ts';
 
 const destinationFields = {
   name: Text(100),
@@ -40,7 +40,7 @@ const PaymentDetails = Type.Object(
     amount: Amount,
     memo: OptionalText(150),
     note: OptionalText(150),
-    issueDate: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD; default today.' })),
+    issueDate: Type.Optional(DateText('YYYY-MM-DD; default today.')),
     referenceID: Type.Optional(
       Type.String({
         maxLength: 255,

@@ -1283,7 +1283,7 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   );
 
   it(
-    'a JSON body under another content type (or none): 400, never a write',
+    'a JSON body under another content type (or none): 400 (422 read as a form), never a write',
     async () => {
       const contentType = fc.constantFrom<string | null>(
         null,
@@ -1296,7 +1296,10 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       );
       await fc.assert(
         fc.asyncProperty(route, contentType, fc.jsonValue(), async (r, type, value) => {
-          await rejectedWithoutWrites(() => inject(r.method, r.url(), JSON.stringify(value), type), [400]);
+          // A form body is read (issue 25): JSON text read as a form is a field the route does not
+          // know, so a 422, as a JSON body with that field would be.
+          const refusals = type === 'application/x-www-form-urlencoded' ? [400, 422] : [400];
+          await rejectedWithoutWrites(() => inject(r.method, r.url(), JSON.stringify(value), type), refusals);
         }),
         { numRuns: RUNS.contentType },
       );
