@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'validation'
   | 'rate_limited'
   | 'unavailable'
@@ -21,6 +22,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   validation: 422,
   rate_limited: 429,
   unavailable: 503,

@@ -133,6 +133,7 @@ export function voucherWire(v: Voucher) {
     voucherId: v.id,
     voucherNumber: v.voucherNumber,
     date: v.date,
+    payeeId: v.payeeId,
     memo: v.memo,
     voucherItems: v.items.map((item) => ({
       invoiceNumber: item.invoiceNumber,

@@ -157,9 +157,21 @@ export const CheckMessageResponse = Type.Object({
   data: CheckRead,
 });
 
+const PrintIds = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH, description });
+
 export const PrintChecksBody = Type.Object(
   {
-    checkIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH }),
+    checkIds: Type.Optional(PrintIds('The checks to print; required unless checkId is given.')),
+    // The hosted service's names, as a PHP SDK sends them (docs/api-notes.md): `checkId` (an
+    // array) for checkIds, `paperType` for stock. Given both ways, they must agree.
+    checkId: Type.Optional(PrintIds('The hosted name of checkIds.')),
+    paperType: Type.Optional(
+      Type.Union(
+        CHECK_STOCKS.map((s) => Type.Literal(s)),
+        { 'x-message': `must be one of ${CHECK_STOCKS.join(', ')}`, description: 'The hosted name of stock.' },
+      ),
+    ),
     // Our extension (docs/printing.md); absent means what the endpoint always printed.
     stock: Type.Optional(
       Type.Union(

@@ -7,7 +7,7 @@ import type { Db } from '../store/db.ts';
 import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
 import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, duplicate, notFound } from '../errors.ts';
 import { prepareImage } from '../render/signature-image.ts';
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
@@ -97,7 +97,30 @@ export async function createBankAccounts(
       createdAt: now,
     };
   });
+  // One bank account per real account: two records of it would keep two check-number counters and
+  // print the same number twice. A repeat is answered with the existing id (docs/api-notes.md,
+  // "Duplicates"); it is the caller's own record, so naming it reveals nothing.
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = `${accounts[i]?.routingNumber}/${item.accountNumber}`;
+    if (seen.has(key)) throw rules.distinct(`bankAccounts.${i}.accountNumber`);
+    seen.set(key, i);
+  });
   await ctx.db.transaction(async (tx) => {
+    for (const [i, account] of accounts.entries()) {
+      const plain = items[i]?.accountNumber ?? '';
+      const candidates = await bankAccountStore.sameNumberCandidates(
+        tx,
+        owner,
+        account.routingNumber,
+        account.accountNumberMasked,
+      );
+      const existing = candidates.find(
+        (c) => sealedKeyId(c.sealed) !== null && ctx.vault.open(c.sealed, bankAccountNumberContext(c.id)) === plain,
+      );
+      if (existing !== undefined)
+        throw duplicate(`The bankAccounts.${i}.accountNumber has already been taken.`, 'bankAccountId', existing.id);
+    }
     for (const account of accounts) await bankAccountStore.insertBankAccount(tx, owner, account);
   });
   return accounts;
@@ -236,7 +259,7 @@ export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: Page):
 
 export { maskAccountNumber };
 
-/** The real number, for the MICR line: the only reader of the sealed value. */
+/** The real number, for the MICR line (the duplicate check in createBankAccounts also opens it). */
 export function accountNumberOf(ctx: Pick<ServiceContext, 'vault'>, bank: BankAccount): string {
   return ctx.vault.open(bank.sealedAccountNumber, bankAccountNumberContext(bank.id));
 }

@@ -276,3 +276,20 @@ export async function logoForPrinting(q: Queryable, owner: Owner, id: string): P
   );
   return row?.logo === null || row?.logo === undefined ? null : Buffer.from(row.logo);
 }
+
+/**
+ * The caller's live bank accounts on this routing number whose account number ends as `masked`
+ * does: the only ones that can hold the same number (the number itself is sealed, so the caller
+ * opens each to compare).
+ */
+export async function sameNumberCandidates(
+  q: Queryable,
+  owner: Owner,
+  routingNumber: string,
+  masked: string,
+): Promise<{ id: string; sealed: string }[]> {
+  return q.all<{ id: string; sealed: string }>(
+    `SELECT id, account_number AS sealed FROM bank_accounts WHERE ${LIVE} AND routing_number = ? AND account_number_masked = ? ORDER BY created_at, id`,
+    [owner.accountId, owner.env, routingNumber, masked],
+  );
+}

@@ -13,3 +13,17 @@ export async function checkIdByReference(q: Queryable, owner: Owner, referenceId
   ]);
   return row?.id;
 }
+
+/** The ids of the caller's checks holding these referenceIds, by referenceId. */
+export async function checkIdsByReference(
+  q: Queryable,
+  owner: Owner,
+  referenceIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (referenceIds.length === 0) return new Map();
+  const rows = await q.all<{ id: string; reference_id: string }>(
+    `SELECT id, reference_id FROM checks WHERE ${OWNED} AND reference_id IN (${referenceIds.map(() => '?').join(', ')})`,
+    [owner.accountId, owner.env, ...referenceIds],
+  );
+  return new Map(rows.map((r) => [r.reference_id, r.id]));
+}

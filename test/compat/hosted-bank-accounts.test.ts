@@ -73,10 +73,12 @@ describe.each(dialects())('hosted bank account fields (%s)', (dialect) => {
   });
 
   it('PUT takes the hosted names; the routing number is accepted only unchanged', async () => {
-    const made = await post('/bankAccounts', { bankAccounts: [{ ...hosted, name: 'To edit' }] });
+    const made = await post('/bankAccounts', {
+      bankAccounts: [{ ...hosted, name: 'To edit', accountNumber: '22223333' }],
+    });
     const id = made.body.data.bankAccounts[0].bankAccountId;
     // The account number is not editable (as before): sent back, it is refused, nothing changes.
-    const withNumber = await put(`/bankAccounts/${id}`, { ...hosted, nickName: 'Main ops' });
+    const withNumber = await put(`/bankAccounts/${id}`, { ...hosted, accountNumber: '22223333', nickName: 'Main ops' });
     expect(withNumber.status, withNumber.raw).toBe(422);
     expect(withNumber.body.errorMsg).toBe('The accountNumber field is not allowed.');
     // The rest of the record sent back, the routing number included, unchanged.
@@ -135,6 +137,49 @@ describe.each(dialects())('hosted bank account fields (%s)', (dialect) => {
       expect(res.body).toEqual({ success: false, errorMsg: message });
     }
     expect((await api.get('/bankAccounts')).body.data.meta.total).toBe(before);
+  });
+
+  it('a bank account created twice answers success false with the existing bankAccountId, as the ERP module expects', async () => {
+    const body = { bankAccounts: [{ ...hosted, name: 'Twice', accountNumber: '000987654321' }] };
+    const first = await post('/bankAccounts', body);
+    expect(first.status, first.raw).toBe(201);
+    const before = (await api.get('/bankAccounts')).body.data.meta.total;
+    // Same routing and account number, under either name for the routing number: the same account.
+    for (const again of [
+      body,
+      { bankAccounts: [{ name: 'Other name', routingNumber: '011000015', accountNumber: '000987654321' }] },
+    ]) {
+      const res = await post('/bankAccounts', again);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        success: false,
+        errorMsg: 'The bankAccounts.0.accountNumber has already been taken.',
+        bankAccountId: first.body.data.bankAccounts[0].bankAccountId,
+      });
+    }
+    // The same last four digits on another number is another account; so is another routing number.
+    const near = await post('/bankAccounts', {
+      bankAccounts: [{ ...hosted, name: 'Near', accountNumber: '111987654321' }],
+    });
+    expect(near.status).toBe(201);
+    // Twice in one batch: a duplicate value, nothing made.
+    const batch = await post('/bankAccounts', {
+      bankAccounts: [
+        { ...hosted, accountNumber: '31313131' },
+        { ...hosted, accountNumber: '31313131' },
+      ],
+    });
+    expect(batch.body).toEqual({
+      success: false,
+      errorMsg: 'The bankAccounts.1.accountNumber field has a duplicate value.',
+    });
+    expect((await api.get('/bankAccounts')).body.data.meta.total).toBe(before + 1);
+    // Another account's key may create the same numbers: duplicates are per account.
+    const stranger = await t.client('stranger@example.com');
+    expect((await stranger.post('/bankAccounts', body)).status).toBe(201);
+    // Deleted, the number may be used again.
+    expect((await api.delete(`/bankAccounts/${first.body.data.bankAccounts[0].bankAccountId}`)).status).toBe(200);
+    expect((await post('/bankAccounts', body)).status).toBe(201);
   });
 
   it("the ERP module's flow: its bank account, then POST /quickpay/mailcheck on it", async () => {

@@ -80,8 +80,8 @@ const notObject: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.array(fc.integer(), { maxLength: 2 }),
 );
-/** ... and not null either, for optional fields (null there means not given). */
-const notObjectOrNull: fc.Arbitrary<unknown> = notObject.filter((v) => v !== null);
+/** ... and not null or "" either, for optional fields (both mean not given there: issue 24, item 10). */
+const notObjectOrNull: fc.Arbitrary<unknown> = notObject.filter((v) => v !== null && v !== '');
 
 /** An object key that is not in `known` (and not `__proto__`, which the JSON parser refuses with a 400 of its own). */
 const unknownKey = (known: readonly string[], typos: readonly string[]): fc.Arbitrary<string> =>
@@ -246,11 +246,11 @@ const badAmount: fc.Arbitrary<unknown> = fc.oneof(
   validAmount.map((a) => `-${String(a)}`),
 );
 
-/** Flags take true/false, 0/1 and "0"/"1" only. */
+/** Flags take true/false, 0/1 and "0"/"1" only ("" on an optional flag is "not given": issue 24, item 10). */
 const badFlag: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>(2, -1, 1.5, 'true', 'false', 'yes', 'no', 'on', '', ' 1', '01', '2', [], {}, [true]),
+  fc.constantFrom<unknown>(2, -1, 1.5, 'true', 'false', 'yes', 'no', 'on', ' 1', '01', '2', [], {}, [true]),
   fc.integer().filter((n) => n !== 0 && n !== 1),
-  fc.string().filter((s) => s !== '0' && s !== '1'),
+  fc.string().filter((s) => s !== '0' && s !== '1' && s !== ''),
 );
 
 /** Serial numbers that are not digits only (at most 15). */
@@ -902,13 +902,15 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       set(
         'sendAttachment',
         fc.oneof(
-          fc.constantFrom<unknown>(2, -1, '2', '01', true, false, 0.5, []),
+          // true and false are accepted (issue 24, item 10).
+          fc.constantFrom<unknown>(2, -1, '2', '01', 'true', 0.5, []),
           fc.integer().filter((n) => n !== 0 && n !== 1),
         ),
       ),
       set('enableSmsInform', fc.constantFrom<unknown>('yes', 'true', 'false', 2, -1, '01', [], {})),
       fc.tuple(base, badPhone).map(([item, phone]) => ({ ...item, enableSmsInform: true, payeePhone: phone })),
-      set('payeePhone', fc.oneof(fc.constant(''), overLong(32), notStringOrNull)),
+      // "" is "not given" (issue 24, item 10): the payee's own phone is used, as without the field.
+      set('payeePhone', fc.oneof(overLong(32), notStringOrNull)),
       fc
         .tuple(base, unknownKey(EMAIL_FIELDS, ['checkID', 'check_id', 'email', 'phone', 'sms', 'attachment']))
         .chain(([item, k]) => anyJson.map((v) => withKey(item, k, v))),

@@ -20,6 +20,7 @@ import { mailCheckRoutes } from './mail-checks.route.ts';
 import { payeeRoutes } from './payees.route.ts';
 import { positivePayExportRoutes } from './positive-pay-exports.route.ts';
 import { quickpayRoutes } from './quickpay.route.ts';
+import { voucherRoutes } from './vouchers.route.ts';
 import { sandboxRoutes } from './sandbox.route.ts';
 import { webhookRoutes } from './webhooks.route.ts';
 
@@ -45,4 +46,5 @@ export const apiRoutes = [
   positivePayExportRoutes,
   importRoutes,
   quickpayRoutes,
+  voucherRoutes,
 ];
