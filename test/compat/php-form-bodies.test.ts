@@ -74,13 +74,14 @@ describe.each(dialects())('PHP SDK form bodies (%s)', (dialect) => {
             },
           ],
         },
-        // JSON's twin sends the offset as a number (a form has only text).
+        // JSON's twin sends the offset as a number (a form has only text), for another real account
+        // with the same last four digits (the same account twice is a duplicate).
         {
           bankAccounts: [
             {
               name: 'Form Bank',
               bankName: 'First',
-              accountNumber: '000123456789',
+              accountNumber: '999123456789',
               bankRoutingNumber: '011000015',
               nickName: 'FB',
               bankZip: '02110',

@@ -380,12 +380,29 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     return { counts, checks, payees, banks, checkCounts };
   }
 
+  /**
+   * A PUT whose body gives no field (`{}`, or only nulls): 200 with nothing changed (issue 24,
+   * item 10; compat/last-refusals holds it), so not a refusal these properties can expect.
+   */
+  function changesNothing(method: string, value: unknown): boolean {
+    return (
+      method === 'PUT' &&
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.values(value).every((v) => v === null || v === undefined)
+    );
+  }
+
   /** The decided error body: exactly `{ success: false, errorMsg }` with a non-empty message, JSON. */
   function expectError(res: Reply, statuses: readonly number[]): void {
     expect(res.status, `status ${res.status}, body ${res.raw}`).toBeLessThan(500);
     expect(statuses, `status ${res.status}, body ${res.raw}`).toContain(res.status);
     expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ success: false, errorMsg: expect.any(String) });
+    // A duplicate names the existing record beside the message (docs/api-notes.md, "Duplicates").
+    const { checkId, bankAccountId, ...rest } = res.body as Record<string, unknown>;
+    expect(rest).toEqual({ success: false, errorMsg: expect.any(String) });
+    for (const id of [checkId, bankAccountId]) if (id !== undefined) expect(id).toMatch(/^(chk|bank)_/);
     expect((res.body as { errorMsg: string }).errorMsg.trim()).not.toBe('');
   }
 
@@ -1141,7 +1158,7 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
             .tuple(validPayeeChanges, fc.array(badPayeeField, { minLength: 1, maxLength: 2 }))
             .map(([valid, bad]) => bad.reduce((acc, [k, v]) => withKey(acc, k, v), valid)),
         },
-        { weight: 1, arbitrary: fc.constant({}) },
+        // `{}` changes nothing and answers 200 (issue 24, item 10): compat/last-refusals holds it.
         { weight: 1, arbitrary: notObject.filter((v) => v !== null) },
       );
       await fc.assert(
@@ -1209,6 +1226,7 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     async () => {
       await fc.assert(
         fc.asyncProperty(route, fc.jsonValue(), async (r, value) => {
+          fc.pre(!changesNothing(r.method, value));
           const res = await rejectedWithoutWrites(
             () => inject(r.method, r.url(), JSON.stringify(value), 'application/json'),
             [400, 422],
@@ -1226,6 +1244,7 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
     async () => {
       await fc.assert(
         fc.asyncProperty(route, fc.anything(), async (r, value) => {
+          fc.pre(!changesNothing(r.method, value));
           const text = JSON.stringify(value) ?? '';
           await rejectedWithoutWrites(() => inject(r.method, r.url(), text, 'application/json'), [400, 422]);
         }),

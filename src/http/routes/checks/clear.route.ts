@@ -22,8 +22,7 @@ export const checkClearRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
           summary: hosted
             ? 'Another name of POST /checks/{checkId}/clear (what the hosted service calls it)'
             : 'Mark an issued check cleared: the bank paid it (addition to the spec)',
-          description:
-            'Printed, mailed, emailed and e-printed checks may clear; new, void and refunded ones may not (422), nor a check that already cleared (422). The status code does not change: `clearedDate` and a `cleared` statement record it, and `check.cleared` is sent to webhooks.',
+          description: `${hosted ? 'Beyond the spec: what the hosted service does (docs/api-notes.md). ' : ''}Printed, mailed, emailed and e-printed checks may clear; new, void and refunded ones may not (422), nor a check that already cleared (422). The status code does not change: \`clearedDate\` and a \`cleared\` statement record it, and \`check.cleared\` is sent to webhooks.`,
           tags: ['reconciliation'],
           params: IdParam('checkId'),
           body: ClearCheckBody,
