@@ -17,8 +17,11 @@ import { registerAuth } from './http/plugins/auth.ts';
 import { registerMetrics } from './http/plugins/metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
+import { toWire } from './errors.ts';
 import { AddressLimiter } from './http/plugins/address-limiter.ts';
 import { SharedLimits, SharedRate } from './services/shared-limits.service.ts';
+import { registerContentEncoding } from './http/plugins/content-encoding.ts';
+import { registerFormBody } from './http/plugins/form-body.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
@@ -118,6 +121,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the hook below
+    // answers it instead, in the spec's error shape (issue 24, item 10).
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const heavyWork = deps.heavyWork ?? openHeavyWork(config.heavyWork, app.log);
@@ -137,6 +143,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Hooks on every request are callback-style, not async: no promise per request (issue 13).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply
+        .code(400)
+        .header('connection', 'close')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(toWire('bad_request', 'The request has no Host header, which HTTP/1.1 requires.')));
+      return;
+    }
     done();
   });
   // Graceful shutdown: idle keep-alive connections are closed when close() starts; a request still
@@ -228,7 +242,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(async (secured) => {
         registerAuth(secured, deps.keys, rate, failures);
         // Bodies are parsed only here, after the key was checked (issue 10, item 1).
+        registerContentEncoding(secured);
         registerJsonBody(secured);
+        registerFormBody(secured);
         registerIdempotency(secured, ctx);
         registerNullFields(secured);
         for (const routes of apiRoutes) await secured.register(routes, { ctx });

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'validation'
   | 'rate_limited'
   | 'unavailable'
@@ -21,6 +22,7 @@ const STATUS: Readonly<Record<ErrorCode, number>> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   validation: 422,
   rate_limited: 429,
   unavailable: 503,
@@ -37,6 +39,12 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /**
+     * Fields beside `errorMsg` in the body: the existing record's id when a create names
+     * something that already exists (`{"success": false, "errorMsg": ..., "checkId": ...}`),
+     * as the hosted service answers duplicates (docs/api-notes.md, "Duplicates").
+     */
+    readonly extra: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
@@ -82,8 +90,15 @@ export function unavailableCause(error: AppError): { reason: string; code: strin
   };
 }
 
-export type WireError = { message: string } | { success: false; errorMsg: string };
+export type WireError = { message: string } | ({ success: false; errorMsg: string } & Record<string, string | false>);
 
-export function toWire(code: ErrorCode, message: string): WireError {
-  return code === 'unauthenticated' ? { message: UNAUTHENTICATED_MESSAGE } : { success: false, errorMsg: message };
+export function toWire(code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): WireError {
+  return code === 'unauthenticated'
+    ? { message: UNAUTHENTICATED_MESSAGE }
+    : { ...extra, success: false, errorMsg: message };
+}
+
+/** A 422 for a create that names a record that already exists, with that record's id. */
+export function duplicate(message: string, idKey: string, existingId: string): AppError {
+  return new AppError('validation', message, {}, { [idKey]: existingId });
 }

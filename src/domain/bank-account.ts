@@ -16,5 +16,35 @@ export interface BankAccount {
   /** Printer offsets in hundredths of an inch (domain/print-offset.ts). */
   printOffsetX: number;
   printOffsetY: number;
+  /**
+   * The hosted service's holder and bank details (issue 25): shown and returned, never printed on
+   * the check. `bankAddress` is the hosted `bankAddress1`, `routingNumber` its `bankRoutingNumber`.
+   */
+  nickName: string;
+  addressLine1: string;
+  addressLine2: string;
+  phone: string;
+  city: string;
+  state: string;
+  zip: string;
+  bankCity: string;
+  bankState: string;
+  bankZip: string;
   createdAt: number;
 }
+
+/** The hosted detail fields, in the order the clients send them. */
+export const BANK_ACCOUNT_DETAILS = [
+  'nickName',
+  'addressLine1',
+  'addressLine2',
+  'phone',
+  'city',
+  'state',
+  'zip',
+  'bankCity',
+  'bankState',
+  'bankZip',
+] as const;
+
+export type BankAccountDetail = (typeof BANK_ACCOUNT_DETAILS)[number];

@@ -14,6 +14,8 @@ export interface Voucher {
   voucherNumber: string;
   date: string | null;
   memo: string;
+  /** The payee a voucher made on its own (`POST /vouchers`) names; null for a check's inline voucher. */
+  payeeId: string | null;
   items: VoucherItem[];
   createdAt: number;
 }

@@ -79,6 +79,19 @@ export function bankAccountWire(b: BankAccount) {
     hasSignature: b.hasSignature,
     printOffsetX: b.printOffsetX,
     printOffsetY: b.printOffsetY,
+    // The hosted service's names (docs/api-notes.md): one column each, both names on the wire.
+    bankRoutingNumber: b.routingNumber,
+    bankAddress1: b.bankAddress,
+    nickName: b.nickName,
+    addressLine1: b.addressLine1,
+    addressLine2: b.addressLine2,
+    phone: b.phone,
+    city: b.city,
+    state: b.state,
+    zip: b.zip,
+    bankCity: b.bankCity,
+    bankState: b.bankState,
+    bankZip: b.bankZip,
   };
 }
 
@@ -121,6 +134,7 @@ export function voucherWire(v: Voucher) {
     voucherId: v.id,
     voucherNumber: v.voucherNumber,
     date: v.date,
+    payeeId: v.payeeId,
     memo: v.memo,
     voucherItems: v.items.map((item) => ({
       invoiceNumber: item.invoiceNumber,

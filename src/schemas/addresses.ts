@@ -25,10 +25,17 @@ export const AddressInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const CreateAddressesBody = Type.Object(
-  { addresses: Type.Array(AddressInput, { minItems: 1, maxItems: MAX_BATCH }) },
-  { additionalProperties: false },
-);
+/**
+ * The batch form (`{"addresses": [...]}`), or one address unwrapped, as the PHP SDK in the census
+ * sends it (answered unwrapped, like one category: docs/api-notes.md).
+ */
+export const CreateAddressesBody = Type.Union([
+  Type.Object(
+    { addresses: Type.Array(AddressInput, { minItems: 1, maxItems: MAX_BATCH }) },
+    { additionalProperties: false },
+  ),
+  AddressInput,
+]);
 
 const addressFields = {
   name: Type.String(),
@@ -53,22 +60,31 @@ export const FromAddressListItem = Type.Object({ customFromAddressId: Type.Strin
 
 export const ToAddressListItem = Type.Object({ customToAddressId: Type.String(), ...addressFields });
 
-export const CreateFromAddressesResponse = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-  data: Type.Object({ addresses: Type.Array(FromAddressListItem) }),
-});
+export const CreateFromAddressesResponse = Type.Union([
+  Type.Object({
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object({ addresses: Type.Array(FromAddressListItem) }),
+  }),
+  Type.Object({ success: Type.Literal(true), message: Type.String(), data: FromAddressListItem }),
+]);
 
 export const ListFromAddressesResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({ meta: Meta, addresses: Type.Array(FromAddressListItem) }),
 });
 
-export const CreateToAddressesResponse = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-  data: Type.Object({ addresses: Type.Array(ToAddressListItem) }),
-});
+export const CreateToAddressesResponse = Type.Union([
+  Type.Object({
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object({ addresses: Type.Array(ToAddressListItem) }),
+  }),
+  Type.Object({ success: Type.Literal(true), message: Type.String(), data: ToAddressListItem }),
+]);
+
+/** GET /customToAddresses/{id} (the hosted service's): the list item's shape. */
+export const ToAddressResponse = Type.Object({ success: Type.Literal(true), data: ToAddressListItem });
 
 export const ListToAddressesResponse = Type.Object({
   success: Type.Literal(true),

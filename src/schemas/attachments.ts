@@ -24,3 +24,5 @@ export const ListAttachmentsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({ attachments: Type.Array(AttachmentRead) }),
 });
+
+export const AttachmentResponse = Type.Object({ success: Type.Literal(true), data: AttachmentRead });

@@ -24,12 +24,36 @@ const printOffsets = {
   printOffsetY: Type.Optional(PrintOffset('down')),
 };
 
+const RoutingNumber = (description: string) =>
+  Type.String({ pattern: '^[0-9]{9}$', 'x-message': 'must be 9 digits', description });
+
+/**
+ * The hosted service's names (issue 25; docs/api-notes.md): `bankRoutingNumber` and `bankAddress1`
+ * are other names of `routingNumber` and `bankAddress` (give either, or both alike); the others
+ * are the holder's and the bank's details, kept and returned, not printed.
+ */
+const hostedFields = {
+  nickName: OptionalText(100),
+  addressLine1: OptionalText(100),
+  addressLine2: OptionalText(100),
+  phone: OptionalText(32),
+  city: OptionalText(60),
+  state: OptionalText(60),
+  zip: OptionalText(20),
+  bankAddress1: OptionalText(200, { description: 'The hosted name of bankAddress.' }),
+  bankCity: OptionalText(60),
+  bankState: OptionalText(60),
+  bankZip: OptionalText(20),
+};
+
 export const BankAccountInput = Type.Object(
   {
     name: Text(100),
     bankName: OptionalText(100),
     bankAddress: OptionalText(200),
-    routingNumber: Type.String({ pattern: '^[0-9]{9}$', 'x-message': 'must be 9 digits' }),
+    routingNumber: Type.Optional(RoutingNumber('Required unless bankRoutingNumber is given.')),
+    bankRoutingNumber: Type.Optional(RoutingNumber('The hosted name of routingNumber.')),
+    ...hostedFields,
     accountNumber: Type.String({ pattern: '^[0-9]{4,17}$', 'x-message': 'must be 4 to 17 digits' }),
     startingSerial: Type.Optional(Serial('The first automatic serial number; default 10001.')),
     customFromAddressId: Type.Optional(
@@ -51,6 +75,9 @@ export const UpdateBankAccountBody = Type.Object(
     bankName: OptionalText(100),
     bankAddress: OptionalText(200),
     nextSerial: Type.Optional(Serial('The next automatic serial number.')),
+    routingNumber: Type.Optional(RoutingNumber('Accepted when it is the current one (it cannot change).')),
+    bankRoutingNumber: Type.Optional(RoutingNumber('Accepted when it is the current one (it cannot change).')),
+    ...hostedFields,
     customFromAddressId: Type.Optional(
       Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' }),
     ),
@@ -73,6 +100,18 @@ export const BankAccountRead = Type.Object({
   hasSignature: Type.Boolean({ description: "Whether a signature image prints on this account's checks." }),
   printOffsetX: PrintOffset('right'),
   printOffsetY: PrintOffset('down'),
+  bankRoutingNumber: Type.String({ description: 'routingNumber again, under the hosted name.' }),
+  bankAddress1: Type.String({ description: 'bankAddress again, under the hosted name.' }),
+  nickName: Type.String(),
+  addressLine1: Type.String(),
+  addressLine2: Type.String(),
+  phone: Type.String(),
+  city: Type.String(),
+  state: Type.String(),
+  zip: Type.String(),
+  bankCity: Type.String(),
+  bankState: Type.String(),
+  bankZip: Type.String(),
 });
 
 export const BankAccountResponse = Type.Object({ success: Type.Literal(true), data: BankAccountRead });

@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { CHECK_STATUSES } from '../domain/check-status.ts';
 import { CHECK_STOCKS, PAGE_LAYOUTS } from '../render/print-layout.ts';
-import { Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
+import { DateText, Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
-const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
+export const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
   'x-message': 'must be a number',
   description: 'Dollars with at most 2 decimals, as a number or a numeric string.',
 });
@@ -32,7 +32,7 @@ export const VoucherItemInput = Type.Object(
 export const VoucherInput = Type.Object(
   {
     voucherNumber: OptionalText(50),
-    date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD' })),
+    date: Type.Optional(DateText('YYYY-MM-DD')),
     memo: OptionalText(150),
     voucherItems: Type.Optional(Type.Array(VoucherItemInput, { maxItems: 100 })),
   },
@@ -47,9 +47,7 @@ export const CheckInput = Type.Object(
     serialNumber: Type.Optional(
       Type.String({ pattern: '^(|0*[1-9][0-9]{0,14})$', 'x-message': 'must contain digits only (at most 15)' }),
     ),
-    issueDate: Type.Optional(
-      Type.String({ maxLength: 10, description: 'YYYY-MM-DD; default today in the account time zone.' }),
-    ),
+    issueDate: Type.Optional(DateText('YYYY-MM-DD; default today in the account time zone.')),
     amount: Type.Optional(Amount),
     memo: OptionalText(150),
     note: OptionalText(150),
@@ -159,9 +157,21 @@ export const CheckMessageResponse = Type.Object({
   data: CheckRead,
 });
 
+const PrintIds = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH, description });
+
 export const PrintChecksBody = Type.Object(
   {
-    checkIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_BATCH }),
+    checkIds: Type.Optional(PrintIds('The checks to print; required unless checkId is given.')),
+    // The hosted service's names, as a PHP SDK sends them (docs/api-notes.md): `checkId` (an
+    // array) for checkIds, `paperType` for stock. Given both ways, they must agree.
+    checkId: Type.Optional(PrintIds('The hosted name of checkIds.')),
+    paperType: Type.Optional(
+      Type.Union(
+        CHECK_STOCKS.map((s) => Type.Literal(s)),
+        { 'x-message': `must be one of ${CHECK_STOCKS.join(', ')}`, description: 'The hosted name of stock.' },
+      ),
+    ),
     // Our extension (docs/printing.md); absent means what the endpoint always printed.
     stock: Type.Optional(
       Type.Union(

@@ -103,6 +103,19 @@ export function pageOf(query: { perPage?: string; page?: string }): Paging {
   return resolvePaging(query.page, query.perPage);
 }
 
+/**
+ * A calendar date as text. The pattern, not a length, bounds it, so a date-time where a date
+ * belongs (`2026-11-26T00:00:00.000Z`, what JavaScript's toISOString gives) is told the format
+ * (issue 24, item 10); whether the day exists (2026-02-30) is the service's to say.
+ */
+export function DateText(description: string) {
+  return Type.String({
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+    'x-message': 'must be a date in the format YYYY-MM-DD (a date without a time)',
+    description,
+  });
+}
+
 /** A required, non-empty, bounded string. */
 export function Text(maxLength: number, options: Record<string, unknown> = {}) {
   return Type.String({ minLength: 1, maxLength, ...options });

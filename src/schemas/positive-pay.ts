@@ -6,7 +6,6 @@ import { Meta } from './common.ts';
 
 const DateText = (description: string) =>
   Type.String({
-    maxLength: 10,
     pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
     'x-message': 'must be a date in the format YYYY-MM-DD',
     description,

@@ -1,6 +1,6 @@
 // A check's voucher: the body and the read shape.
 
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { VoucherInput } from './checks.ts';
 import { NullableString } from './common.ts';
 
@@ -10,6 +10,7 @@ export const VoucherRead = Type.Object({
   voucherNumber: Type.String(),
   date: NullableString(),
   memo: Type.String(),
+  payeeId: NullableString({ description: 'The payee a voucher made by POST /vouchers names; null otherwise.' }),
   voucherItems: Type.Array(
     Type.Object({
       invoiceNumber: Type.String(),
@@ -31,3 +32,16 @@ export const CreateVoucherResponse = Type.Object({
   message: Type.String(),
   data: VoucherRead,
 });
+
+/** POST /vouchers (the hosted service's; issue 25): a voucher of its own, named later by a check's voucherId. */
+export const StandaloneVoucherBody = Type.Object(
+  {
+    ...VoucherInput.properties,
+    payeeId: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type StandaloneVoucherInput = Static<typeof StandaloneVoucherBody>;

@@ -62,3 +62,15 @@ export async function removeAttachment(
   if ((await deliveries.deleteAttachment(ctx.db, owner, checkId, attachmentId)) === 0)
     throw new AppError('not_found', 'Attachment not found.');
 }
+
+/** One attachment's record (GET /checks/{id}/attachments/{attachmentId}, the hosted service's read). */
+export async function getAttachment(
+  ctx: ServiceContext,
+  owner: Owner,
+  checkId: string,
+  attachmentId: string,
+): Promise<AttachmentMeta> {
+  const found = (await listAttachments(ctx, owner, checkId)).find((a) => a.id === attachmentId);
+  if (found === undefined) throw new AppError('not_found', 'Attachment not found.');
+  return found;
+}

@@ -1,12 +1,12 @@
 import type { Owner } from '../domain/owner.ts';
-import type { BankAccount } from '../domain/bank-account.ts';
+import { BANK_ACCOUNT_DETAILS, type BankAccount, type BankAccountDetail } from '../domain/bank-account.ts';
 import { newId } from '../domain/ids.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
 import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../domain/sealed.ts';
 import type { Db } from '../store/db.ts';
 import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, duplicate, notFound } from '../errors.ts';
 import { type ImagePurpose, isRefusal, MAX_IMAGE_BYTES, normalizeImage } from './normalize-image.ts';
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
@@ -26,6 +26,27 @@ function serialFrom(value: number | string, path: string): number {
   return serial;
 }
 
+/**
+ * A field given under our name and the hosted one (`routingNumber` / `bankRoutingNumber`,
+ * `bankAddress` / `bankAddress1`): either, or both when they agree.
+ */
+function eitherName(
+  path: string,
+  ours: [string, string | undefined],
+  hosted: [string, string | undefined],
+): string | undefined {
+  const [ourName, ourValue] = ours;
+  const [hostedName, hostedValue] = hosted;
+  if (ourValue !== undefined && hostedValue !== undefined && ourValue !== hostedValue)
+    throw rules.custom(`${path}${hostedName}`, `must be the same as ${ourName} when both are given`);
+  return ourValue ?? hostedValue;
+}
+
+/** The hosted detail fields given, as stored. */
+function detailsOf(item: Partial<Record<BankAccountDetail, string>>): Partial<Record<BankAccountDetail, string>> {
+  return Object.fromEntries(BANK_ACCOUNT_DETAILS.flatMap((f) => (item[f] === undefined ? [] : [[f, item[f]]])));
+}
+
 export async function createBankAccounts(
   ctx: ServiceContext,
   owner: Owner,
@@ -38,15 +59,26 @@ export async function createBankAccounts(
   // rotation by the CLI while the server runs is followed at once.
   const keyId = await currentDataKeyId(ctx.db);
   const accounts = items.map((item, i): BankAccount => {
-    if (!isValidRoutingNumber(item.routingNumber))
-      throw rules.custom(`bankAccounts.${i}.routingNumber`, 'must be a valid 9-digit ABA routing number');
+    const path = `bankAccounts.${i}.`;
+    const routingNumber = eitherName(
+      path,
+      ['routingNumber', item.routingNumber],
+      ['bankRoutingNumber', item.bankRoutingNumber],
+    );
+    if (routingNumber === undefined) throw rules.required(`${path}routingNumber`);
+    if (!isValidRoutingNumber(routingNumber))
+      throw rules.custom(
+        `${path}${item.routingNumber === undefined ? 'bankRoutingNumber' : 'routingNumber'}`,
+        'must be a valid 9-digit ABA routing number',
+      );
     const id = newId('bank', now);
+    const details = detailsOf(item);
     return {
       id,
       name: item.name,
       bankName: item.bankName ?? '',
-      bankAddress: item.bankAddress ?? '',
-      routingNumber: item.routingNumber,
+      bankAddress: eitherName(path, ['bankAddress', item.bankAddress], ['bankAddress1', item.bankAddress1]) ?? '',
+      routingNumber,
       accountNumberMasked: maskAccountNumber(item.accountNumber),
       sealedAccountNumber: ctx.vault.seal(item.accountNumber, keyId, bankAccountNumberContext(id)),
       nextSerial:
@@ -57,10 +89,37 @@ export async function createBankAccounts(
       hasSignature: false,
       printOffsetX: item.printOffsetX ?? 0,
       printOffsetY: item.printOffsetY ?? 0,
+      ...(Object.fromEntries(BANK_ACCOUNT_DETAILS.map((f) => [f, details[f] ?? ''])) as Record<
+        BankAccountDetail,
+        string
+      >),
       createdAt: now,
     };
   });
+  // One bank account per real account: two records of it would keep two check-number counters and
+  // print the same number twice. A repeat is answered with the existing id (docs/api-notes.md,
+  // "Duplicates"); it is the caller's own record, so naming it reveals nothing.
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = `${accounts[i]?.routingNumber}/${item.accountNumber}`;
+    if (seen.has(key)) throw rules.distinct(`bankAccounts.${i}.accountNumber`);
+    seen.set(key, i);
+  });
   await ctx.db.transaction(async (tx) => {
+    for (const [i, account] of accounts.entries()) {
+      const plain = items[i]?.accountNumber ?? '';
+      const candidates = await bankAccountStore.sameNumberCandidates(
+        tx,
+        owner,
+        account.routingNumber,
+        account.accountNumberMasked,
+      );
+      const existing = candidates.find(
+        (c) => sealedKeyId(c.sealed) !== null && ctx.vault.open(c.sealed, bankAccountNumberContext(c.id)) === plain,
+      );
+      if (existing !== undefined)
+        throw duplicate(`The bankAccounts.${i}.accountNumber has already been taken.`, 'bankAccountId', existing.id);
+    }
     for (const account of accounts) await bankAccountStore.insertBankAccount(tx, owner, account);
   });
   return accounts;
@@ -91,9 +150,37 @@ export async function updateBankAccount(
   changes: BankAccountChanges,
 ): Promise<BankAccount> {
   await checkFromAddress(ctx, owner, 'customFromAddressId', changes.customFromAddressId);
-  const { customFromAddressId, nextSerial, ...rest } = changes;
+  const {
+    customFromAddressId,
+    nextSerial,
+    routingNumber,
+    bankRoutingNumber,
+    bankAddress,
+    bankAddress1,
+    name,
+    bankName,
+    printOffsetX,
+    printOffsetY,
+  } = changes;
+  // A check's routing number is where its money comes from: it is never changed in place (a
+  // client that sends the whole record back sends the current one, which is accepted).
+  const routing = eitherName('', ['routingNumber', routingNumber], ['bankRoutingNumber', bankRoutingNumber]);
+  if (routing !== undefined) {
+    const current = await getBankAccount(ctx, owner, id);
+    if (routing !== current.routingNumber)
+      throw rules.custom(
+        routingNumber === undefined ? 'bankRoutingNumber' : 'routingNumber',
+        'cannot be changed: create a new bank account for another routing number',
+      );
+  }
+  const address = eitherName('', ['bankAddress', bankAddress], ['bankAddress1', bankAddress1]);
   const update = {
-    ...rest,
+    ...(name === undefined ? {} : { name }),
+    ...(bankName === undefined ? {} : { bankName }),
+    ...(address === undefined ? {} : { bankAddress: address }),
+    ...(printOffsetX === undefined ? {} : { printOffsetX }),
+    ...(printOffsetY === undefined ? {} : { printOffsetY }),
+    ...detailsOf(changes),
     ...(nextSerial === undefined ? {} : { nextSerial: serialFrom(nextSerial, 'nextSerial') }),
     ...(customFromAddressId === undefined ? {} : { customFromAddressId: emptyToNull(customFromAddressId) }),
   };
@@ -161,7 +248,7 @@ export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: Page):
 
 export { maskAccountNumber };
 
-/** The real number, for the MICR line: the only reader of the sealed value. */
+/** The real number, for the MICR line (the duplicate check in createBankAccounts also opens it). */
 export function accountNumberOf(ctx: Pick<ServiceContext, 'vault'>, bank: BankAccount): string {
   return ctx.vault.open(bank.sealedAccountNumber, bankAccountNumberContext(bank.id));
 }

@@ -4,7 +4,8 @@ import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import { newId } from '../domain/ids.ts';
 import { parseAmountToCents, type AmountProblem } from '../domain/money.ts';
 import { issueDateProblem, today } from '../domain/dates.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, duplicate, notFound } from '../errors.ts';
+import { checkIdsByReference } from '../store/check-references.repository.ts';
 import { UniqueViolation, type Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
@@ -52,23 +53,28 @@ function voucherCents(path: string, value: number | string | undefined): number 
   return cents(path, value);
 }
 
-/** `day`: today in the account's time zone (a voucher's date has the range of a check's). */
+/**
+ * `path` names the voucher in error messages ('' when the body is the voucher itself); `day` is
+ * today in the account's time zone (a voucher's date has the range of a check's).
+ */
 export function buildVoucher(path: string, input: VoucherInput, now: number, day: string): Voucher {
+  const at = (field: string) => (path === '' ? field : `${path}.${field}`);
   const dateProblem = input.date === undefined ? null : issueDateProblem(input.date, day);
-  if (dateProblem !== null) throw rules.custom(`${path}.date`, dateProblem);
+  if (dateProblem !== null) throw rules.custom(at('date'), dateProblem);
   const items: VoucherItem[] = (input.voucherItems ?? []).map((item, j) => ({
     invoiceNumber: item.invoiceNumber ?? '',
     name: item.name ?? '',
     description: item.description ?? '',
     quantity: item.quantity ?? 1,
-    unitCostCents: voucherCents(`${path}.voucherItems.${j}.unitCost`, item.unitCost),
-    totalCents: voucherCents(`${path}.voucherItems.${j}.total`, item.total),
+    unitCostCents: voucherCents(at(`voucherItems.${j}.unitCost`), item.unitCost),
+    totalCents: voucherCents(at(`voucherItems.${j}.total`), item.total),
   }));
   return {
     id: newId('vch', now),
     voucherNumber: input.voucherNumber ?? '',
     date: input.date ?? null,
     memo: input.memo ?? '',
+    payeeId: null,
     items,
     createdAt: now,
   };
@@ -229,13 +235,13 @@ async function verify(
     report,
   );
 
-  const references = await checks.takenReferenceIds(tx, owner, unique(prepared.map((p) => p.check.referenceId)));
-  reportEach(
-    prepared,
-    (p) => p.check.referenceId !== null && references.has(p.check.referenceId),
-    (path) => rules.taken(`${path}.referenceId`),
-    report,
-  );
+  // A referenceId already used answers with the check that holds it (docs/api-notes.md, "Duplicates").
+  const references = await checkIdsByReference(tx, owner, unique(prepared.map((p) => p.check.referenceId)));
+  for (const p of prepared) {
+    const existing = p.check.referenceId === null ? undefined : references.get(p.check.referenceId);
+    if (existing !== undefined)
+      report(p.index, duplicate(`The checks.${p.index}.referenceId has already been taken.`, 'checkId', existing));
+  }
 
   const given = prepared
     .filter((p) => p.serialGiven)

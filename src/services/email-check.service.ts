@@ -82,7 +82,7 @@ export async function emailChecks(
         id: newId('dlv', now),
         channel: 'email',
         recipient: email,
-        payload: { sendAttachment: Number(item.sendAttachment ?? 0) },
+        payload: { sendAttachment: item.sendAttachment === true || Number(item.sendAttachment ?? 0) === 1 ? 1 : 0 },
       });
       if (flag(item.enableSmsInform)) {
         const rawPhone = item.payeePhone ?? payee?.phone ?? '';

@@ -71,7 +71,12 @@ export async function updatePayee(
   changes: Partial<PayeeFields>,
 ): Promise<void> {
   const given = Object.entries(changes).filter(([, v]) => v !== undefined);
-  if (given.length === 0) throw validationError('Validation error: at least one payee field is required.');
+  // Nothing given (every field absent or null, as clients send an unchanged form): nothing to
+  // change, and the answer is the update's, the payee as it was (issue 24, item 10).
+  if (given.length === 0) {
+    await getPayee(ctx, owner, id);
+    return;
+  }
   if (changes.name !== undefined && changes.name.trim() === '')
     throw validationError('Validation error: The name field is required.');
   let phone: string | undefined;

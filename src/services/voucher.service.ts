@@ -1,11 +1,14 @@
 import { today } from '../domain/dates.ts';
 import type { Owner, Principal } from '../domain/owner.ts';
 import type { Voucher } from '../domain/voucher.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
+import * as payeeStore from '../store/payees.repository.ts';
+import { emptyToNull, rules } from './validation.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as voucherStore from '../store/vouchers.repository.ts';
 import { buildVoucher } from './check.service.ts';
 import type { VoucherInput } from '../schemas/checks.ts';
+import type { StandaloneVoucherInput } from '../schemas/vouchers.ts';
 import type { ServiceContext } from './context.ts';
 
 /** POST /checks/{checkId}/voucher: the check's advanced stub, replacing any earlier one. */
@@ -31,4 +34,36 @@ export async function getCheckVoucher(ctx: ServiceContext, owner: Owner, checkId
   const voucher = check.voucherId === null ? undefined : await voucherStore.findVoucher(ctx.db, owner, check.voucherId);
   if (voucher === undefined) throw notFound('Voucher');
   return voucher;
+}
+
+/** POST /vouchers: a voucher on its own, for a check to name by `voucherId` later (issue 25). */
+export async function createVoucher(
+  ctx: ServiceContext,
+  owner: Principal,
+  input: StandaloneVoucherInput,
+): Promise<Voucher> {
+  const { payeeId, ...lines } = input;
+  const now = ctx.now();
+  const voucher = { ...buildVoucher('', lines, now, today(owner.timeZone, now)), payeeId: emptyToNull(payeeId) };
+  await ctx.db.transaction(async (tx) => {
+    if (voucher.payeeId !== null && (await payeeStore.findPayee(tx, owner, voucher.payeeId)) === undefined)
+      throw rules.invalid('payeeId');
+    await voucherStore.insertVoucher(tx, owner, voucher);
+  });
+  return voucher;
+}
+
+export async function getVoucher(ctx: ServiceContext, owner: Owner, id: string): Promise<Voucher> {
+  const voucher = await voucherStore.findVoucher(ctx.db, owner, id);
+  if (voucher === undefined) throw notFound('Voucher');
+  return voucher;
+}
+
+/** DELETE /vouchers/{id}: refused (409) while a check names it, so no printed stub loses its lines. */
+export async function deleteVoucher(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    if ((await voucherStore.deleteUnusedVoucher(tx, owner, id)) > 0) return;
+    if ((await voucherStore.findVoucher(tx, owner, id)) === undefined) throw notFound('Voucher');
+    throw new AppError('conflict', 'This voucher is printed with a check, so it cannot be deleted.');
+  });
 }

@@ -1,7 +1,7 @@
 // Bank accounts. The account number is stored sealed (docs/secrets.md); the signature image is read
 // only to print.
 import type { Owner } from '../domain/owner.ts';
-import type { BankAccount } from '../domain/bank-account.ts';
+import type { BankAccount, BankAccountDetail } from '../domain/bank-account.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import type { Paged } from '../domain/paging.ts';
 import { LIVE, liveKeyedRows, OWNED, type Page, paged } from './owned-queries.ts';
@@ -19,12 +19,38 @@ interface BankAccountRow {
   has_signature: number;
   print_offset_x: number;
   print_offset_y: number;
+  nick_name: string;
+  address_line1: string;
+  address_line2: string;
+  phone: string;
+  city: string;
+  state: string;
+  zip: string;
+  bank_city: string;
+  bank_state: string;
+  bank_zip: string;
   created_at: number;
 }
 
+/** Column of each hosted detail field (migration 021). */
+const DETAIL_COLUMNS: Readonly<Record<BankAccountDetail, keyof BankAccountRow>> = {
+  nickName: 'nick_name',
+  addressLine1: 'address_line1',
+  addressLine2: 'address_line2',
+  phone: 'phone',
+  city: 'city',
+  state: 'state',
+  zip: 'zip',
+  bankCity: 'bank_city',
+  bankState: 'bank_state',
+  bankZip: 'bank_zip',
+};
+const DETAIL_ENTRIES = Object.entries(DETAIL_COLUMNS) as [BankAccountDetail, keyof BankAccountRow][];
+
 // The signature image stays out of ordinary reads; it is fetched only to print.
 const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id,
-  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, print_offset_x, print_offset_y, created_at`;
+  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, print_offset_x, print_offset_y, created_at,
+  nick_name, address_line1, address_line2, phone, city, state, zip, bank_city, bank_state, bank_zip`;
 
 function toBankAccount(row: BankAccountRow): BankAccount {
   return {
@@ -40,14 +66,18 @@ function toBankAccount(row: BankAccountRow): BankAccount {
     hasSignature: Number(row.has_signature) === 1,
     printOffsetX: Number(row.print_offset_x),
     printOffsetY: Number(row.print_offset_y),
+    ...(Object.fromEntries(DETAIL_ENTRIES.map(([field, column]) => [field, String(row[column] ?? '')])) as Record<
+      BankAccountDetail,
+      string
+    >),
     createdAt: Number(row.created_at),
   };
 }
 
 export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccount): Promise<void> {
   await q.run(
-    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at, ${DETAIL_ENTRIES.map(([, c]) => c).join(', ')})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${', ?'.repeat(DETAIL_ENTRIES.length)})`,
     [
       b.id,
       owner.accountId,
@@ -63,6 +93,7 @@ export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccou
       b.printOffsetX,
       b.printOffsetY,
       b.createdAt,
+      ...DETAIL_ENTRIES.map(([field]) => b[field]),
     ],
   );
 }
@@ -125,11 +156,19 @@ export async function updateBankAccount(
   changes: Partial<
     Pick<
       BankAccount,
-      'name' | 'bankName' | 'bankAddress' | 'nextSerial' | 'customFromAddressId' | 'printOffsetX' | 'printOffsetY'
+      | 'name'
+      | 'bankName'
+      | 'bankAddress'
+      | 'nextSerial'
+      | 'customFromAddressId'
+      | 'printOffsetX'
+      | 'printOffsetY'
+      | BankAccountDetail
     >
   >,
 ): Promise<number> {
   const columns: Record<string, string> = {
+    ...DETAIL_COLUMNS,
     name: 'name',
     bankName: 'bank_name',
     bankAddress: 'bank_address',
@@ -236,4 +275,21 @@ export async function logoForPrinting(q: Queryable, owner: Owner, id: string): P
     [id, owner.accountId, owner.env],
   );
   return row?.logo === null || row?.logo === undefined ? null : Buffer.from(row.logo);
+}
+
+/**
+ * The caller's live bank accounts on this routing number whose account number ends as `masked`
+ * does: the only ones that can hold the same number (the number itself is sealed, so the caller
+ * opens each to compare).
+ */
+export async function sameNumberCandidates(
+  q: Queryable,
+  owner: Owner,
+  routingNumber: string,
+  masked: string,
+): Promise<{ id: string; sealed: string }[]> {
+  return q.all<{ id: string; sealed: string }>(
+    `SELECT id, account_number AS sealed FROM bank_accounts WHERE ${LIVE} AND routing_number = ? AND account_number_masked = ? ORDER BY created_at, id`,
+    [owner.accountId, owner.env, routingNumber, masked],
+  );
 }

@@ -19,6 +19,7 @@ import * as searchByOwner from './migrations/017-search-by-owner.ts';
 import * as normalizeImages from './migrations/018-normalize-images.ts';
 import * as searchIndexByOwner from './migrations/019-search-index-by-owner.ts';
 import * as sharedLimits from './migrations/020-shared-limits.ts';
+import * as fieldClients from './migrations/021-field-clients.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -50,6 +51,7 @@ const MIGRATIONS: readonly Migration[] = [
   normalizeImages,
   searchIndexByOwner,
   sharedLimits,
+  fieldClients,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

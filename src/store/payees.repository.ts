@@ -134,6 +134,33 @@ export async function findPayeesByName(q: Queryable, owner: Owner, names: readon
   return rows.map(toPayee);
 }
 
+/**
+ * The oldest live payee whose name, company and postal address are exactly these (quickpay's
+ * destination, docs/api-notes.md). The index of migration 021 narrows the read to the name.
+ */
+export async function findPayeeByNameAndAddress(
+  q: Queryable,
+  owner: Owner,
+  match: Pick<PayeeFields, 'name' | 'company' | 'address1' | 'address2' | 'city' | 'state' | 'zip'>,
+): Promise<Payee | undefined> {
+  const row = await q.get<PayeeRow>(
+    `SELECT * FROM payees WHERE ${LIVE} AND name = ? AND company = ? AND address1 = ? AND address2 = ?
+       AND city = ? AND state = ? AND zip = ? ORDER BY created_at, id LIMIT 1`,
+    [
+      owner.accountId,
+      owner.env,
+      match.name,
+      match.company,
+      match.address1,
+      match.address2,
+      match.city,
+      match.state,
+      match.zip,
+    ],
+  );
+  return row === undefined ? undefined : toPayee(row);
+}
+
 export function listPayees(q: Queryable, owner: Owner, page: Page): Promise<Paged<Payee>> {
   return paged(
     q,

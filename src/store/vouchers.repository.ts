@@ -9,6 +9,7 @@ interface VoucherRow {
   voucher_number: string;
   voucher_date: string | null;
   memo: string;
+  payee_id: string | null;
   items: string;
   created_at: number;
 }
@@ -19,6 +20,7 @@ function toVoucher(row: VoucherRow): Voucher {
     voucherNumber: row.voucher_number,
     date: row.voucher_date,
     memo: row.memo,
+    payeeId: row.payee_id ?? null,
     items: JSON.parse(row.items) as VoucherItem[],
     createdAt: Number(row.created_at),
   };
@@ -26,8 +28,18 @@ function toVoucher(row: VoucherRow): Voucher {
 
 export async function insertVoucher(q: Queryable, owner: Owner, v: Voucher): Promise<void> {
   await q.run(
-    'INSERT INTO vouchers (id, account_id, env, voucher_number, voucher_date, memo, items, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [v.id, owner.accountId, owner.env, v.voucherNumber, v.date, v.memo, JSON.stringify(v.items), v.createdAt],
+    'INSERT INTO vouchers (id, account_id, env, voucher_number, voucher_date, memo, payee_id, items, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      v.id,
+      owner.accountId,
+      owner.env,
+      v.voucherNumber,
+      v.date,
+      v.memo,
+      v.payeeId,
+      JSON.stringify(v.items),
+      v.createdAt,
+    ],
   );
 }
 
@@ -38,4 +50,15 @@ export async function findVoucher(q: Queryable, owner: Owner, id: string): Promi
     owner.env,
   ]);
   return row === undefined ? undefined : toVoucher(row);
+}
+
+/**
+ * Deletes a voucher that no check names, decided in the one statement that deletes (a check
+ * written meanwhile cannot slip between a look and the delete). 0 when it is not there or in use.
+ */
+export async function deleteUnusedVoucher(q: Queryable, owner: Owner, id: string): Promise<number> {
+  return q.run(
+    `DELETE FROM vouchers WHERE id = ? AND ${OWNED} AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.voucher_id = vouchers.id)`,
+    [id, owner.accountId, owner.env],
+  );
 }

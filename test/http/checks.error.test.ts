@@ -106,7 +106,11 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
     ] as const;
     for (const [body, message] of again) {
       const res = await api.post('/checks', body);
-      expect(res.body).toEqual({ success: false, errorMsg: message });
+      // A referenceId already used is answered with the check holding it (docs/api-notes.md, "Duplicates").
+      const existing = message.includes('referenceId has already')
+        ? { checkId: first.body.data.checks[0].checkId }
+        : {};
+      expect(res.body).toEqual({ success: false, errorMsg: message, ...existing });
       expect(res.status).toBe(422);
     }
     expect(await countChecks()).toBe(before);

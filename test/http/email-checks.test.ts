@@ -91,7 +91,10 @@ describe.each(dialects())('POST /emailchecks (%s)', (dialect) => {
       [[{ checkId: good }, {}], 'The emailChecks.1.checkId field is required.'],
       [[{ checkId: good }, { checkId: 'chk_missing' }], 'The selected emailChecks.1.checkId is invalid.'],
       [[{ checkId: good }, { checkId: good }], 'The emailChecks.1.checkId field has a duplicate value.'],
-      [[{ checkId: good, sendAttachment: 2 }], 'The emailChecks.0.sendAttachment field must be 0 or 1.'],
+      [
+        [{ checkId: good, sendAttachment: 2 }],
+        'The emailChecks.0.sendAttachment field must be 0 or 1 (or true or false).',
+      ],
       [
         [{ checkId: good, payeeEmail: 'not-an-email' }],
         'The emailChecks.0.payeeEmail field must be a valid email address.',

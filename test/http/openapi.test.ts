@@ -87,6 +87,56 @@ describe('OpenAPI document', () => {
     ).toEqual(['integer', 'string']);
   });
 
+  it("describes the hosted service's routes beyond the spec (issue 25), each marked so", () => {
+    const beyond: [string, string][] = [
+      ['/quickpay/check', 'post'],
+      ['/quickpay/mailcheck', 'post'],
+      ['/quickpay/echeck', 'post'],
+      ['/quickpay/directdeposit', 'post'],
+      ['/quickpay/virtualcard', 'post'],
+      ['/quickpay/wire', 'post'],
+      ['/vouchers', 'post'],
+      ['/vouchers/{voucherId}', 'get'],
+      ['/vouchers/{voucherId}', 'delete'],
+      ['/customToAddresses/{customToAddressId}', 'get'],
+      ['/customToAddresses/{customToAddressId}', 'delete'],
+      ['/customFromAddresses/{customFromAddressId}', 'delete'],
+      ['/checks/{checkId}/attachments/{attachmentId}', 'get'],
+      ['/mailchecks/{checkId}/attachments', 'get'],
+      ['/checks/{checkId}/mark-as-cleared', 'post'],
+    ];
+    for (const [path, method] of beyond) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.description, `${method} ${path}`).toMatch(/^Beyond the spec/);
+      expect(Object.keys(operation.responses)).toContain('422');
+    }
+    const quickpay = doc.paths['/quickpay/check'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(quickpay.properties).sort()).toEqual(['destination', 'payment_details', 'source']);
+    expect(Object.keys(quickpay.properties.payment_details.properties).sort()).toEqual([
+      'amount',
+      'issueDate',
+      'memo',
+      'note',
+      'referenceID',
+    ]);
+    const bank =
+      doc.paths['/bankAccounts'].post.requestBody.content['application/json'].schema.properties.bankAccounts.items;
+    for (const hosted of [
+      'bankRoutingNumber',
+      'nickName',
+      'addressLine1',
+      'bankAddress1',
+      'bankCity',
+      'bankState',
+      'bankZip',
+    ])
+      expect(bank.properties, hosted).toHaveProperty(hosted);
+    const print = doc.paths['/checks/print'].post.requestBody.content['application/json'].schema;
+    expect(print.properties).toHaveProperty('checkId');
+    expect(print.properties).toHaveProperty('paperType');
+  });
+
   it('serves a human docs page', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${BASE}/docs/` });
     expect(res.statusCode).toBe(200);

@@ -45,7 +45,6 @@ describe.each(dialects())('payees (%s)', (dialect) => {
 
   it('422 "Validation error..." for bad bodies, 404 for unknown payees', async () => {
     for (const [body, message] of [
-      [{}, 'Validation error: at least one payee field is required.'],
       [{ email: 'nope' }, 'Validation error: The email field must be a valid email address.'],
       [{ phone: '123' }, 'Validation error: The phone field must be a valid phone number.'],
       [{ name: 42 }, 'Validation error: The name field must be a string.'],
@@ -58,6 +57,15 @@ describe.each(dialects())('payees (%s)', (dialect) => {
       expect(res.body).toEqual({ success: false, errorMsg: message });
     }
     expect((await api.get(`/payees/${payeeId}`)).body.data.name).toBe('Globex');
+    // Nothing given (issue 24, item 10): 200, the payee unchanged; an unknown payee is still 404.
+    const before = (await api.get(`/payees/${payeeId}`)).body.data;
+    for (const body of [{}, { name: null, email: null }]) {
+      const res = await api.put(`/payees/${payeeId}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body).toEqual({ success: true, message: 'Payee updated successfully.', data: { payeeId } });
+    }
+    expect((await api.get(`/payees/${payeeId}`)).body.data).toEqual(before);
+    expect((await api.put('/payees/pay_missing', {})).status).toBe(404);
     const missing = await api.put('/payees/pay_missing', { name: 'X' });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ success: false, errorMsg: 'Payee not found.' });

@@ -34,6 +34,19 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
       hasSignature: false,
       printOffsetX: 0,
       printOffsetY: 0,
+      // The hosted service's names (issue 25): ours again, and its detail fields, empty.
+      bankRoutingNumber: '011000015',
+      bankAddress1: '',
+      nickName: '',
+      addressLine1: '',
+      addressLine2: '',
+      phone: '',
+      city: '',
+      state: '',
+      zip: '',
+      bankCity: '',
+      bankState: '',
+      bankZip: '',
     });
     expect(JSON.stringify(await api.get(`/bankAccounts/${account.bankAccountId}`))).not.toContain('000123456789');
     const updated = await api.put(`/bankAccounts/${account.bankAccountId}`, { name: 'Main', nextSerial: 2000 });

@@ -71,6 +71,22 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     });
     expect(from.status).toBe(201);
     ids.customFromAddressId = from.body.data.addresses[0].customFromAddressId;
+    // The hosted service's reads (issue 25): a voucher of its own, a 'to' address, an attachment.
+    const voucher = await api.post('/vouchers', { voucherNumber: 'V-9', payeeId: basics.payeeId });
+    expect(voucher.status).toBe(201);
+    ids.voucherId = voucher.body.data.voucherId;
+    const to = await api.post('/customToAddresses', { name: 'Safe To' });
+    expect(to.status).toBe(201);
+    ids.customToAddressId = to.body.data.customToAddressId;
+    const boundary = 'safeboundary';
+    const attached = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks/${ids.checkId}/attachments`,
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n%%EOF\n\r\n--${boundary}--\r\n`,
+    });
+    expect(attached.statusCode, attached.body).toBe(201);
+    ids.attachmentId = JSON.parse(attached.body).data.attachmentId;
     const hook = await api.post('/webhooks', { url: 'https://example.com/hooks/checkwriter' });
     expect(hook.status).toBe(201);
     ids.webhookId = hook.body.data.webhookId;

@@ -36,20 +36,34 @@ export interface paths {
                                 bankAccounts: {
                                     /** @description Last four digits only, e.g. ****6789. */
                                     accountNumber: string;
+                                    addressLine1: string;
+                                    addressLine2: string;
                                     bankAccountId: string;
                                     bankAddress: string;
+                                    /** @description bankAddress again, under the hosted name. */
+                                    bankAddress1: string;
+                                    bankCity: string;
                                     bankName: string;
+                                    /** @description routingNumber again, under the hosted name. */
+                                    bankRoutingNumber: string;
+                                    bankState: string;
+                                    bankZip: string;
+                                    city: string;
                                     /** @description The custom 'from' address printed as the drawer; null prints the account's company name. */
                                     customFromAddressId: string | null;
                                     /** @description Whether a signature image prints on this account's checks. */
                                     hasSignature: boolean;
                                     name: string;
                                     nextSerial: string;
+                                    nickName: string;
+                                    phone: string;
                                     /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                                     printOffsetX: number;
                                     /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                                     printOffsetY: number;
                                     routingNumber: string;
+                                    state: string;
+                                    zip: string;
                                 }[];
                                 meta: {
                                     currentPage: number;
@@ -123,17 +137,32 @@ export interface paths {
                     "application/json": {
                         bankAccounts: {
                             accountNumber: string;
+                            addressLine1?: string;
+                            addressLine2?: string;
                             bankAddress?: string;
+                            /** @description The hosted name of bankAddress. */
+                            bankAddress1?: string;
+                            bankCity?: string;
                             bankName?: string;
+                            /** @description The hosted name of routingNumber. */
+                            bankRoutingNumber?: string;
+                            bankState?: string;
+                            bankZip?: string;
+                            city?: string;
                             customFromAddressId?: string | null;
                             name: string;
+                            nickName?: string;
+                            phone?: string;
                             /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                             printOffsetX?: number;
                             /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                             printOffsetY?: number;
-                            routingNumber: string;
+                            /** @description Required unless bankRoutingNumber is given. */
+                            routingNumber?: string;
                             /** @description The first automatic serial number; default 10001. */
                             startingSerial?: number | string;
+                            state?: string;
+                            zip?: string;
                         }[];
                     };
                 };
@@ -150,20 +179,34 @@ export interface paths {
                                 bankAccounts: {
                                     /** @description Last four digits only, e.g. ****6789. */
                                     accountNumber: string;
+                                    addressLine1: string;
+                                    addressLine2: string;
                                     bankAccountId: string;
                                     bankAddress: string;
+                                    /** @description bankAddress again, under the hosted name. */
+                                    bankAddress1: string;
+                                    bankCity: string;
                                     bankName: string;
+                                    /** @description routingNumber again, under the hosted name. */
+                                    bankRoutingNumber: string;
+                                    bankState: string;
+                                    bankZip: string;
+                                    city: string;
                                     /** @description The custom 'from' address printed as the drawer; null prints the account's company name. */
                                     customFromAddressId: string | null;
                                     /** @description Whether a signature image prints on this account's checks. */
                                     hasSignature: boolean;
                                     name: string;
                                     nextSerial: string;
+                                    nickName: string;
+                                    phone: string;
                                     /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                                     printOffsetX: number;
                                     /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                                     printOffsetY: number;
                                     routingNumber: string;
+                                    state: string;
+                                    zip: string;
                                 }[];
                             };
                             message: string;
@@ -254,20 +297,34 @@ export interface paths {
                             data: {
                                 /** @description Last four digits only, e.g. ****6789. */
                                 accountNumber: string;
+                                addressLine1: string;
+                                addressLine2: string;
                                 bankAccountId: string;
                                 bankAddress: string;
+                                /** @description bankAddress again, under the hosted name. */
+                                bankAddress1: string;
+                                bankCity: string;
                                 bankName: string;
+                                /** @description routingNumber again, under the hosted name. */
+                                bankRoutingNumber: string;
+                                bankState: string;
+                                bankZip: string;
+                                city: string;
                                 /** @description The custom 'from' address printed as the drawer; null prints the account's company name. */
                                 customFromAddressId: string | null;
                                 /** @description Whether a signature image prints on this account's checks. */
                                 hasSignature: boolean;
                                 name: string;
                                 nextSerial: string;
+                                nickName: string;
+                                phone: string;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                                 printOffsetX: number;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                                 printOffsetY: number;
                                 routingNumber: string;
+                                state: string;
+                                zip: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -343,16 +400,32 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        addressLine1?: string;
+                        addressLine2?: string;
                         bankAddress?: string;
+                        /** @description The hosted name of bankAddress. */
+                        bankAddress1?: string;
+                        bankCity?: string;
                         bankName?: string;
+                        /** @description Accepted when it is the current one (it cannot change). */
+                        bankRoutingNumber?: string;
+                        bankState?: string;
+                        bankZip?: string;
+                        city?: string;
                         customFromAddressId?: string | null;
                         name?: string;
                         /** @description The next automatic serial number. */
                         nextSerial?: number | string;
+                        nickName?: string;
+                        phone?: string;
                         /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                         printOffsetX?: number;
                         /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                         printOffsetY?: number;
+                        /** @description Accepted when it is the current one (it cannot change). */
+                        routingNumber?: string;
+                        state?: string;
+                        zip?: string;
                     };
                 };
             };
@@ -367,20 +440,34 @@ export interface paths {
                             data: {
                                 /** @description Last four digits only, e.g. ****6789. */
                                 accountNumber: string;
+                                addressLine1: string;
+                                addressLine2: string;
                                 bankAccountId: string;
                                 bankAddress: string;
+                                /** @description bankAddress again, under the hosted name. */
+                                bankAddress1: string;
+                                bankCity: string;
                                 bankName: string;
+                                /** @description routingNumber again, under the hosted name. */
+                                bankRoutingNumber: string;
+                                bankState: string;
+                                bankZip: string;
+                                city: string;
                                 /** @description The custom 'from' address printed as the drawer; null prints the account's company name. */
                                 customFromAddressId: string | null;
                                 /** @description Whether a signature image prints on this account's checks. */
                                 hasSignature: boolean;
                                 name: string;
                                 nextSerial: string;
+                                nickName: string;
+                                phone: string;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                                 printOffsetX: number;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                                 printOffsetY: number;
                                 routingNumber: string;
+                                state: string;
+                                zip: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -949,20 +1036,34 @@ export interface paths {
                             data: {
                                 /** @description Last four digits only, e.g. ****6789. */
                                 accountNumber: string;
+                                addressLine1: string;
+                                addressLine2: string;
                                 bankAccountId: string;
                                 bankAddress: string;
+                                /** @description bankAddress again, under the hosted name. */
+                                bankAddress1: string;
+                                bankCity: string;
                                 bankName: string;
+                                /** @description routingNumber again, under the hosted name. */
+                                bankRoutingNumber: string;
+                                bankState: string;
+                                bankZip: string;
+                                city: string;
                                 /** @description The custom 'from' address printed as the drawer; null prints the account's company name. */
                                 customFromAddressId: string | null;
                                 /** @description Whether a signature image prints on this account's checks. */
                                 hasSignature: boolean;
                                 name: string;
                                 nextSerial: string;
+                                nickName: string;
+                                phone: string;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                                 printOffsetX: number;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                                 printOffsetY: number;
                                 routingNumber: string;
+                                state: string;
+                                zip: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -1057,20 +1158,34 @@ export interface paths {
                             data: {
                                 /** @description Last four digits only, e.g. ****6789. */
                                 accountNumber: string;
+                                addressLine1: string;
+                                addressLine2: string;
                                 bankAccountId: string;
                                 bankAddress: string;
+                                /** @description bankAddress again, under the hosted name. */
+                                bankAddress1: string;
+                                bankCity: string;
                                 bankName: string;
+                                /** @description routingNumber again, under the hosted name. */
+                                bankRoutingNumber: string;
+                                bankState: string;
+                                bankZip: string;
+                                city: string;
                                 /** @description The custom 'from' address printed as the drawer; null prints the account's company name. */
                                 customFromAddressId: string | null;
                                 /** @description Whether a signature image prints on this account's checks. */
                                 hasSignature: boolean;
                                 name: string;
                                 nextSerial: string;
+                                nickName: string;
+                                phone: string;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account right. */
                                 printOffsetX: number;
                                 /** @description Printer offset in hundredths of an inch; positive moves everything printed for this account down. */
                                 printOffsetY: number;
                                 routingNumber: string;
+                                state: string;
+                                zip: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -2165,7 +2280,97 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One of a check's attachments (its record)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    attachmentId: string;
+                    checkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attachmentId: string;
+                                contentType: string;
+                                createdAt: string;
+                                filename: string;
+                                size: number;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         /** Remove an attachment */
@@ -2494,6 +2699,143 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checks/{checkId}/mark-as-cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Another name of POST /checks/{checkId}/clear (what the hosted service calls it)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md). Printed, mailed, emailed and e-printed checks may clear; new, void and refunded ones may not (422), nor a check that already cleared (422). The status code does not change: `clearedDate` and a `cleared` statement record it, and `check.cleared` is sent to webhooks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    checkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The day the bank paid the check, not after today. YYYY-MM-DD; default today in the account time zone. */
+                        clearedDate?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accountNumber: string | null;
+                                amount: number;
+                                amountInWord: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checkStatements: {
+                                    date: string;
+                                    status: string;
+                                    time: string;
+                                }[];
+                                checkStatus: {
+                                    description: string;
+                                    status: number;
+                                };
+                                /** @description Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status. */
+                                clearedDate: string | null;
+                                date: string;
+                                invoiceNumber: string | null;
+                                memo: string | null;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                referenceId: string | null;
+                                serialNumber: string;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2878,6 +3220,8 @@ export interface paths {
                             data: {
                                 date: string | null;
                                 memo: string;
+                                /** @description The payee a voucher made by POST /vouchers names; null otherwise. */
+                                payeeId: string | null;
                                 voucherId: string;
                                 voucherItems: {
                                     description: string;
@@ -2992,6 +3336,8 @@ export interface paths {
                             data: {
                                 date: string | null;
                                 memo: string;
+                                /** @description The payee a voucher made by POST /vouchers names; null otherwise. */
+                                payeeId: string | null;
                                 voucherId: string;
                                 voucherItems: {
                                     description: string;
@@ -3091,9 +3437,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        checkIds: string[];
+                        /** @description The hosted name of checkIds. */
+                        checkId?: string[];
+                        /** @description The checks to print; required unless checkId is given. */
+                        checkIds?: string[];
                         /** @description Where the check sits on the US letter page: `top` (default; stubs below), `middle` (stubs above and below), `bottom` (stubs above), or `three-per-page` (three 3.5-in checks stacked, no stubs). */
                         layout?: "top" | "middle" | "bottom" | "three-per-page";
+                        /** @description The hosted name of stock. */
+                        paperType?: "blank" | "preprinted";
                         /** @description Paper: `blank` (default) prints everything, MICR line included; `preprinted` prints only date, payee and address, amount, amount in words, memo and signature, at the same places (the paper carries bank, number and MICR line). Checks of one bank account only. */
                         stock?: "blank" | "preprinted";
                     };
@@ -3291,6 +3642,18 @@ export interface paths {
                             state?: string;
                             zip?: string;
                         }[];
+                    } | {
+                        addressLine1?: string;
+                        addressLine2?: string;
+                        city?: string;
+                        companyName?: string;
+                        country?: string;
+                        email?: string | "";
+                        name: string;
+                        note?: string;
+                        phone?: string;
+                        state?: string;
+                        zip?: string;
                     };
                 };
             };
@@ -3317,6 +3680,24 @@ export interface paths {
                                     state: string;
                                     zip: string;
                                 }[];
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        } | {
+                            data: {
+                                addressLine1: string;
+                                addressLine2: string;
+                                city: string;
+                                companyName: string;
+                                country: string;
+                                customFromAddressId: string;
+                                email: string;
+                                name: string;
+                                note: string;
+                                phone: string;
+                                state: string;
+                                zip: string;
                             };
                             message: string;
                             /** @enum {boolean} */
@@ -3480,7 +3861,99 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a custom 'from' address nothing uses (409 while a bank account or a mailing names it)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    customFromAddressId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3615,6 +4088,18 @@ export interface paths {
                             state?: string;
                             zip?: string;
                         }[];
+                    } | {
+                        addressLine1?: string;
+                        addressLine2?: string;
+                        city?: string;
+                        companyName?: string;
+                        country?: string;
+                        email?: string | "";
+                        name: string;
+                        note?: string;
+                        phone?: string;
+                        state?: string;
+                        zip?: string;
                     };
                 };
             };
@@ -3641,6 +4126,24 @@ export interface paths {
                                     state: string;
                                     zip: string;
                                 }[];
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        } | {
+                            data: {
+                                addressLine1: string;
+                                addressLine2: string;
+                                city: string;
+                                companyName: string;
+                                country: string;
+                                customToAddressId: string;
+                                email: string;
+                                name: string;
+                                note: string;
+                                phone: string;
+                                state: string;
+                                zip: string;
                             };
                             message: string;
                             /** @enum {boolean} */
@@ -3701,6 +4204,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customToAddresses/{customToAddressId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one custom 'to' address
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    customToAddressId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                addressLine1: string;
+                                addressLine2: string;
+                                city: string;
+                                companyName: string;
+                                country: string;
+                                customToAddressId: string;
+                                email: string;
+                                name: string;
+                                note: string;
+                                phone: string;
+                                state: string;
+                                zip: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom 'to' address nothing uses (409 while a mailing names it)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    customToAddressId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/emailchecks": {
         parameters: {
             query?: never;
@@ -3730,7 +4437,7 @@ export interface paths {
                             /** Format: email */
                             payeeEmail?: string;
                             payeePhone?: string;
-                            sendAttachment?: 0 | 1 | "0" | "1";
+                            sendAttachment?: 0 | 1 | "0" | "1" | boolean;
                         }[];
                     };
                 };
@@ -4236,6 +4943,113 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mailchecks/{checkId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The attachments of a check, under its mailing
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md). The same list as GET /checks/{checkId}/attachments.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    checkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attachments: {
+                                    attachmentId: string;
+                                    contentType: string;
+                                    createdAt: string;
+                                    filename: string;
+                                    size: number;
+                                }[];
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5335,6 +6149,622 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quickpay/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay by check in one call: the payee found or created, the check written (all or nothing)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay").
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The payee: an existing live payee with exactly this name, company and address is used, else one is created. */
+                        destination: {
+                            address1?: string;
+                            address2?: string;
+                            city?: string;
+                            company?: string;
+                            country?: string;
+                            email?: string | "";
+                            name: string;
+                            phone?: string;
+                            state?: string;
+                            zip?: string;
+                        };
+                        payment_details: {
+                            /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
+                            amount: number | string;
+                            /** @description YYYY-MM-DD; default today. */
+                            issueDate?: string;
+                            memo?: string;
+                            note?: string;
+                            /** @description The check's referenceId: unique per account, so a retry with the same referenceID writes nothing and answers the existing check's id. */
+                            referenceID?: string;
+                        };
+                        source: {
+                            /** @description A bankAccountId of GET /bankAccounts. */
+                            accountId: string;
+                            accountType?: "bankaccount" | "";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checks: {
+                                    amount: string;
+                                    bankAccount: {
+                                        bankAccountId: string;
+                                        name: string;
+                                    };
+                                    checkId: string;
+                                    payee: {
+                                        name: string;
+                                        payeeId: string;
+                                    };
+                                    serialNumber: string;
+                                    status: number;
+                                }[];
+                                /** @description mailcheck only: the mailing queued. */
+                                mailingId?: string;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                /** @description Whether the destination made a new payee. */
+                                payeeCreated: boolean;
+                                /** @description The checkId again (a client reads the id from here). */
+                                paymentId: string;
+                                serialNumber: string;
+                                shippingTypeId?: number;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/directdeposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/echeck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/mailcheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay by mailed check in one call: the payee found or created, the check written and queued for mailing
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay").
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        destination: {
+                            address1?: string;
+                            address2?: string;
+                            city?: string;
+                            company?: string;
+                            country?: string;
+                            email?: string | "";
+                            name: string;
+                            phone?: string;
+                            /** @description One of GET /mailchecks/mailingOptions shippingTypes; default 1. */
+                            shippingTypeId?: number | string;
+                            state?: string;
+                            zip?: string;
+                        };
+                        payment_details: {
+                            /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
+                            amount: number | string;
+                            /** @description YYYY-MM-DD; default today. */
+                            issueDate?: string;
+                            memo?: string;
+                            note?: string;
+                            /** @description The check's referenceId: unique per account, so a retry with the same referenceID writes nothing and answers the existing check's id. */
+                            referenceID?: string;
+                        };
+                        shipping?: {
+                            method: "usps_first_class" | "usps_first_class_tracking" | "usps_priority" | "usps_express" | "fedex_overnight" | "fedex_saturday";
+                        };
+                        source: {
+                            /** @description A bankAccountId of GET /bankAccounts. */
+                            accountId: string;
+                            accountType?: "bankaccount" | "";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                bankAccount: {
+                                    bankAccountId: string;
+                                    name: string;
+                                };
+                                checkId: string;
+                                checks: {
+                                    amount: string;
+                                    bankAccount: {
+                                        bankAccountId: string;
+                                        name: string;
+                                    };
+                                    checkId: string;
+                                    payee: {
+                                        name: string;
+                                        payeeId: string;
+                                    };
+                                    serialNumber: string;
+                                    status: number;
+                                }[];
+                                /** @description mailcheck only: the mailing queued. */
+                                mailingId?: string;
+                                payee: {
+                                    name: string;
+                                    payeeId: string;
+                                };
+                                /** @description Whether the destination made a new payee. */
+                                payeeCreated: boolean;
+                                /** @description The checkId again (a client reads the id from here). */
+                                paymentId: string;
+                                serialNumber: string;
+                                shippingTypeId?: number;
+                                status: number;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/virtualcard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quickpay/wire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Not offered: this service issues checks (use /quickpay/check or /quickpay/mailcheck)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md, "Quickpay"). Always a 422 naming the two quickpay endpoints that work.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/messages": {
         parameters: {
             query?: never;
@@ -5450,6 +6880,336 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a voucher (remittance lines) for a check to name by voucherId
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description YYYY-MM-DD */
+                        date?: string;
+                        memo?: string;
+                        payeeId?: string | null;
+                        voucherItems?: {
+                            description?: string;
+                            invoiceNumber?: string;
+                            name?: string;
+                            quantity?: number;
+                            /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
+                            total?: number | string;
+                            /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
+                            unitCost?: number | string;
+                        }[];
+                        voucherNumber?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                date: string | null;
+                                memo: string;
+                                /** @description The payee a voucher made by POST /vouchers names; null otherwise. */
+                                payeeId: string | null;
+                                voucherId: string;
+                                voucherItems: {
+                                    description: string;
+                                    invoiceNumber: string;
+                                    name: string;
+                                    quantity: number;
+                                    total: string;
+                                    unitCost: string;
+                                }[];
+                                voucherNumber: string;
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vouchers/{voucherId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a voucher
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    voucherId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                date: string | null;
+                                memo: string;
+                                /** @description The payee a voucher made by POST /vouchers names; null otherwise. */
+                                payeeId: string | null;
+                                voucherId: string;
+                                voucherItems: {
+                                    description: string;
+                                    invoiceNumber: string;
+                                    name: string;
+                                    quantity: number;
+                                    total: string;
+                                    unitCost: string;
+                                }[];
+                                voucherNumber: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a voucher no check names (409 while one does)
+         * @description Beyond the spec: what the hosted service does (docs/api-notes.md).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    voucherId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnauthenticatedBody"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

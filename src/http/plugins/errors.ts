@@ -22,12 +22,13 @@ function send(
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  extra: Readonly<Record<string, string>> = {},
 ): FastifyReply {
   return reply
     .code(status)
     .headers(headers)
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify(toWire(code, message)));
+    .send(JSON.stringify(toWire(code, message, extra)));
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -181,7 +182,7 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
     if (error instanceof AppError) {
       const cause = unavailableCause(error);
       if (cause !== null) request.log.warn({ reqId: request.id, ...cause }, 'database unavailable: answered 503');
-      return send(reply, error.code, error.status, error.message, { ...error.headers });
+      return send(reply, error.code, error.status, error.message, { ...error.headers }, error.extra);
     }
     const known = fromFastify(error, request);
     if (known !== null) return send(reply, known.code, known.status, known.message);

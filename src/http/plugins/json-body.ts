@@ -26,7 +26,7 @@ declare module 'fastify' {
 }
 
 /** The body without its file fields, for the control-character scan; a NUL in one is still refused. */
-function withoutFileFields(value: unknown, fields: readonly string[]): { rest: unknown; nulIn: string | null } {
+export function withoutFileFields(value: unknown, fields: readonly string[]): { rest: unknown; nulIn: string | null } {
   if (fields.length === 0 || typeof value !== 'object' || value === null || Array.isArray(value))
     return { rest: value, nulIn: null };
   const rest: Record<string, unknown> = { ...(value as Record<string, unknown>) };

@@ -5,6 +5,12 @@
 // is a value) is removed, so the schema then sees the field as absent: optional fields are
 // skipped, required ones are "required", and on PUT the field stays as it is. A null under a key
 // the schema does not know is left in place, so an unknown field is still a 422.
+//
+// An empty string is "not given" the same way (issue 24, item 10), on an optional field that
+// cannot hold one: the hosted service's framework turns empty strings into null, so its clients
+// send `"payeePhone": ""` or `"issueDate": ""` for a value they do not have. Where "" is a value
+// of the field (a memo, a payee's company: "" empties it on PUT) it stays, and on a required field
+// it stays too, so the answer is still "required".
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 type Schema = Record<string, unknown>;
@@ -20,7 +26,21 @@ function takesNull(schema: Schema): boolean {
   return Array.isArray(branches) && branches.some((b) => isSchema(b) && takesNull(b));
 }
 
-/** Removes, in place, the nulls `schema` reads as "not given" (one walk of `value` per union branch). */
+/** Whether "" is a value of the field (a string with no minimum length, pattern or format that refuses it). */
+function takesEmptyString(schema: Schema): boolean {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branches)) return branches.some((b) => isSchema(b) && takesEmptyString(b));
+  if ('const' in schema) return schema.const === '';
+  if (Array.isArray(schema.enum)) return schema.enum.includes('');
+  const type = schema.type;
+  if (type !== 'string' && !(Array.isArray(type) && type.includes('string'))) return false;
+  if (typeof schema.minLength === 'number' && schema.minLength > 0) return false;
+  if (typeof schema.format === 'string') return false;
+  if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test('')) return false;
+  return true;
+}
+
+/** Removes, in place, the nulls and empty strings `schema` reads as "not given" (one walk of `value` per union branch). */
 export function dropNullFields(schema: Schema, value: unknown): void {
   const branches = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(branches)) {
@@ -32,11 +52,14 @@ export function dropNullFields(schema: Schema, value: unknown): void {
     return;
   }
   if (!isSchema(value) || !isSchema(schema.properties)) return;
+  const required = Array.isArray(schema.required) ? schema.required : [];
   for (const [key, item] of Object.entries(value)) {
     const field = schema.properties[key];
     if (!isSchema(field)) continue;
     if (item === null) {
       if (!takesNull(field)) delete value[key];
+    } else if (item === '') {
+      if (!required.includes(key) && !takesEmptyString(field)) delete value[key];
     } else {
       dropNullFields(field, item);
     }

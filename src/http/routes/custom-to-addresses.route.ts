@@ -4,8 +4,13 @@ import * as addressService from '../../services/address.service.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { metaWire, toAddressListWire } from '../presenters.ts';
-import { CreateAddressesBody, CreateToAddressesResponse, ListToAddressesResponse } from '../../schemas/addresses.ts';
-import { errorResponses, ListQuery, pageOf } from '../../schemas/common.ts';
+import {
+  CreateAddressesBody,
+  CreateToAddressesResponse,
+  ListToAddressesResponse,
+  ToAddressResponse,
+} from '../../schemas/addresses.ts';
+import { errorResponses, IdParam, ListQuery, Message, pageOf, pathId } from '../../schemas/common.ts';
 
 const CREATED = 'Addresses created successfully.';
 
@@ -23,9 +28,16 @@ export const customToAddressRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceCont
       },
     },
     async (request, reply) => {
-      const created = await addressService.createAddresses(ctx, principalOf(request), 'to', request.body.addresses);
+      const body = request.body;
       reply.code(201);
-      return { success: true as const, message: CREATED, data: { addresses: created.map(toAddressListWire) } };
+      if ('addresses' in body) {
+        const created = await addressService.createAddresses(ctx, principalOf(request), 'to', body.addresses);
+        return { success: true as const, message: CREATED, data: { addresses: created.map(toAddressListWire) } };
+      }
+      // One address unwrapped: answered unwrapped, as the client that sends it reads it.
+      const [created] = await addressService.createAddresses(ctx, principalOf(request), 'to', [body]);
+      if (created === undefined) throw new Error('an address create returned nothing');
+      return { success: true as const, message: 'Address created successfully.', data: toAddressListWire(created) };
     },
   );
 
@@ -50,6 +62,50 @@ export const customToAddressRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceCont
         success: true as const,
         data: { meta: metaWire(result.total, page, perPage), addresses: result.items.map(toAddressListWire) },
       };
+    },
+  );
+
+  app.get(
+    '/customToAddresses/:customToAddressId',
+    {
+      schema: {
+        summary: "Fetch one custom 'to' address",
+        description: 'Beyond the spec: what the hosted service does (docs/api-notes.md).',
+        tags: toTags,
+        params: IdParam('customToAddressId'),
+        response: { 200: ToAddressResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const address = await addressService.getAddress(
+        ctx,
+        principalOf(request),
+        'to',
+        pathId(request.params, 'customToAddressId'),
+      );
+      return { success: true as const, data: toAddressListWire(address) };
+    },
+  );
+
+  app.delete(
+    '/customToAddresses/:customToAddressId',
+    {
+      schema: {
+        summary: "Delete a custom 'to' address nothing uses (409 while a mailing names it)",
+        description: 'Beyond the spec: what the hosted service does (docs/api-notes.md).',
+        tags: toTags,
+        params: IdParam('customToAddressId'),
+        response: { 200: Message, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) => {
+      await addressService.deleteUnusedAddress(
+        ctx,
+        principalOf(request),
+        'to',
+        pathId(request.params, 'customToAddressId'),
+      );
+      return { success: true as const, message: 'Address deleted successfully.' };
     },
   );
 };

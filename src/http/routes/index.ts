@@ -19,6 +19,8 @@ import { importRoutes } from './imports.route.ts';
 import { mailCheckRoutes } from './mail-checks.route.ts';
 import { payeeRoutes } from './payees.route.ts';
 import { positivePayExportRoutes } from './positive-pay-exports.route.ts';
+import { quickpayRoutes } from './quickpay.route.ts';
+import { voucherRoutes } from './vouchers.route.ts';
 import { sandboxRoutes } from './sandbox.route.ts';
 import { webhookRoutes } from './webhooks.route.ts';
 
@@ -43,4 +45,6 @@ export const apiRoutes = [
   sandboxRoutes,
   positivePayExportRoutes,
   importRoutes,
+  quickpayRoutes,
+  voucherRoutes,
 ];

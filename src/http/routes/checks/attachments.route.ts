@@ -6,7 +6,9 @@ import { AppError } from '../../../errors.ts';
 import * as attachmentService from '../../../services/attachment.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { principalOf } from '../../plugins/auth.ts';
+import type { AttachmentMeta } from '../../../domain/delivery.ts';
 import {
+  AttachmentResponse,
   CheckAttachmentParams,
   CreateAttachmentResponse,
   ListAttachmentsResponse,
@@ -14,6 +16,16 @@ import {
 import { errorResponses, IdParam, Message, pathId } from '../../../schemas/common.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const attachmentWire = (a: AttachmentMeta) => ({
+  attachmentId: a.id,
+  filename: a.filename,
+  contentType: a.contentType,
+  size: a.size,
+  createdAt: iso(a.createdAt) ?? '',
+});
+
+const BEYOND_SPEC = 'Beyond the spec: what the hosted service does (docs/api-notes.md).';
 
 export const checkAttachmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   await app.register(multipart, {
@@ -77,37 +89,55 @@ export const checkAttachmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceCont
     },
   );
 
+  // The same list under the check and under its mailing (the hosted service's path for it).
+  for (const [url, hosted] of [
+    ['/checks/:checkId/attachments', false],
+    ['/mailchecks/:checkId/attachments', true],
+  ] as const) {
+    app.get(
+      url,
+      {
+        schema: {
+          summary: hosted ? 'The attachments of a check, under its mailing' : "A check's attachments",
+          ...(hosted ? { description: `${BEYOND_SPEC} The same list as GET /checks/{checkId}/attachments.` } : {}),
+          tags: [hosted ? 'mailing' : 'delivery'],
+          params: IdParam('checkId'),
+          response: {
+            200: ListAttachmentsResponse,
+            ...errorResponses(404),
+          },
+        },
+      },
+      async (request) => {
+        const list = await attachmentService.listAttachments(
+          ctx,
+          principalOf(request),
+          pathId(request.params, 'checkId'),
+        );
+        return { success: true as const, data: { attachments: list.map(attachmentWire) } };
+      },
+    );
+  }
+
   app.get(
-    '/checks/:checkId/attachments',
+    '/checks/:checkId/attachments/:attachmentId',
     {
       schema: {
-        summary: "A check's attachments",
+        summary: "One of a check's attachments (its record)",
+        description: BEYOND_SPEC,
         tags: ['delivery'],
-        params: IdParam('checkId'),
-        response: {
-          200: ListAttachmentsResponse,
-          ...errorResponses(404),
-        },
+        params: CheckAttachmentParams,
+        response: { 200: AttachmentResponse, ...errorResponses(404) },
       },
     },
     async (request) => {
-      const list = await attachmentService.listAttachments(
+      const attachment = await attachmentService.getAttachment(
         ctx,
         principalOf(request),
         pathId(request.params, 'checkId'),
+        pathId(request.params, 'attachmentId'),
       );
-      return {
-        success: true as const,
-        data: {
-          attachments: list.map((a) => ({
-            attachmentId: a.id,
-            filename: a.filename,
-            contentType: a.contentType,
-            size: a.size,
-            createdAt: iso(a.createdAt) ?? '',
-          })),
-        },
-      };
+      return { success: true as const, data: attachmentWire(attachment) };
     },
   );
 

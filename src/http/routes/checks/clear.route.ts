@@ -9,38 +9,46 @@ import { ClearCheckBody, ClearCheckResponse } from '../../../schemas/register.ts
 import { errorResponses, IdParam, pathId } from '../../../schemas/common.ts';
 
 export const checkClearRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
-  app.post(
-    '/checks/:checkId/clear',
-    {
-      schema: {
-        summary: 'Mark an issued check cleared: the bank paid it (addition to the spec)',
-        description:
-          'Printed, mailed, emailed and e-printed checks may clear; new, void and refunded ones may not (422), nor a check that already cleared (422). The status code does not change: `clearedDate` and a `cleared` statement record it, and `check.cleared` is sent to webhooks.',
-        tags: ['reconciliation'],
-        params: IdParam('checkId'),
-        body: ClearCheckBody,
-        response: { 200: ClearCheckResponse, ...errorResponses(404) },
+  // `/mark-as-cleared` is the hosted service's name for the same action (a connector's docs
+  // name it; docs/api-notes.md): one handler, two paths.
+  for (const [url, hosted] of [
+    ['/checks/:checkId/clear', false],
+    ['/checks/:checkId/mark-as-cleared', true],
+  ] as const) {
+    app.post(
+      url,
+      {
+        schema: {
+          summary: hosted
+            ? 'Another name of POST /checks/{checkId}/clear (what the hosted service calls it)'
+            : 'Mark an issued check cleared: the bank paid it (addition to the spec)',
+          description: `${hosted ? 'Beyond the spec: what the hosted service does (docs/api-notes.md). ' : ''}Printed, mailed, emailed and e-printed checks may clear; new, void and refunded ones may not (422), nor a check that already cleared (422). The status code does not change: \`clearedDate\` and a \`cleared\` statement record it, and \`check.cleared\` is sent to webhooks.`,
+          tags: ['reconciliation'],
+          params: IdParam('checkId'),
+          body: ClearCheckBody,
+          response: { 200: ClearCheckResponse, ...errorResponses(404) },
+        },
+        // The body is optional: without one the check cleared today.
+        preValidation: async (request) => {
+          if (request.body === undefined || request.body === null) request.body = {};
+        },
       },
-      // The body is optional: without one the check cleared today.
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
+      async (request) => {
+        const principal = principalOf(request);
+        const check = await clearing.clearCheck(
+          ctx,
+          principal,
+          pathId(request.params, 'checkId'),
+          request.body.clearedDate ?? undefined,
+        );
+        return {
+          success: true as const,
+          message: 'Check cleared successfully.',
+          data: checkWire(check, principal.timeZone),
+        };
       },
-    },
-    async (request) => {
-      const principal = principalOf(request);
-      const check = await clearing.clearCheck(
-        ctx,
-        principal,
-        pathId(request.params, 'checkId'),
-        request.body.clearedDate ?? undefined,
-      );
-      return {
-        success: true as const,
-        message: 'Check cleared successfully.',
-        data: checkWire(check, principal.timeZone),
-      };
-    },
-  );
+    );
+  }
 
   app.post(
     '/checks/:checkId/unclear',

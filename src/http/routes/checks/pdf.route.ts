@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as printService from '../../../services/print.service.ts';
+import { rules } from '../../../services/validation.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { PrintChecksBody } from '../../../schemas/checks.ts';
 import { errorResponses, IdParam, pathId } from '../../../schemas/common.ts';
@@ -53,8 +54,17 @@ export const checkPdfRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       },
     },
     async (request, reply) => {
-      const { checkIds, stock = 'blank', layout = 'top' } = request.body;
-      const pdf = await printService.printChecks(ctx, principalOf(request), checkIds, { stock, layout });
+      const { checkIds, checkId, stock, paperType, layout = 'top' } = request.body;
+      const ids = checkIds ?? checkId;
+      if (ids === undefined) throw rules.required('checkIds');
+      if (checkIds !== undefined && checkId !== undefined && checkIds.join('\n') !== checkId.join('\n'))
+        throw rules.custom('checkId', 'must be the same as checkIds when both are given');
+      if (stock !== undefined && paperType !== undefined && stock !== paperType)
+        throw rules.custom('paperType', 'must be the same as stock when both are given');
+      const pdf = await printService.printChecks(ctx, principalOf(request), ids, {
+        stock: stock ?? paperType ?? 'blank',
+        layout,
+      });
       reply.type('application/pdf').header('content-disposition', 'inline; filename="checks.pdf"');
       return pdf;
     },
