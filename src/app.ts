@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { REDACTED, redactUrl } from './domain/redact.ts';
+import { logDestination } from './log-stream.ts';
 import { deliveryStatus } from './worker.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
@@ -17,6 +18,7 @@ import { registerMetrics } from './http/plugins/metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/plugins/errors.ts';
 import { AddressLimiter } from './http/plugins/address-limiter.ts';
+import { SharedLimits, SharedRate } from './services/shared-limits.service.ts';
 import { registerJsonBody } from './http/plugins/json-body.ts';
 import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
@@ -25,15 +27,25 @@ import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
-import { ImportRunner } from './services/import.service.ts';
+import { ImportRunner } from './services/imports/runner.service.ts';
 import type { HeavyWork } from './heavy-work/heavy-work.ts';
 import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
 
 export const API_PREFIX = '/api/v3';
 
+/** What /readyz needs beyond the database: whether this server is shutting down (server.ts). */
+export interface Readiness {
+  shuttingDown: boolean;
+}
+
+/** How long one answer of /readyz is reused: a load balancer checking every 100 ms costs one query a second. */
+const READINESS_CACHE_MS = 1_000;
+
 export interface AppDeps {
   db: Db;
   keys: ApiKeys;
+  /** Set by server.ts; without it (tests of the app alone) the server never reports shutting down. */
+  readiness?: Readiness;
   now?: () => number;
   /** Prometheus metrics, when METRICS_TOKEN or METRICS_PORT turns them on (server.ts). */
   metrics?: Metrics;
@@ -61,9 +73,11 @@ class OneLinePerRequest extends LogController {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const destination = await logDestination(config.logFormat);
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(destination === undefined ? {} : { stream: destination }),
       // No credential in any log line (issue 10, item 4; docs/security.md): payee-link paths and
       // token query values are blanked, and credential headers are censored should a serializer
       // ever include them.
@@ -137,8 +151,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     done(null, payload);
   });
   if (deps.metrics !== undefined) registerMetrics(app, deps.metrics, config.metrics.token);
+  // The abuse limits, counted in the database so that every server sees every count (issue 23).
+  const limits = new SharedLimits(deps.db, deps.keys.secret);
   // One budget of failed requests per client address, shared by unknown paths and bad keys.
-  const failures = config.failedRequestsPerMinute > 0 ? new AddressLimiter(config.failedRequestsPerMinute) : null;
+  const failures =
+    config.failedRequestsPerMinute > 0 ? new AddressLimiter(limits, config.failedRequestsPerMinute) : null;
+  // The per-key rate, shared with the other servers every RATE_SYNC_MS (not on the request path).
+  const rate = config.rateLimitPerKey > 0 ? new SharedRate(limits, deps.db, config.rateLimitPerKey) : null;
+  if (rate !== null) {
+    app.addHook('onReady', async () => rate.start());
+    app.addHook('onClose', async () => rate.stop());
+  }
   registerErrorHandling(app, failures);
   app.addSchema(ErrorBody);
   app.addSchema(UnauthenticatedBody);
@@ -165,13 +188,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await deps.db.get('SELECT 1 AS ok');
-      return { status: 'ok', database: deps.db.dialect, delivery: deliveryStatus(config) };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: deps.db.dialect });
-    }
+  // Liveness: the process runs and its event loop answers. No database query: a database failing
+  // over is not a reason to restart this process (readiness below says whether to send it writes).
+  app.get('/healthz', { schema: { hide: true } }, async () => ({
+    status: 'ok',
+    database: deps.db.dialect,
+    delivery: deliveryStatus(config),
+  }));
+
+  // Readiness: whether this server can write now (docs/operations.md, "Liveness and readiness").
+  // No key needed and nothing secret in it; the answer is reused for READINESS_CACHE_MS.
+  const readiness = deps.readiness ?? { shuttingDown: false };
+  let lastCheck: { at: number; writable: Promise<boolean> } | null = null;
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (readiness.shuttingDown)
+      return reply.code(503).header('retry-after', '1').send({ status: 'shutting down', database: deps.db.dialect });
+    const now = performance.now();
+    if (lastCheck === null || now - lastCheck.at >= READINESS_CACHE_MS)
+      lastCheck = { at: now, writable: deps.db.writable() };
+    if (await lastCheck.writable) return { status: 'ready', database: deps.db.dialect };
+    return reply
+      .code(503)
+      .header('retry-after', '1')
+      .send({ status: 'database not writable', database: deps.db.dialect });
   });
 
   // CSV imports finish in the background; one left unfinished by a stopped process is done again.
@@ -180,14 +219,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => imports.stop());
 
   await registerPayeePage(app, ctx);
-  await registerPanel(app, { ctx, keys: deps.keys });
+  await registerPanel(app, { ctx, keys: deps.keys, limits });
 
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
       await api.register(async (secured) => {
-        registerAuth(secured, deps.keys, config.rateLimitPerKey, failures);
+        registerAuth(secured, deps.keys, rate, failures);
         // Bodies are parsed only here, after the key was checked (issue 10, item 1).
         registerJsonBody(secured);
         registerIdempotency(secured, ctx);

@@ -4,6 +4,8 @@ import { availableParallelism } from 'node:os';
 import { redactUrlPassword } from './domain/redact.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** `auto`: readable lines on a terminal, JSON otherwise (src/log-stream.ts). */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface DatabaseConfig {
   readonly kind: 'sqlite' | 'postgres';
@@ -11,6 +13,28 @@ export interface DatabaseConfig {
   readonly url: string;
   /** PostgreSQL only: the schema to use (search_path); lets tests and tenants share a server. */
   readonly schema: string | null;
+  /** PostgreSQL only: the connection pool and its timeouts (docs/operations.md, "Settings"). */
+  readonly pool?: PoolConfig;
+  /**
+   * How long start-up waits for the database to answer (and, on PostgreSQL, to accept writes when
+   * migrations are due) before giving up; 0: try once. Retried with backoff, logged.
+   */
+  readonly waitSeconds?: number;
+}
+
+export interface PoolConfig {
+  /** Connections per process. */
+  readonly size: number;
+  /** Giving up on opening a connection (and on waiting for a free one) after this long. */
+  readonly connectTimeoutMs: number;
+  /** PostgreSQL cancels a statement running longer (statement_timeout); 0: no limit. Migrations are exempt. */
+  readonly statementTimeoutMs: number;
+  /** PostgreSQL ends a session idle inside an open transaction this long (idle_in_transaction_session_timeout); 0: no limit. */
+  readonly idleInTransactionTimeoutMs: number;
+  /** An idle pooled connection is closed after this long. */
+  readonly idleTimeoutMs: number;
+  /** TCP keepalive on every connection: first probe after this many seconds idle; 0: off. */
+  readonly keepAliveSeconds: number;
 }
 
 export interface SmsConfig {
@@ -68,6 +92,7 @@ export interface Config {
   readonly publicUrl: string;
   readonly database: DatabaseConfig;
   readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
   /** Requests per second per API key; 0 turns rate limiting off. */
   readonly rateLimitPerKey: number;
   /**
@@ -96,6 +121,13 @@ export interface Config {
   readonly delivery: DeliveryConfig;
   readonly metrics: MetricsConfig;
   readonly heavyWork: HeavyWorkConfig;
+  /**
+   * SIGTERM: how long in-flight requests, the delivery worker's batch and a running import get to
+   * finish before the process closes anyway (docs/operations.md, "Shutdown").
+   */
+  readonly shutdownTimeoutMs: number;
+  /** SIGTERM: how long /readyz answers 503 before the listener closes, so a load balancer stops sending first. */
+  readonly shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -113,19 +145,38 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-export function parseDatabaseUrl(raw: string | undefined, schema: string | undefined): DatabaseConfig {
+/** The pool settings (README's configuration table). */
+export function loadPoolConfig(env: NodeJS.ProcessEnv): PoolConfig {
+  return Object.freeze({
+    size: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    idleTimeoutMs: integer(env, 'DATABASE_IDLE_TIMEOUT_MS', 30_000, 100, 86_400_000),
+    keepAliveSeconds: integer(env, 'DATABASE_KEEPALIVE_SECONDS', 30, 0, 86_400),
+  });
+}
+
+export const DEFAULT_POOL: PoolConfig = loadPoolConfig({});
+
+export function parseDatabaseUrl(
+  raw: string | undefined,
+  schema: string | undefined,
+  pool: PoolConfig = DEFAULT_POOL,
+  waitSeconds = 60,
+): DatabaseConfig {
   const value = raw === undefined || raw === '' ? 'sqlite:./data/checkwriter.db' : raw;
   if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
     const cleanSchema = schema === undefined || schema === '' ? null : schema;
     if (cleanSchema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(cleanSchema)) {
       throw new ConfigError(`DATABASE_SCHEMA must be a lower-case SQL identifier, got "${cleanSchema}"`);
     }
-    return Object.freeze({ kind: 'postgres', url: value, schema: cleanSchema });
+    return Object.freeze({ kind: 'postgres', url: value, schema: cleanSchema, pool, waitSeconds });
   }
   if (value.startsWith('sqlite:')) {
     const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new ConfigError('DATABASE_URL=sqlite: needs a file path, e.g. sqlite:./data/checkwriter.db');
-    return Object.freeze({ kind: 'sqlite', url: path, schema: null });
+    return Object.freeze({ kind: 'sqlite', url: path, schema: null, pool, waitSeconds });
   }
   throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${redactUrlPassword(value)}"`);
 }
@@ -208,7 +259,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const database = parseDatabaseUrl(env.DATABASE_URL, env.DATABASE_SCHEMA);
+  const database = parseDatabaseUrl(
+    env.DATABASE_URL,
+    env.DATABASE_SCHEMA,
+    loadPoolConfig(env),
+    integer(env, 'DATABASE_WAIT_SECONDS', 60, 0, 86_400),
+  );
   const keySigningSecret = env.KEY_SIGNING_SECRET ?? '';
   if (keySigningSecret !== '' && Buffer.byteLength(keySigningSecret) < 32)
     throw new ConfigError('KEY_SIGNING_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)');
@@ -229,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     database,
     logLevel,
+    logFormat: oneOf<LogFormat>(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     rateLimitPerKey: integer(env, 'RATE_LIMIT_PER_KEY', 200, 0, 1_000_000),
     failedRequestsPerMinute: integer(env, 'FAILED_REQUEST_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
@@ -239,5 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: loadDeliveryConfig(env),
     metrics: loadMetricsConfig(env),
     heavyWork: loadHeavyWorkConfig(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 3_600_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
   });
 }

@@ -67,6 +67,21 @@ export function unavailable(message: string, retryAfterSeconds: number): AppErro
   return new AppError('unavailable', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 }
 
+/**
+ * For the log line of a 503 caused by a passing database state (store/transient.ts): the driver's
+ * reason and code, so the operator sees the failover the client was told to retry through. Null
+ * for any other error.
+ */
+export function unavailableCause(error: AppError): { reason: string; code: string | null } | null {
+  if (error.code !== 'unavailable' || error.cause === undefined) return null;
+  const cause = error.cause;
+  const code = (cause as { code?: unknown }).code;
+  return {
+    reason: cause instanceof Error ? cause.message : String(cause),
+    code: typeof code === 'string' ? code : null,
+  };
+}
+
 export type WireError = { message: string } | { success: false; errorMsg: string };
 
 export function toWire(code: ErrorCode, message: string): WireError {

@@ -1,5 +1,5 @@
 // `checkwriter import checks|payees FILE.csv --email EMAIL`: the CSV import of the panel and the API
-// (services/import.service.ts), run in this process with a progress bar on stderr. A file with
+// (services/imports/), run in this process with a progress bar on stderr. A file with
 // errors is refused whole: every row's errors are printed and the exit code is 1.
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,11 @@ import { AppError } from '../errors.ts';
 import { ApiKeys } from '../services/api-key.service.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { InlineHeavyWork } from '../heavy-work/inline.ts';
-import * as importService from '../services/import.service.ts';
+import type { ImportOptions } from '../services/imports/model.ts';
+import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
+import { MAX_IMPORT_BYTES } from '../services/imports/read-import-file.ts';
+import { errorsOf, getImport, resultOf } from '../services/imports/records.service.ts';
+import { runImport } from '../services/imports/runner.service.ts';
 import { findAccountByEmail } from '../store/accounts.repository.ts';
 import { connect } from '../store/connect.ts';
 import { migrate } from '../store/migrate.ts';
@@ -77,10 +81,8 @@ export async function importCommand(config: Config, kind: string | undefined, ar
   } catch {
     throw usage(`cannot read ${file}`);
   }
-  if (size > importService.MAX_IMPORT_BYTES)
-    throw usage(
-      `${file} is larger than ${importService.MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
-    );
+  if (size > MAX_IMPORT_BYTES)
+    throw usage(`${file} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`);
   const csv = readFileSync(file, 'utf8');
 
   const db = connect(config.database);
@@ -98,7 +100,7 @@ export async function importCommand(config: Config, kind: string | undefined, ar
       heavyWork: new InlineHeavyWork(),
     };
     const principal: Principal = { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
-    const options: importService.ImportOptions = {
+    const options: ImportOptions = {
       kind: kind as ImportKind,
       csv,
       fileName: file.split(/[\\/]/).at(-1) ?? file,
@@ -107,11 +109,11 @@ export async function importCommand(config: Config, kind: string | undefined, ar
       dateOrder,
       ...(args.values['bank-account'] === undefined ? {} : { bankAccountId: args.values['bank-account'] }),
     };
-    let record: Awaited<ReturnType<typeof importService.startImport>>;
+    let record: Awaited<ReturnType<typeof startImport>>;
     try {
-      record = await importService.startImport(ctx, principal, options);
+      record = await startImport(ctx, principal, options);
     } catch (error) {
-      if (!(error instanceof importService.ImportRefused)) throw error;
+      if (!(error instanceof ImportRefused)) throw error;
       process.stderr.write(`checkwriter: ${file} was not imported: ${error.rowErrors.length} rows have errors.\n`);
       for (const row of error.rowErrors)
         process.stderr.write(`  row ${row.row} (line ${row.line}): ${row.messages.join(' ')}\n`);
@@ -119,19 +121,19 @@ export async function importCommand(config: Config, kind: string | undefined, ar
     }
     process.stderr.write(`import ${record.id}: ${record.rowsTotal} ${kind}\n`);
     const progress = progressWriter(record.rowsTotal);
-    let ended = await importService.runImport(ctx, record.id, progress);
+    let ended = await runImport(ctx, record.id, progress);
     // A server on the same database may have taken the import first: wait for it to finish.
     while (ended === undefined || ended.state === 'queued' || ended.state === 'running') {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      ended = await importService.getImport(ctx, principal, record.id);
+      ended = await getImport(ctx, principal, record.id);
     }
     if (ended.state === 'failed') {
       process.stderr.write(`checkwriter: import ${ended.id} failed; nothing was imported.\n`);
-      for (const row of importService.errorsOf(ended))
+      for (const row of errorsOf(ended))
         process.stderr.write(`  row ${row.row} (line ${row.line}): ${row.messages.join(' ')}\n`);
       return 1;
     }
-    const result = importService.resultOf(ended);
+    const result = resultOf(ended);
     const ids = kind === 'checks' ? result.checkIds : result.payeeIds;
     process.stdout.write(`imported ${ids.length} ${kind} (import ${ended.id})\n`);
     if (result.createdPayeeIds.length > 0) process.stdout.write(`created ${result.createdPayeeIds.length} payees\n`);

@@ -13,6 +13,7 @@ import { findAccountByEmail, hasActiveApiKey, setCompany } from '../store/accoun
 import { checkCompany } from '../domain/account.ts';
 import { migrate } from '../store/migrate.ts';
 import { connect } from '../store/connect.ts';
+import { logDestination } from '../log-stream.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
 // imported inside those commands, so `keys create` starts in a fraction of the server's time
@@ -81,7 +82,7 @@ async function serve(config: Config): Promise<void> {
     import('../worker.ts'),
   ]);
   const server = await startServer(config);
-  closeOnSignals(server);
+  closeOnSignals(server, config);
   const anyKey = await hasActiveApiKey(server.db);
   const base = `${server.url}/api/v3`;
   const delivery = deliveryStatus(config);
@@ -90,7 +91,7 @@ async function serve(config: Config): Promise<void> {
     `checkwriter is listening on ${server.url} (database: ${config.database.kind})`,
     `  panel:    ${server.url}/panel   (sign up, verify, make API keys)`,
     `  API:      ${base}   (docs: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
-    `  health:   ${server.url}/healthz`,
+    `  health:   ${server.url}/healthz (alive)   ${server.url}/readyz (can write)`,
     `  delivery: worker ${delivery.worker === 'inline' ? 'running in this process' : 'off (run npx checkwriter worker)'}; email ${delivery.smtp}; SMS ${delivery.sms}`,
   ];
   if (server.metricsUrl !== null) lines.push(`  metrics:  ${server.metricsUrl}`);
@@ -126,7 +127,9 @@ export async function main(argv: string[]): Promise<number> {
         ]);
       const db = await openDatabase(config);
       const keys = await ApiKeys.open(db, config);
-      const log = pino({ level: config.logLevel });
+      const destination = await logDestination(config.logFormat);
+      const log =
+        destination === undefined ? pino({ level: config.logLevel }) : pino({ level: config.logLevel }, destination);
       // A worker process has no API port: its figures are served only on METRICS_PORT.
       const metrics = config.metrics.port === null ? undefined : new Metrics();
       if (metrics !== undefined) {

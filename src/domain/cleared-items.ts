@@ -1,7 +1,8 @@
 // The bank's cleared-items (paid-items) file, read into check number, amount and paid date per
 // row. Banks name these columns differently; the names recognised and where they come from are in
-// docs/reconciliation.md. Everything here is pure: the service decides what a row matches.
-import { validationError } from '../errors.ts';
+// docs/reconciliation.md. Everything here is pure — text in, plain data out, a refused file as data —
+// so it can run in a worker thread; the service decides what a row matches.
+import { readCsv } from './csv.ts';
 import { isCalendarDate } from './dates.ts';
 import { parseAmountToCents } from './money.ts';
 import { unsafeCharacter } from './safe-text.ts';
@@ -10,6 +11,14 @@ import { unsafeCharacter } from './safe-text.ts';
 export const MAX_CLEARED_ITEMS_BYTES = 1024 * 1024;
 /** Most data rows in one file: every matched check is cleared in one transaction. */
 export const MAX_CLEARED_ITEMS_ROWS = 10_000;
+/** Columns of one line: bank exports have about ten. */
+export const MAX_CLEARED_ITEMS_COLUMNS = 100;
+/** Characters of one cell: a bank's description is the longest, far below this. */
+export const MAX_CLEARED_ITEMS_CELL_CHARS = 1_024;
+/** Characters of one line, its cells together: what one record may make the parser buffer. */
+export const MAX_CLEARED_ITEMS_LINE_CHARS = 16 * 1024;
+/** Rows that did not clear listed in the API's answer (mismatchedCount counts them all). */
+export const MAX_LISTED_MISMATCHES = 1_000;
 /** The header is looked for in the first lines: some exports put the account's details above it. */
 const HEADER_SEARCH_LINES = 10;
 /** A check number as shown back in a mismatch (the bank's text, cut to this length). */
@@ -106,54 +115,6 @@ function pick(header: readonly string[], names: readonly string[]): number {
   return -1;
 }
 
-/**
- * RFC 4180 fields: commas, double-quoted fields with doubled quotes inside, CRLF or LF line ends,
- * a byte-order mark at the start. Answers each record with the line it starts on.
- */
-export function parseCsv(text: string): { line: number; fields: string[] }[] {
-  const records: { line: number; fields: string[] }[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let recordLine = 1;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (; i < text.length; i += 1) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 1;
-        } else quoted = false;
-      } else {
-        if (c === '\n') line += 1;
-        field += c;
-      }
-    } else if (c === '"' && field.trim() === '') {
-      field = '';
-      quoted = true;
-    } else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i += 1;
-      fields.push(field);
-      records.push({ line: recordLine, fields });
-      fields = [];
-      field = '';
-      line += 1;
-      recordLine = line;
-    } else field += c;
-  }
-  if (quoted) throw validationError(`Line ${recordLine}: a quoted field is not closed.`);
-  if (field !== '' || fields.length > 0) {
-    fields.push(field);
-    records.push({ line: recordLine, fields });
-  }
-  return records;
-}
-
 /** "$1,234.56", "-1234.56", "(1,234.56)", "1234.56-": banks show debits signed or not; the size counts. */
 export function parseBankAmount(text: string): number | null {
   let t = text.trim().replace(/[$,\s]/g, '');
@@ -197,66 +158,84 @@ function shown(text: string): string {
     .slice(0, SHOWN_NUMBER_LENGTH);
 }
 
+/** The file read, or why it cannot be (a sentence for a 422: the service answers it as one). */
+export type ClearedItemsResult = { ok: true; file: ClearedItemsFile } | { ok: false; message: string };
+
+const refused = (message: string): ClearedItemsResult => ({ ok: false, message });
+
 /**
  * Reads the file. `fallbackDate` is the cleared date of rows when the file has no date column.
  * `today` bounds the dates: a bank does not pay a check tomorrow. A file that cannot be read as
- * cleared items (no header with a check number and an amount, an unreadable amount or date on a
- * check's row, too many rows) is a 422 naming the line: nothing is cleared from half a file.
+ * cleared items (not CSV within the bounds above, no header with a check number and an amount, an
+ * unreadable amount or date on a check's row, too many rows) is refused naming the line: nothing is
+ * cleared from half a file. Banks' files are read leniently (csv.ts): a quote inside a field is
+ * kept, spaces around a field are dropped.
  */
-export function readClearedItems(text: string, fallbackDate: string, today: string): ClearedItemsFile {
-  const records = parseCsv(text);
+export function readClearedItems(text: string, fallbackDate: string, today: string): ClearedItemsResult {
+  const read = readCsv(
+    text,
+    {
+      maxColumns: MAX_CLEARED_ITEMS_COLUMNS,
+      maxCellChars: MAX_CLEARED_ITEMS_CELL_CHARS,
+      maxRecordChars: MAX_CLEARED_ITEMS_LINE_CHARS,
+      maxRecords: MAX_CLEARED_ITEMS_ROWS + HEADER_SEARCH_LINES,
+    },
+    { lenient: true },
+  );
+  const tooMany = `The file has more than ${MAX_CLEARED_ITEMS_ROWS.toLocaleString('en-US')} rows: split it.`;
+  if (!read.ok) return refused(read.problem.kind === 'too_many_records' ? tooMany : `${read.problem.message}.`);
+  const { records, lines } = read;
   const headerAt = records
     .slice(0, HEADER_SEARCH_LINES)
-    .findIndex((r) => pick(r.fields, NUMBER_NAMES) >= 0 && pick(r.fields, AMOUNT_NAMES) >= 0);
+    .findIndex((fields) => pick(fields, NUMBER_NAMES) >= 0 && pick(fields, AMOUNT_NAMES) >= 0);
   const header = records[headerAt];
   if (header === undefined)
-    throw validationError(
+    return refused(
       'The file has no header line naming a check number column (such as "Check Number" or "Serial Number") and an amount column (such as "Amount" or "Paid Amount").',
     );
-  const numberAt = pick(header.fields, NUMBER_NAMES);
-  const amountAt = pick(header.fields, AMOUNT_NAMES);
-  const dateAt = pick(header.fields, DATE_NAMES);
-  const rows = records.slice(headerAt + 1);
-  if (rows.length > MAX_CLEARED_ITEMS_ROWS)
-    throw validationError(`The file has more than ${MAX_CLEARED_ITEMS_ROWS.toLocaleString('en-US')} rows: split it.`);
+  const numberAt = pick(header, NUMBER_NAMES);
+  const amountAt = pick(header, AMOUNT_NAMES);
+  const dateAt = pick(header, DATE_NAMES);
+  if (records.length - headerAt - 1 > MAX_CLEARED_ITEMS_ROWS) return refused(tooMany);
   const items: ClearedItem[] = [];
   let skippedLines = 0;
-  for (const row of rows) {
-    const checkNumber = shown(row.fields[numberAt] ?? '');
+  for (let at = headerAt + 1; at < records.length; at += 1) {
+    const fields = records[at] ?? [];
+    const line = lines[at] ?? 0;
+    const checkNumber = shown(fields[numberAt] ?? '');
     if (checkNumber === '') {
       skippedLines += 1;
       continue;
     }
-    const amountText = row.fields[amountAt] ?? '';
+    const amountText = fields[amountAt] ?? '';
     const amountCents = parseBankAmount(amountText);
     if (amountCents === null)
-      throw validationError(
-        `Line ${row.line}: the amount "${shown(amountText)}" of check ${checkNumber} is not an amount.`,
-      );
+      return refused(`Line ${line}: the amount "${shown(amountText)}" of check ${checkNumber} is not an amount.`);
     let clearedDate = fallbackDate;
     if (dateAt >= 0) {
-      const dateText = row.fields[dateAt] ?? '';
+      const dateText = fields[dateAt] ?? '';
       const parsed = parseBankDate(dateText);
       if (parsed === null)
-        throw validationError(
-          `Line ${row.line}: the date "${shown(dateText)}" of check ${checkNumber} is not a date (YYYY-MM-DD or MM/DD/YYYY).`,
+        return refused(
+          `Line ${line}: the date "${shown(dateText)}" of check ${checkNumber} is not a date (YYYY-MM-DD or MM/DD/YYYY).`,
         );
       clearedDate = parsed;
     }
     if (clearedDate > today)
-      throw validationError(
-        `Line ${row.line}: check ${checkNumber} cannot have cleared on ${clearedDate}, after today.`,
-      );
-    items.push({ line: row.line, checkNumber, serial: serialOf(checkNumber), amountCents, clearedDate });
+      return refused(`Line ${line}: check ${checkNumber} cannot have cleared on ${clearedDate}, after today.`);
+    items.push({ line, checkNumber, serial: serialOf(checkNumber), amountCents, clearedDate });
   }
-  if (items.length === 0) throw validationError('The file lists no checks: every row lacks a check number.');
+  if (items.length === 0) return refused('The file lists no checks: every row lacks a check number.');
   return {
-    items,
-    skippedLines,
-    columns: {
-      checkNumber: header.fields[numberAt]?.trim() ?? '',
-      amount: header.fields[amountAt]?.trim() ?? '',
-      date: dateAt >= 0 ? (header.fields[dateAt]?.trim() ?? '') : null,
+    ok: true,
+    file: {
+      items,
+      skippedLines,
+      columns: {
+        checkNumber: header[numberAt]?.trim() ?? '',
+        amount: header[amountAt]?.trim() ?? '',
+        date: dateAt >= 0 ? (header[dateAt]?.trim() ?? '') : null,
+      },
     },
   };
 }

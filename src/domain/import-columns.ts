@@ -238,6 +238,11 @@ export function safeCell(field: string, value: string): string {
   return value;
 }
 
+/** A cell quoted in a message, cut to 40 characters: a 4,096-character cell must not make every message long. */
+function quotedCell(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 /**
  * A sheet's money text as the API's amount text: "$1,234.50", "1234.5", "12" and "USD 12.00" are
  * read; a thousands separator must group by three ("1,23" is refused, as is "1.234,50": in a sheet
@@ -252,7 +257,7 @@ export function sheetAmount(text: string): string {
   if (t.includes(',')) {
     if (!/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t))
       throw new CellError(
-        `The amount field "${text.trim()}" is ambiguous: write dollars with a dot for cents and commas only between groups of three digits (1,234.50).`,
+        `The amount field "${quotedCell(text.trim())}" is ambiguous: write dollars with a dot for cents and commas only between groups of three digits (1,234.50).`,
       );
     t = t.replace(/,/g, '');
   }

@@ -1,6 +1,7 @@
 // Domain records -> the spec's wire shapes. The only place amounts leave integer cents.
 import { amountInWords } from '../domain/amount-words.ts';
 import { statusDescription } from '../domain/check-status.ts';
+import { MAX_LISTED_MISMATCHES } from '../domain/cleared-items.ts';
 import { localMoment } from '../domain/dates.ts';
 import { centsToDecimalString, centsToNumber } from '../domain/money.ts';
 import type { Address } from '../domain/address.ts';
@@ -169,7 +170,9 @@ export function reconciliationWire(r: Reconciliation) {
   const clearedCents = r.matched.reduce((sum, m) => sum + m.amountCents, 0);
   return {
     matched: r.matched.map(row),
-    mismatched: r.mismatched.map((m) => ({
+    // The error list is bounded whatever the file holds; the count says how many rows in all.
+    mismatchedCount: r.mismatched.length,
+    mismatched: r.mismatched.slice(0, MAX_LISTED_MISMATCHES).map((m) => ({
       ...row(m),
       reason: m.reason,
       message: m.message,

@@ -1,28 +1,12 @@
-// Request validation: the route schemas (TypeBox) are compiled with Ajv, and the first failure is
-// worded Laravel-style with the field path, as the API decisions require
-// ("The checks.1.amount field is required."). Bodies are validated strictly (no coercion, unknown
-// fields refused); query strings and path parameters are coerced from text to their types.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+// Request validation: the route schemas (TypeBox) are compiled with Ajv (schemas/validator.ts), and
+// the first failure is worded with the field path. Bodies are validated strictly (no coercion,
+// unknown fields refused); query strings and path parameters are coerced from text to their types.
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { makeAjv } from '../schemas/validator.ts';
 
-// ajv-formats is CommonJS: under Node's ESM loader the default import is the plugin function itself.
-const addFormats = addFormatsModule as unknown as FormatsPlugin;
-
-function makeAjv(coerce: boolean, allErrors = false): Ajv {
-  const ajv = new Ajv({
-    allErrors,
-    coerceTypes: coerce,
-    useDefaults: coerce,
-    removeAdditional: false,
-    strict: false,
-    verbose: true,
-  });
-  addFormats(ajv, ['email', 'date', 'uri']);
-  // OpenAPI annotation keywords carried by our schemas; they do not validate.
-  ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-  return ajv;
-}
+// The panel's forms word their failures as the API does.
+export { describeValidationError } from '../schemas/validator.ts';
 
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
@@ -44,93 +28,3 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   validate.errors = null as ErrorObject[] | null | undefined;
   return validate as ReturnType<FastifySchemaCompiler<object>>;
 };
-
-let rowAjv: Ajv | null = null;
-
-/**
- * A validator of one imported row against a route's body schema (services/import.service.ts):
- * the same schema and wording as the API, but every failure of the row, not only the first.
- */
-export function compileRowValidator(schema: object): (data: unknown) => string[] {
-  rowAjv ??= makeAjv(false, true);
-  const compiled = rowAjv.compile(schema);
-  return (data) => {
-    if (compiled(data) as boolean) return [];
-    return (compiled.errors ?? []).map((error) => describeValidationError(error, 'row'));
-  };
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'true or false',
-  array: 'an array',
-  object: 'an object',
-  null: 'null',
-};
-
-function pathOf(error: ErrorObject): string {
-  return error.instancePath
-    .split('/')
-    .filter((part) => part !== '')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
-}
-
-function join(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
-}
-
-/** One sentence for the first schema failure; `root` names the request part when the path is empty. */
-export function describeValidationError(error: ErrorObject, root: string): string {
-  const path = pathOf(error);
-  const field = path === '' ? root : path;
-  const params = error.params as Record<string, unknown>;
-  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
-  switch (error.keyword) {
-    case 'required':
-      return `The ${join(path, String(params.missingProperty))} field is required.`;
-    case 'additionalProperties':
-      return `The ${join(path, String(params.additionalProperty))} field is not allowed.`;
-    case 'type': {
-      const types = String(params.type).split(',');
-      return `The ${field} field must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`;
-    }
-    case 'maxLength':
-      return `The ${field} field must not be greater than ${String(params.limit)} characters.`;
-    case 'minLength':
-      return Number(params.limit) === 1
-        ? `The ${field} field is required.`
-        : `The ${field} field must be at least ${String(params.limit)} characters.`;
-    case 'maximum':
-      return `The ${field} field must not be greater than ${String(params.limit)}.`;
-    case 'minimum':
-      return `The ${field} field must be at least ${String(params.limit)}.`;
-    case 'maxItems':
-      return `The ${field} field must not have more than ${String(params.limit)} items.`;
-    case 'minItems':
-      return Number(params.limit) === 1
-        ? `The ${field} field must have at least 1 item.`
-        : `The ${field} field must have at least ${String(params.limit)} items.`;
-    case 'minProperties':
-      return `The ${field} must contain at least ${String(params.limit)} field${Number(params.limit) === 1 ? '' : 's'}.`;
-    case 'maxProperties':
-      return `The ${field} field must not have more than ${String(params.limit)} keys.`;
-    case 'enum':
-    case 'const':
-      return `The selected ${field} is invalid.`;
-    case 'format':
-      if (params.format === 'email') return `The ${field} field must be a valid email address.`;
-      if (params.format === 'date') return `The ${field} field must be a valid date (YYYY-MM-DD).`;
-      return `The ${field} field format is invalid.`;
-    case 'pattern':
-    case 'anyOf':
-    case 'oneOf':
-      return typeof custom === 'string' ? `The ${field} field ${custom}.` : `The ${field} field format is invalid.`;
-    case 'propertyNames':
-      return `The ${field} field has a key that is not allowed.`;
-    default:
-      return `The ${field} field is invalid.`;
-  }
-}

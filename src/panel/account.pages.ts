@@ -5,7 +5,6 @@ import { AppError } from '../errors.ts';
 import { type Account, senderName } from '../domain/account.ts';
 import * as accountService from '../services/account.service.ts';
 import { UNVERIFIED_MESSAGE } from '../services/email-check.service.ts';
-import { AttemptLimiter } from './attempt-limiter.ts';
 import { field, queryText } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
@@ -109,11 +108,14 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   // account from all addresses (20). Past the per-account limit only addresses that have already
   // failed on this account are refused: a distributed attack gets one guess per fresh address per
   // window, while the owner, from an address that has not failed, still signs in.
-  const byPair = new AttemptLimiter(5, FIFTEEN_MINUTES);
-  const byAddress = new AttemptLimiter(20, FIFTEEN_MINUTES);
-  const byAccount = new AttemptLimiter(20, FIFTEEN_MINUTES);
-  const signUps = new AttemptLimiter(10, HOUR);
-  const resets = new AttemptLimiter(10, HOUR);
+  // Counted in the database, so every server sees every attempt (services/shared-limits.service.ts).
+  const signInWindows = {
+    pair: { limit: 5, ms: FIFTEEN_MINUTES },
+    address: { limit: 20, ms: FIFTEEN_MINUTES },
+    account: { limit: 20, ms: FIFTEEN_MINUTES },
+  };
+  const signUps = { limit: 10, ms: HOUR };
+  const resets = { limit: 10, ms: HOUR };
 
   app.get('', async (request, reply) => sendPage(reply, homePage(deps, request)));
 
@@ -129,9 +131,8 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
       phone: field(request.body, 'phone'),
     };
     // Each sign-up texts a phone: a client address gets a few an hour.
-    const wait = signUps.blockedFor(request.ip);
+    const wait = await deps.limits.take('sign-up', request.ip, signUps);
     if (wait > 0) throw retryAfter(wait);
-    signUps.fail(request.ip);
     try {
       // The same answer whether or not the email already had an account (its owner gets a reset
       // link instead): nobody is signed in here, the new owner signs in next with their password.
@@ -153,19 +154,14 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   app.post('/sign-in', PUBLIC, async (request, reply) => {
     const email = field(request.body, 'email').trim().toLowerCase();
     const next = safeNext(field(request.body, 'next'));
-    const pair = `${request.ip} ${email}`;
-    const accountWait = byPair.count(pair) > 0 ? byAccount.blockedFor(email) : 0;
-    const wait = Math.max(byPair.blockedFor(pair), byAddress.blockedFor(request.ip), accountWait);
-    if (wait > 0) throw retryAfter(wait);
+    // Counted as a failure before the password is checked, taken back on success: guesses sent at
+    // once to several servers cannot overtake the count.
+    const { wait, attempt } = await deps.limits.beginSignIn(request.ip, email, signInWindows);
+    if (attempt === null) throw retryAfter(wait);
     const account = await accountService.checkCredentials(ctx, email, field(request.body, 'password'));
-    if (account === null) {
-      byPair.fail(pair);
-      byAddress.fail(request.ip);
-      byAccount.fail(email);
+    await deps.limits.endSignIn(attempt, account !== null);
+    if (account === null)
       return sendPage(reply, signInForm(request, next, email, 'That email and password do not match an account.'), 401);
-    }
-    // The account's count stays: an attack from elsewhere goes on whether or not the owner is in.
-    byPair.reset(pair);
     await signIn(ctx, request, reply, account);
     return reply.redirect(next, 303);
   });
@@ -267,9 +263,8 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   app.get('/forgot-password', PUBLIC, async (request, reply) => sendPage(reply, forgotForm(request, false)));
 
   app.post('/forgot-password', PUBLIC, async (request, reply) => {
-    const wait = resets.blockedFor(request.ip);
+    const wait = await deps.limits.take('reset', request.ip, resets);
     if (wait > 0) throw retryAfter(wait);
-    resets.fail(request.ip);
     await accountService.requestPasswordReset(ctx, field(request.body, 'email'));
     // The same answer whether or not the email has an account.
     return sendPage(reply, forgotForm(request, true));

@@ -233,11 +233,27 @@ function uploadForms(
   return html`${uploadForm(request, env, b, 'signature', b.hasSignature, problems.signature)}${uploadForm(request, env, b, 'logo', hasLogo, problems.logo)}`;
 }
 
+/** A refused upload: the message shown beside the file field and the page's status. */
+export interface UploadRefusal {
+  message: string;
+  /** 413 for a file over the limit, 422 for anything else. */
+  status: 413 | 422;
+}
+
 /** What is wrong with an upload before the service looks at its bytes, or null. */
-export function uploadProblem(request: FastifyRequest, limit: number): string | null {
+export function uploadProblem(request: FastifyRequest, limit: number): UploadRefusal | null {
   const upload = uploadOf(request);
-  if (upload === null) return 'Choose a PNG or JPEG file to upload.';
-  if (upload.tooLarge) return `The file is larger than ${Math.round(limit / 1024)} KB: choose a smaller image.`;
+  if (upload === null) return { message: 'Choose a PNG or JPEG file to upload.', status: 422 };
+  if (upload.tooLarge)
+    return { message: `The file is larger than ${Math.round(limit / 1024)} KB: choose a smaller image.`, status: 413 };
+  return null;
+}
+
+/** The service's refusal of an image (too large, not an image, too many pixels, damaged), or null for any other error. */
+export function imageRefusal(error: unknown): UploadRefusal | null {
+  if (!(error instanceof AppError)) return null;
+  if (error.code === 'validation') return { message: error.message, status: 422 };
+  if (error.code === 'payload_too_large') return { message: error.message, status: 413 };
   return null;
 }
 
@@ -252,7 +268,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
     reply: FastifyReply,
     account: BankAccount,
     what: ImageKind,
-    message: string,
+    { message, status }: UploadRefusal,
   ): Promise<FastifyReply> => {
     const env = envOf(request);
     const owner = principalFor(request, env);
@@ -272,7 +288,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
         },
         body,
       ),
-      422,
+      status,
     );
   };
 
@@ -285,13 +301,14 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
       const account = await bankAccountService.getBankAccount(ctx, owner, id);
       const problem = uploadProblem(request, limit);
       const upload = uploadOf(request);
-      if (problem !== null || upload === null) return refused(request, reply, account, what, problem ?? '');
+      if (problem !== null || upload === null)
+        return refused(request, reply, account, what, problem ?? { message: '', status: 422 });
       try {
         if (what === 'signature') await bankAccountService.setSignature(ctx, owner, id, upload.bytes);
         else await bankAccountService.setLogo(ctx, owner, id, upload.bytes);
       } catch (error) {
-        if (error instanceof AppError && error.code === 'validation')
-          return refused(request, reply, account, what, error.message);
+        const refusal = imageRefusal(error);
+        if (refusal !== null) return refused(request, reply, account, what, refusal);
         throw error;
       }
       return reply.redirect(withEnv(`/panel/bank-accounts/${encodeURIComponent(id)}?notice=${what}-saved`, env), 303);

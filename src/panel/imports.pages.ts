@@ -1,14 +1,21 @@
-// /panel/imports: CSV imports of payees and checks (services/import.service.ts). Upload a file
+// /panel/imports: CSV imports of payees and checks (services/imports/). Upload a file
 // (multipart), see its preview — a select per column, guessed from the headers, and every row's
 // errors — then Import. The import runs in the background; its page refreshes itself (a meta
-// refresh, no script) until it ends, then lists what was created.
+// refresh, no script) until it ends, then lists what was created. What a page shows of a file is
+// bounded whatever the file holds: at most PREVIEW_COLUMNS columns, SAMPLE_ROWS rows, SHOWN_ERRORS
+// rows' errors and SHOWN_CELL_CHARS characters of any text from it, each with how many more there are.
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
 import type { Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import * as bankAccountService from '../services/bank-account.service.ts';
-import * as importService from '../services/import.service.ts';
+import { draftCsv, saveDraft, startDraft } from '../services/imports/drafts.service.ts';
+import type { ImportOptions } from '../services/imports/model.ts';
+import { ImportRefused, type Preview, previewImport } from '../services/imports/preview.service.ts';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from '../services/imports/read-import-file.ts';
+import { createdRecords, errorsOf, getImport, listImports, resultOf } from '../services/imports/records.service.ts';
+import { importRunner } from '../services/imports/runner.service.ts';
 import type { ImportRecord } from '../store/imports.repository.ts';
 import type { PanelDeps } from './deps.ts';
 import { field } from './form.ts';
@@ -18,8 +25,17 @@ import { accountOf, envOf, principalFor } from './session.ts';
 
 /** Rows of a finished import's created list shown on its page (all are in the API's GET). */
 const LISTED = 200;
-/** Row errors shown on a preview (the count says how many in all). */
-const SHOWN_ERRORS = 500;
+/** Rows' errors shown on a preview or a failed import's page (the count says how many in all). */
+const SHOWN_ERRORS = 200;
+/** Columns of the file shown on a preview, each with its select; the others keep their guessed field. */
+const PREVIEW_COLUMNS = 40;
+/** Characters of a header, a cell or a name from the file as a page shows it. */
+const SHOWN_CELL_CHARS = 80;
+/** New payees named on a preview. */
+const SHOWN_NEW_PAYEES = 50;
+
+/** Text from the file, cut to SHOWN_CELL_CHARS. */
+const cut = (text: string): string => (text.length > SHOWN_CELL_CHARS ? `${text.slice(0, SHOWN_CELL_CHARS)}…` : text);
 
 interface Upload {
   name: string;
@@ -35,13 +51,17 @@ function kindOf(value: string): ImportKind {
   return value as ImportKind;
 }
 
-/** The options a preview form carries: its column selects (`col.N`), bank account, payees, date order. */
-function optionsOf(body: unknown, header: readonly string[]): Omit<importService.ImportOptions, 'csv' | 'kind'> {
+/**
+ * The options a preview form carries: its column selects (`col.N`), bank account, payees, date
+ * order. Read from the form alone (the file is not read for its header first).
+ */
+function optionsOf(body: unknown): Omit<ImportOptions, 'csv' | 'kind'> {
   const mapping: Record<string, string> = {};
-  header.forEach((_, i) => {
-    const chosen = (body as Record<string, unknown> | undefined)?.[`col.${i}`];
-    if (typeof chosen === 'string') mapping[String(i)] = chosen;
-  });
+  for (const [key, chosen] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    const column = /^col\.(\d{1,4})$/.exec(key)?.[1];
+    if (column !== undefined && Number(column) < MAX_IMPORT_COLUMNS && typeof chosen === 'string')
+      mapping[column] = chosen;
+  }
   const bankAccountId = field(body, 'bankAccountId');
   return {
     mapping,
@@ -70,7 +90,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
   const { ctx } = deps;
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: importService.MAX_IMPORT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+    limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
     async onFile(part: MultipartFile) {
       try {
         (part as MultipartFile & { value: Upload }).value = { name: part.filename, data: await part.toBuffer() };
@@ -78,7 +98,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
           throw new AppError(
             'payload_too_large',
-            `The file is larger than ${importService.MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
+            `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
           );
         throw error;
       }
@@ -100,7 +120,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
   app.get('/imports', async (request, reply) => {
     const env = envOf(request);
     const timeZone = accountOf(request).timeZone;
-    const recent = await importService.listImports(ctx, principalFor(request, env));
+    const recent = await listImports(ctx, principalFor(request, env));
     const list =
       recent.length === 0
         ? html`<p>No imports yet.</p>`
@@ -110,7 +130,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
               html`<tr><td><a href="${withEnv(`/panel/imports/${r.id}`, env)}">${r.fileName === '' ? r.id : r.fileName}</a></td><td>${r.kind}</td><td>${stateText(r)}</td><td class="num">${r.rowsTotal}</td><td>${when(r.createdAt, timeZone)}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`<h1>Import from a spreadsheet <span class="hint">(${env})</span></h1>
-<p class="hint">A CSV file of payees or of checks, as accounting software exports it (QuickBooks, Xero, Wave, Sage…). You see every row's errors before anything is written; an import is all or nothing. At most ${importService.MAX_IMPORT_ROWS} rows and ${importService.MAX_IMPORT_BYTES / 1024 / 1024} MB.</p>
+<p class="hint">A CSV file of payees or of checks, as accounting software exports it (QuickBooks, Xero, Wave, Sage…). You see every row's errors before anything is written; an import is all or nothing. At most ${MAX_IMPORT_ROWS} rows, ${MAX_IMPORT_COLUMNS} columns and ${MAX_IMPORT_BYTES / 1024 / 1024} MB.</p>
 <form method="post" action="/panel/imports/upload" enctype="multipart/form-data" class="card">${csrfField(request)}${envField(env)}
 <div class="row"><div><label for="kind">The file holds</label><select id="kind" name="kind"><option value="checks">Checks</option><option value="payees">Payees</option></select></div>
 <div><label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,text/csv" required></div>
@@ -126,7 +146,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     if (file === undefined || !Buffer.isBuffer(file.data) || file.data.length === 0)
       throw new AppError('validation', 'Choose a CSV file to upload.');
     const kind = kindOf(typeof body?.kind === 'string' ? body.kind : '');
-    const draft = await importService.saveDraft(ctx, principalFor(request, env), {
+    const draft = await saveDraft(ctx, principalFor(request, env), {
       kind,
       csv: file.data.toString('utf8'),
       fileName: file.name,
@@ -137,21 +157,21 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
   const previewPage = async (request: FastifyRequest, record: ImportRecord, chosen: unknown, status = 200) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
-    const csv = importService.draftCsv(record);
-    const options = chosen === undefined ? {} : optionsOf(chosen, importService.draftHeader(record));
+    const csv = draftCsv(record);
+    const options = chosen === undefined ? {} : optionsOf(chosen);
     let problem: string | undefined;
-    let preview: importService.Preview;
+    let preview: Preview;
     try {
-      preview = await importService.previewImport(ctx, principal, { ...options, kind: record.kind, csv });
+      preview = await previewImport(ctx, principal, { ...options, kind: record.kind, csv });
     } catch (error) {
       // A mapping that names a field twice: say so, and show the guess again.
       if (!(error instanceof AppError) || error.code !== 'validation') throw error;
       problem = error.message;
-      preview = await importService.previewImport(ctx, principal, { kind: record.kind, csv });
+      preview = await previewImport(ctx, principal, { kind: record.kind, csv });
     }
     const fields = fieldsOf(record.kind);
-    const selects = preview.header.map(
-      (name, i) => html`<div><label for="col-${i}">Column “${name}”</label><select id="col-${i}" name="col.${i}">
+    const selects = preview.header.slice(0, PREVIEW_COLUMNS).map(
+      (name, i) => html`<div><label for="col-${i}">Column “${cut(name)}”</label><select id="col-${i}" name="col.${i}">
 <option value="">— not imported —</option>${fields.map(
         (f) => html`<option value="${f}"${preview.mapping[i] === f ? html` selected` : ''}>${f}</option>`,
       )}</select></div>`,
@@ -159,7 +179,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     const mappedFields = preview.mapping.filter((f): f is NonNullable<typeof f> => f !== null);
     const sample = html`<div class="table"><table><thead><tr><th scope="col">Row</th>${mappedFields.map((f) => html`<th scope="col">${f}</th>`)}</tr></thead>
 <tbody>${preview.sample.map(
-      (row, i) => html`<tr><td>${i + 1}</td>${mappedFields.map((f) => html`<td>${row[f] ?? ''}</td>`)}</tr>`,
+      (row, i) => html`<tr><td>${i + 1}</td>${mappedFields.map((f) => html`<td>${cut(row[f] ?? '')}</td>`)}</tr>`,
     )}</tbody></table></div>`;
     const errors =
       preview.errors.length === 0
@@ -171,20 +191,24 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
             .map(
               (e) => html`<tr><td>${e.row}</td><td>${e.line}</td><td>${e.messages.join(' ')}</td></tr>`,
             )}</tbody></table></div>
-${preview.errors.length > SHOWN_ERRORS ? html`<p class="hint">The first ${SHOWN_ERRORS} rows with errors are shown.</p>` : ''}`;
+${preview.errors.length > SHOWN_ERRORS ? html`<p class="hint" id="more-errors">The first ${SHOWN_ERRORS} rows with errors are shown; ${preview.errors.length - SHOWN_ERRORS} more rows have errors.</p>` : ''}`;
     const chosenBody = chosen as Record<string, unknown> | undefined;
     const checksOptions =
       record.kind === 'checks'
         ? html`<div class="row"><div><label for="bankAccountId">Bank account of every check</label><select id="bankAccountId" name="bankAccountId">${await bankOptions(request, env, options.bankAccountId ?? '')}</select></div>
 <div><label for="dateOrder">Dates like 03/04/2026 are</label><select id="dateOrder" name="dateOrder"><option value="mdy">month/day/year</option><option value="dmy"${options.dateOrder === 'dmy' ? html` selected` : ''}>day/month/year</option></select></div>
 <div><label for="createPayees"><input id="createPayees" name="createPayees" type="checkbox" value="yes"${chosenBody?.createPayees === 'yes' ? html` checked` : ''}> Create payees the file names that are not yet payees</label></div></div>
-${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to create: ${preview.newPayees.slice(0, 50).join(', ')}${preview.newPayees.length > 50 ? ` and ${preview.newPayees.length - 50} more` : ''}.</p>`}`
+${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to create: ${preview.newPayees.slice(0, SHOWN_NEW_PAYEES).map(cut).join(', ')}${preview.newPayees.length > SHOWN_NEW_PAYEES ? ` and ${preview.newPayees.length - SHOWN_NEW_PAYEES} more` : ''}.</p>`}`
         : '';
     const action = `/panel/imports/${record.id}`;
     const body = html`<h1>Preview: ${record.fileName === '' ? 'your file' : record.fileName} <span class="hint">(${record.kind}, ${env})</span></h1>
 <form method="post" action="${action}/start" class="card">${csrfField(request)}${envField(env)}
 <h2>Columns</h2><p class="hint">Each column's field, guessed from its header; change any and press Update preview.</p>
-<div class="row">${selects}</div>${checksOptions}
+<div class="row">${selects}</div>${
+      preview.header.length > PREVIEW_COLUMNS
+        ? html`<p class="hint" id="more-columns">The first ${PREVIEW_COLUMNS} of ${preview.header.length} columns are shown; the other ${preview.header.length - PREVIEW_COLUMNS} keep the field guessed from their headers.</p>`
+        : ''
+    }${checksOptions}
 <p><button type="submit" formaction="${action}/preview" class="secondary">Update preview</button>
 <button type="submit"${preview.errors.length > 0 ? html` disabled` : ''}>Import ${preview.rowsTotal} rows</button></p></form>
 <h2>Errors</h2>${errors}
@@ -201,14 +225,16 @@ ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to creat
   const resultPage = async (request: FastifyRequest, record: ImportRecord): Promise<string> => {
     const env = envOf(request);
     const running = record.state === 'queued' || record.state === 'running';
-    const result = importService.resultOf(record);
+    const result = resultOf(record);
     const progress = html`<p><progress max="${Math.max(1, record.rowsTotal)}" value="${record.rowsDone}">${record.rowsDone} of ${record.rowsTotal}</progress> ${stateText(record)}</p>`;
     let detail: Html | '' = '';
     if (record.state === 'failed') {
       detail = html`<div class="problem" role="alert">The import failed; nothing was written.</div>
-<ul>${importService.errorsOf(record).map((e) => html`<li>Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}</li>`)}</ul>`;
+<ul>${errorsOf(record)
+        .slice(0, SHOWN_ERRORS)
+        .map((e) => html`<li>Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}</li>`)}</ul>`;
     } else if (record.state === 'succeeded') {
-      const created = await importService.createdRecords(ctx, principalFor(request, env), record, LISTED);
+      const created = await createdRecords(ctx, principalFor(request, env), record, LISTED);
       const made = created.ids.map((id) => {
         if (record.kind === 'checks') {
           const c = created.checks.get(id);
@@ -237,7 +263,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
   app.get('/imports/:id', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
-    const record = await importService.getImport(ctx, principalFor(request, env), id);
+    const record = await getImport(ctx, principalFor(request, env), id);
     if (record.state === 'draft') {
       const shown = await previewPage(request, record, undefined);
       return sendPage(reply, shown.body, shown.status);
@@ -249,7 +275,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
   app.post('/imports/:id/preview', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
-    const record = await importService.getImport(ctx, principalFor(request, env), id);
+    const record = await getImport(ctx, principalFor(request, env), id);
     if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
     const shown = await previewPage(request, record, request.body);
     return sendPage(reply, shown.body, shown.status);
@@ -259,17 +285,16 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
-    const record = await importService.getImport(ctx, principal, id);
+    const record = await getImport(ctx, principal, id);
     if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
-    const header = importService.draftHeader(record);
     try {
-      await importService.startDraft(ctx, principal, id, optionsOf(request.body, header));
+      await startDraft(ctx, principal, id, optionsOf(request.body));
     } catch (error) {
-      if (!(error instanceof importService.ImportRefused)) throw error;
+      if (!(error instanceof ImportRefused)) throw error;
       const shown = await previewPage(request, record, request.body, 422);
       return sendPage(reply, shown.body, shown.status);
     }
-    importService.importRunner(ctx)?.wake();
+    importRunner(ctx)?.wake();
     return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
   });
 }

@@ -4,7 +4,7 @@
 // `env` query decides test or live data, so another account's ids are simply not found.
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError, unavailableCause } from '../errors.ts';
 import { SCRIPT, STYLESHEET } from './assets.ts';
 import { parseForm } from './form.ts';
 import { html } from './html.ts';
@@ -72,7 +72,10 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
       404: 'Not found',
       422: 'Check what you entered',
       429: 'Too many attempts',
+      503: 'Try again in a moment',
     };
+    const cause = unavailableCause(error);
+    if (cause !== null) request.log.warn({ reqId: request.id, ...cause }, 'database unavailable: answered 503');
     const text =
       error.code === 'not_found'
         ? 'There is nothing here, or it belongs to another account or environment.'
@@ -96,7 +99,7 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
 
 async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<void> {
   // Only the dependencies go on to the pages (the options also carry this scope's prefix).
-  const deps: PanelDeps = { ctx: options.ctx, keys: options.keys };
+  const deps: PanelDeps = { ctx: options.ctx, keys: options.keys, limits: options.limits };
   const { ctx } = deps;
   // Pages are not part of the API's OpenAPI document.
   scope.addHook('onRoute', (route) => {

@@ -5,6 +5,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_CLEARED_ITEMS_BYTES } from '../domain/cleared-items.ts';
+
+/** Rows of each table of a reconciliation's result page (the counts above them say how many in all). */
+const SHOWN_RESULT_ROWS = 500;
 import { statusDescription, statusName } from '../domain/check-status.ts';
 import { isOutstanding } from '../domain/clearing.ts';
 import { today } from '../domain/dates.ts';
@@ -244,22 +247,30 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
       const clearedCents = result.matched.reduce((sum, m) => sum + m.amountCents, 0);
       const link = (checkId: string | undefined, text: string): Html | string =>
         checkId === undefined ? text : html`<a href="${withEnv(`/panel/checks/${checkId}`, env)}">${text}</a>`;
+      const more = (rows: number, what: string): Html | '' =>
+        rows > SHOWN_RESULT_ROWS
+          ? html`<p class="hint">The first ${SHOWN_RESULT_ROWS} rows are shown; ${rows - SHOWN_RESULT_ROWS} more rows were ${what}.</p>`
+          : '';
       const matched =
         result.matched.length === 0
           ? html`<p>No row matched a check.</p>`
           : html`<div class="table"><table id="matched"><thead><tr><th scope="col">Line</th><th scope="col">Check number</th><th scope="col" class="num">Amount</th><th scope="col">Cleared on</th></tr></thead>
-<tbody>${result.matched.map(
-              (m) =>
-                html`<tr><td>${m.line}</td><td>${link(m.check?.id, m.checkNumber)}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td></tr>`,
-            )}</tbody></table></div>`;
+<tbody>${result.matched
+              .slice(0, SHOWN_RESULT_ROWS)
+              .map(
+                (m) =>
+                  html`<tr><td>${m.line}</td><td>${link(m.check?.id, m.checkNumber)}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td></tr>`,
+              )}</tbody></table></div>${more(result.matched.length, 'cleared')}`;
       const mismatched =
         result.mismatched.length === 0
           ? html`<p>Every row matched.</p>`
           : html`<div class="table"><table id="mismatched"><thead><tr><th scope="col">Line</th><th scope="col">Check number</th><th scope="col" class="num">Bank paid</th><th scope="col">Date</th><th scope="col">Why it did not clear</th></tr></thead>
-<tbody>${result.mismatched.map(
-              (m) =>
-                html`<tr data-reason="${m.reason}"><td>${m.line}</td><td>${link(m.check?.id, m.checkNumber)}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td><td>${m.message}</td></tr>`,
-            )}</tbody></table></div>`;
+<tbody>${result.mismatched
+              .slice(0, SHOWN_RESULT_ROWS)
+              .map(
+                (m) =>
+                  html`<tr data-reason="${m.reason}"><td>${m.line}</td><td>${link(m.check?.id, m.checkNumber)}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td><td>${m.message}</td></tr>`,
+              )}</tbody></table></div>${more(result.mismatched.length, 'not cleared')}`;
       const body = html`<p><a href="${back}">← Register: ${view.bankAccount.name}</a></p>
 <h1>Reconciled: ${view.bankAccount.name} <span class="hint">(${env})</span></h1>
 <section class="card" aria-label="Result"><dl class="facts">

@@ -2,10 +2,9 @@
 // zone — what payees see as the sender (emails, payee pages, the check's drawer block when a bank
 // account has no from address) and the zone the API and the panel give times in.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
 import * as settingsService from '../services/account-settings.service.ts';
 import { MAX_LOGO_BYTES } from '../services/bank-account.service.ts';
-import { uploadProblem } from './bank-accounts.pages.ts';
+import { imageRefusal, uploadProblem } from './bank-accounts.pages.ts';
 import type { PanelDeps } from './deps.ts';
 import { html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
@@ -122,12 +121,13 @@ ${
     const account = accountOf(request);
     const problem = uploadProblem(request, MAX_LOGO_BYTES);
     const upload = uploadOf(request);
-    if (problem !== null || upload === null) return settingsPage(request, reply, null, {}, 422, problem ?? '');
+    if (problem !== null || upload === null)
+      return settingsPage(request, reply, null, {}, problem?.status ?? 422, problem?.message ?? '');
     try {
       await settingsService.setAccountLogo(ctx, account.id, upload.bytes);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'validation')
-        return settingsPage(request, reply, null, {}, 422, error.message);
+      const refusal = imageRefusal(error);
+      if (refusal !== null) return settingsPage(request, reply, null, {}, refusal.status, refusal.message);
       throw error;
     }
     return reply.redirect('/panel/settings?notice=logo-saved', 303);

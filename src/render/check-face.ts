@@ -19,20 +19,32 @@ import { drawMicrLine } from './micr-line.ts';
 import type { Pdf } from './pdf-document.ts';
 import { type CheckStock, stockDraws } from './print-layout.ts';
 import { RenderInputError } from './render-error.ts';
-import { drawImageInBox, prepareImage } from './signature-image.ts';
+import { drawImageInBox, type PreparedImage } from './signature-image.ts';
 
 /** Where a logo goes: the top left corner, inside the upper window of a double-window envelope. */
 export const LOGO_BOX = { x: LEFT, y: 0.22 * IN, width: 0.8 * IN, height: 0.55 * IN };
 
-export function drawFrom(doc: Pdf, from: CheckParty, logo: Uint8Array | null = null): void {
+/** The signature line's height on the check, and where the signature area starts (right of the envelope window). */
+const SIGNATURE_LINE_Y = 2.6 * IN;
+const SIGNATURE_X = 5.4 * IN;
+
+/** Where a signature image goes: above the signature line, resting on it. */
+export const SIGNATURE_BOX = {
+  x: SIGNATURE_X + 0.1 * IN,
+  y: 2.05 * IN,
+  width: RIGHT - SIGNATURE_X - 0.2 * IN,
+  height: SIGNATURE_LINE_Y - 2.05 * IN - 1,
+};
+
+export function drawFrom(doc: Pdf, from: CheckParty, logo: PreparedImage | null = null): void {
   // With a logo the text starts right of it and keeps the same right edge (3.1 in).
   let x = LEFT;
   if (logo !== null) {
     try {
-      drawImageInBox(doc, prepareImage(logo), LOGO_BOX);
+      drawImageInBox(doc, logo, LOGO_BOX);
       x = LEFT + LOGO_BOX.width + 0.1 * IN;
     } catch {
-      // A logo is decoration: one that cannot be read (it was checked at upload) is left out, the check still prints.
+      // A logo is decoration: one that cannot be read is left out, the check still prints.
     }
   }
   const maxWidth = 3.1 * IN - x;
@@ -117,9 +129,9 @@ export function drawPayee(doc: Pdf, check: CheckDocument, captions: boolean): vo
 }
 
 export function drawSignature(doc: Pdf, prepared: PreparedCheck, captions: boolean): void {
-  const lineY = 2.6 * IN;
+  const lineY = SIGNATURE_LINE_Y;
   // Starts right of where the envelope window can reach (5 3/8 in), so no signature shows through it.
-  const x1 = 5.4 * IN;
+  const x1 = SIGNATURE_X;
   if (captions) {
     rule(doc, x1, RIGHT, lineY, 0.8);
     put(doc, 'AUTHORIZED SIGNATURE', (x1 + RIGHT) / 2, lineY + 3, {
@@ -130,9 +142,8 @@ export function drawSignature(doc: Pdf, prepared: PreparedCheck, captions: boole
     });
   }
   if (prepared.doc.noSign || prepared.signature === null) return;
-  const box = { x: x1 + 0.1 * IN, y: 2.05 * IN, width: RIGHT - x1 - 0.2 * IN, height: lineY - 2.05 * IN - 1 };
   try {
-    drawImageInBox(doc, prepared.signature, box);
+    drawImageInBox(doc, prepared.signature, SIGNATURE_BOX);
   } catch (error) {
     throw signatureError(error instanceof Error ? error.message : String(error));
   }
@@ -165,7 +176,7 @@ export function drawCheckFace(doc: Pdf, prepared: PreparedCheck, stock: CheckSto
   const check = prepared.doc;
   const captions = stockDraws(stock, 'captions');
   // The drawer's name, address and logo are already on pre-printed paper.
-  if (stockDraws(stock, 'from')) drawFrom(doc, check.from, check.logo?.data ?? null);
+  if (stockDraws(stock, 'from')) drawFrom(doc, check.from, prepared.logo);
 
   const bankX = 4.35 * IN;
   if (stockDraws(stock, 'bankName')) {

@@ -12,7 +12,7 @@ import type { CheckDocument } from './check-document.ts';
 import { drawCheckFace } from './check-face.ts';
 import { IN } from './check-layout.ts';
 import { drawPerforationGuide, drawStub } from './check-stubs.ts';
-import { type PreparedCheck, prepare } from './check-validation.ts';
+import { type PreparedCheck, prepare, withImages } from './check-validation.ts';
 import { shiftPage } from './page-offset.ts';
 import { letterPdf, type Pdf } from './pdf-document.ts';
 import { type CheckSlot, DEFAULT_PRINT_OPTIONS, LAYOUTS, type PrintOptions, stockDraws } from './print-layout.ts';
@@ -49,13 +49,21 @@ export async function renderChecksPdf(
   const [first] = docs;
   if (first === undefined) throw new RenderInputError('empty_batch', 'checks', 'no checks to render');
   // Validate every check before drawing anything, so a bad one fails the batch without a half-made PDF.
-  const prepared = docs.map((d, i) => {
+  const checked = docs.map((d, i) => {
     try {
       return prepare(d);
     } catch (error) {
       throw error instanceof RenderInputError && docs.length > 1 ? error.atIndex(i) : error;
     }
   });
+  const prepared: PreparedCheck[] = [];
+  for (const [i, c] of checked.entries()) {
+    try {
+      prepared.push(await withImages(c));
+    } catch (error) {
+      throw error instanceof RenderInputError && docs.length > 1 ? error.atIndex(i) : error;
+    }
+  }
 
   const { pdf, bytes } = letterPdf(
     {

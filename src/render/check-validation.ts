@@ -12,8 +12,14 @@ export interface PreparedCheck {
   readonly micr: PositionedMicrChar[];
   readonly date: string;
   readonly voucherDate: string | null;
+  /** The signature to draw, or null for none or noSign. */
   readonly signature: PreparedImage | null;
+  /** The logo to draw, or null for none (or one that could not be read: a logo is decoration). */
+  readonly logo: PreparedImage | null;
 }
+
+/** A check that passed every rule, its images not yet prepared. */
+export type CheckedCheck = Omit<PreparedCheck, 'signature' | 'logo'>;
 
 export function signatureError(detail: string): RenderInputError {
   return new RenderInputError(
@@ -28,7 +34,7 @@ export function isCents(value: number): boolean {
 }
 
 /** Checks everything that could make a printed check wrong, before any drawing starts. */
-export function prepare(doc: CheckDocument): PreparedCheck {
+export function prepare(doc: CheckDocument): CheckedCheck {
   const micr = layoutMicrLine({
     routingNumber: doc.routingNumber,
     accountNumber: doc.accountNumber,
@@ -65,17 +71,8 @@ export function prepare(doc: CheckDocument): PreparedCheck {
       `at most ${MAX_FROM_ADDRESS_LINES} from-address lines`,
     );
   }
-  let signature: PreparedImage | null = null;
-  if (doc.signature !== null && !doc.noSign) {
-    const data = doc.signature.data;
-    if (!isPng(data) && !isJpeg(data)) {
-      throw new RenderInputError('invalid_signature_image', 'signature.data', 'signature must be PNG or JPEG bytes');
-    }
-    try {
-      signature = prepareImage(data);
-    } catch (error) {
-      throw signatureError(error instanceof Error ? error.message : String(error));
-    }
+  if (doc.signature !== null && !doc.noSign && !isPng(doc.signature.data) && !isJpeg(doc.signature.data)) {
+    throw new RenderInputError('invalid_signature_image', 'signature.data', 'signature must be PNG or JPEG bytes');
   }
   let voucherDate: string | null = null;
   if (doc.voucher !== null) {
@@ -90,5 +87,22 @@ export function prepare(doc: CheckDocument): PreparedCheck {
       }
     });
   }
-  return { doc, micr, date, voucherDate, signature };
+  return { doc, micr, date, voucherDate };
+}
+
+/** Prepares a checked check's images for drawing (once per distinct image, see signature-image.ts). */
+export async function withImages(checked: CheckedCheck): Promise<PreparedCheck> {
+  const { doc } = checked;
+  let signature: PreparedImage | null = null;
+  if (doc.signature !== null && !doc.noSign) {
+    try {
+      signature = await prepareImage(doc.signature.data);
+    } catch (error) {
+      throw signatureError(error instanceof Error ? error.message : String(error));
+    }
+  }
+  const logoData = doc.logo?.data;
+  // A logo is decoration: one that cannot be read is left out, and the check still prints.
+  const logo = logoData === undefined ? null : await prepareImage(logoData).catch(() => null);
+  return { ...checked, signature, logo };
 }

@@ -1,32 +1,34 @@
 /// <reference types="pdfkit" />
-// Signature images, prepared once and reused. A bank account's signature is the same bytes on
-// every check it prints, but pdfkit decodes a PNG with an alpha channel, splits the alpha and
-// deflates both planes again for every document — measured at about half the render time of a
-// signed check. Here that work is done once per distinct image (cached by content hash), and a
-// batch PDF embeds each image once and references it from every page.
+// Drawing a signature or logo. What reaches the renderer is an image the server wrote itself
+// (services/normalize-image.ts: decoded by libvips, scaled to the size it prints at, re-encoded
+// as an 8-bit sRGB PNG without metadata), so nothing here checks pixels. This module must not
+// need sharp: PDFs are drawn in worker threads, where sharp is not safe to load.
 //
-// Handled here: 8-bit, non-interlaced PNG with alpha (grey+alpha, RGBA) — what signature pads and
-// editors export. Everything else (JPEG, PNG without alpha, 16-bit or interlaced PNG) goes to
-// pdfkit unchanged: JPEG and alpha-less PNG data pass through pdfkit without decoding anyway.
+// Why a cache: pdfkit embeds a PNG without transparency (and a JPEG) as it is, but one with an
+// alpha channel it decodes (png-js, in JavaScript), splits and deflates again for every document
+// — about 20 ms for a print-sized signature, four times a signed check's whole render. That work
+// is done here once per distinct image (pdfkit's own PNG reader, its result kept by content
+// hash), and a batch PDF embeds each image once and references it from every page.
 
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
+import PDFDocument from 'pdfkit';
 
 type Pdf = PDFKit.PDFDocument;
 
+/** An 8-bit RGBA PNG, split into colour and soft-mask planes ready to embed. */
 interface SplitImage {
   readonly kind: 'split';
   readonly key: string;
   readonly width: number;
   readonly height: number;
-  readonly colorSpace: 'DeviceGray' | 'DeviceRGB';
-  /** Deflated colour samples, 8 bits per component, no PNG filter bytes. */
+  /** Deflated RGB samples, 8 bits per component. */
   readonly color: Buffer;
   /** Deflated 8-bit alpha plane, used as the image's soft mask. */
   readonly alpha: Buffer;
 }
 
+/** A JPEG or a PNG without alpha: pdfkit embeds its data without decoding it. */
 interface PassThroughImage {
   readonly kind: 'pdfkit';
   readonly data: Buffer;
@@ -34,112 +36,87 @@ interface PassThroughImage {
 
 export type PreparedImage = SplitImage | PassThroughImage;
 
+/** What pdfkit's PNG reader (png-js) tells of an image; untyped in @types/pdfkit. */
+interface PngReader {
+  readonly width: number;
+  readonly height: number;
+  readonly bits: number;
+  readonly colors: number;
+  readonly hasAlphaChannel: boolean;
+  readonly interlaceMethod: number;
+  /** The PNG's compressed data (its IDAT chunks, joined). */
+  readonly imgData: Uint8Array;
+  decodePixels(done: (pixels: Uint8Array) => void): void;
+}
+
+interface OpenedImage {
+  /** Set for PNGs only. */
+  readonly image?: PngReader;
+}
+
+type ImageOpener = { openImage(src: Buffer): PDFKit.Mixins.ImageSrc & OpenedImage };
+
 const CACHE_LIMIT = 256;
-const cache = new Map<string, PreparedImage>();
+const cache = new Map<string, Promise<PreparedImage>>();
 
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+let reader: ImageOpener | null = null;
+
+/** pdfkit's image reader, from a document that is never written (opening an image does not touch it). */
+function openImage(data: Buffer): OpenedImage {
+  reader ??= new PDFDocument({ autoFirstPage: false }) as unknown as ImageOpener;
+  return reader.openImage(data);
 }
 
-/** Reverses the PNG scanline filters (PNG spec §9) for 8-bit samples, bpp bytes per pixel. */
-function unfilter(data: Buffer, width: number, height: number, bpp: number): Uint8Array {
-  const stride = width * bpp;
-  const out = new Uint8Array(stride * height);
-  let src = 0;
-  for (let y = 0; y < height; y += 1) {
-    const filter = data[src] ?? 0;
-    src += 1;
-    const row = y * stride;
-    const prev = row - stride;
-    for (let i = 0; i < stride; i += 1) {
-      const raw = data[src + i] ?? 0;
-      const a = i >= bpp ? (out[row + i - bpp] ?? 0) : 0;
-      const b = y > 0 ? (out[prev + i] ?? 0) : 0;
-      const c = y > 0 && i >= bpp ? (out[prev + i - bpp] ?? 0) : 0;
-      let value: number;
-      if (filter === 0) value = raw;
-      else if (filter === 1) value = raw + a;
-      else if (filter === 2) value = raw + b;
-      else if (filter === 3) value = raw + ((a + b) >> 1);
-      else if (filter === 4) value = raw + paeth(a, b, c);
-      else throw new Error(`bad PNG filter type ${filter}`);
-      out[row + i] = value & 0xff;
-    }
-    src += stride;
-  }
-  return out;
+function decodePixels(png: PngReader): Promise<Uint8Array> {
+  // png-js reports an inflate failure by throwing inside zlib's callback, where nothing can catch
+  // it and the process would end. The images here are the server's own PNGs; still, the data is
+  // inflated once first (bounded by the size the header gives), so a damaged one is refused here.
+  inflateSync(png.imgData, { maxOutputLength: (png.width * 4 + 1) * png.height });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the PNG data could not be decoded')), 5_000);
+    png.decodePixels((pixels) => {
+      clearTimeout(timer);
+      resolve(pixels);
+    });
+  });
 }
 
-/** Splits an 8-bit grey+alpha or RGBA PNG into deflated colour and alpha planes, or null if not that kind. */
-function splitAlphaPng(data: Buffer, key: string): SplitImage | null {
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  let bitDepth = 0;
-  let colorType = -1;
-  let interlace = 0;
-  const idat: Buffer[] = [];
-  while (offset + 8 <= data.length) {
-    const length = data.readUInt32BE(offset);
-    const type = data.toString('latin1', offset + 4, offset + 8);
-    const body = data.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      bitDepth = body[8] ?? 0;
-      colorType = body[9] ?? -1;
-      interlace = body[12] ?? 0;
-    } else if (type === 'IDAT') {
-      idat.push(body);
-    } else if (type === 'IEND') {
-      break;
-    }
-    offset += 12 + length;
-  }
-  if (bitDepth !== 8 || interlace !== 0 || (colorType !== 4 && colorType !== 6) || width === 0 || height === 0) {
-    return null;
-  }
-  const colors = colorType === 6 ? 3 : 1;
-  // Never inflate more than the header's size needs (a decompression bomb stops here).
-  const expected = (width * (colors + 1) + 1) * height;
-  const pixels = unfilter(inflateSync(Buffer.concat(idat), { maxOutputLength: expected }), width, height, colors + 1);
-  const color = new Uint8Array(width * height * colors);
-  const alpha = new Uint8Array(width * height);
-  for (let p = 0, i = 0, c = 0; p < alpha.length; p += 1) {
-    for (let k = 0; k < colors; k += 1) color[c++] = pixels[i++] ?? 0;
-    alpha[p] = pixels[i++] ?? 0;
+async function prepare(data: Buffer, key: string): Promise<PreparedImage> {
+  const png = openImage(data).image;
+  // What the server writes with transparency: 8-bit RGBA, not interlaced. Anything else
+  // (JPEG, a PNG without alpha) pdfkit embeds without decoding.
+  if (png === undefined || !png.hasAlphaChannel || png.bits !== 8 || png.colors !== 3 || png.interlaceMethod !== 0)
+    return { kind: 'pdfkit', data };
+  const pixels = await decodePixels(png);
+  const count = png.width * png.height;
+  if (pixels.length < count * 4) throw new Error('the PNG holds fewer pixels than its size says');
+  const color = new Uint8Array(count * 3);
+  const alpha = new Uint8Array(count);
+  for (let p = 0; p < count; p += 1) {
+    color[p * 3] = pixels[p * 4] ?? 0;
+    color[p * 3 + 1] = pixels[p * 4 + 1] ?? 0;
+    color[p * 3 + 2] = pixels[p * 4 + 2] ?? 0;
+    alpha[p] = pixels[p * 4 + 3] ?? 0;
   }
   return {
     kind: 'split',
     key,
-    width,
-    height,
-    colorSpace: colors === 3 ? 'DeviceRGB' : 'DeviceGray',
+    width: png.width,
+    height: png.height,
     color: deflateSync(color),
     alpha: deflateSync(alpha),
   };
 }
 
-/**
- * Prepares PNG or JPEG bytes for drawing, reusing earlier work for the same bytes.
- * Throws if a PNG that claims to be 8-bit with alpha cannot be decoded.
- */
-export function prepareImage(bytes: Uint8Array): PreparedImage {
+/** Prepares PNG or JPEG bytes for drawing, reusing earlier work for the same bytes. */
+export function prepareImage(bytes: Uint8Array): Promise<PreparedImage> {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const key = createHash('sha1').update(data).digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const size = pngSize(data);
-  if (size !== null && size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw new Error(
-      `${size.width}x${size.height} pixels is more than a signature needs (at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels)`,
-    );
-  }
-  const prepared: PreparedImage = (isPng(data) ? splitAlphaPng(data, key) : null) ?? { kind: 'pdfkit', data };
+  const prepared = prepare(data, key);
+  // A failure is not kept: the same bytes are tried again next time.
+  prepared.catch(() => cache.delete(key));
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next();
     if (oldest.done !== true) cache.delete(oldest.value);
@@ -149,9 +126,9 @@ export function prepareImage(bytes: Uint8Array): PreparedImage {
 }
 
 /**
- * pdfkit re-reads and re-embeds a Buffer on every doc.image() call; an image it has opened (its
- * `openImage`, untyped in @types/pdfkit) is embedded on first use and referenced after that. Kept
- * per document, so a batch PDF carries a JPEG or alpha-less PNG signature once, not once a page.
+ * pdfkit re-reads and re-embeds a Buffer on every doc.image() call; an image it has opened is
+ * embedded on first use and referenced after that. Kept per document, so a batch PDF carries a
+ * JPEG or alpha-less PNG once, not once a page.
  */
 const opened = new WeakMap<Pdf, Map<Buffer, PDFKit.Mixins.ImageSrc>>();
 
@@ -163,7 +140,7 @@ function openedOnce(doc: Pdf, data: Buffer): PDFKit.Mixins.ImageSrc {
   }
   let image = perDoc.get(data);
   if (image === undefined) {
-    image = (doc as unknown as { openImage(src: Buffer): PDFKit.Mixins.ImageSrc }).openImage(data);
+    image = (doc as unknown as ImageOpener).openImage(data);
     perDoc.set(data, image);
   }
   return image;
@@ -196,7 +173,7 @@ function embed(doc: Pdf, image: SplitImage): { label: string; ref: PDFKit.PDFKit
     Width: image.width,
     Height: image.height,
     BitsPerComponent: 8,
-    ColorSpace: image.colorSpace,
+    ColorSpace: 'DeviceRGB',
     Filter: 'FlateDecode',
     SMask: mask,
   });

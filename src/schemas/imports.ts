@@ -5,7 +5,10 @@ import { CHECK_IMPORT_FIELDS, PAYEE_IMPORT_FIELDS } from '../domain/import-colum
 export const CreateImportBody = Type.Object(
   {
     type: Type.Union([Type.Literal('checks'), Type.Literal('payees')], { 'x-message': 'must be checks or payees' }),
-    csv: Type.String({ minLength: 1, description: 'The CSV file as text (UTF-8; at most 4 MB and 10,000 rows).' }),
+    csv: Type.String({
+      minLength: 1,
+      description: 'The CSV file as text (UTF-8; at most 4 MB, 10,000 rows, 200 columns and 4,096 characters a cell).',
+    }),
     fileName: Type.Optional(Type.String({ maxLength: 200 })),
     mapping: Type.Optional(
       Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 40 }), {
@@ -56,7 +59,10 @@ export const ImportPreviewResponse = Type.Object({
     header: Type.Array(Type.String()),
     mapping: Type.Array(Type.Union([Type.String(), Type.Null()])),
     rowsTotal: Type.Integer(),
-    errors: Type.Array(RowError),
+    errors: Type.Array(RowError, {
+      description: 'The first 1,000 rows with errors, in row order (rowsWithErrors counts them all).',
+    }),
+    rowsWithErrors: Type.Integer({ description: 'How many rows have errors; errors lists at most 1,000 of them.' }),
     newPayees: Type.Array(Type.String()),
   }),
 });

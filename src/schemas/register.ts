@@ -45,6 +45,9 @@ export const ClearedItemsResponse = Type.Object({
   message: Type.String(),
   data: Type.Object({
     matched: Type.Array(Type.Object(ReconciledRow)),
+    mismatchedCount: Type.Integer({
+      description: 'Rows that did not clear, all of them; mismatched lists the first 1,000.',
+    }),
     mismatched: Type.Array(
       Type.Object({
         ...ReconciledRow,
@@ -54,6 +57,7 @@ export const ClearedItemsResponse = Type.Object({
         checkStatus: NullableInteger(),
         checkClearedDate: NullableString(),
       }),
+      { description: 'The first 1,000 rows that did not clear, in file order (mismatchedCount counts them all).' },
     ),
     skippedLines: Type.Integer({ description: 'Lines with no check number (deposits, fees) or blank.' }),
     columns: Type.Object({ checkNumber: Type.String(), amount: Type.String(), date: NullableString() }),

@@ -5,7 +5,7 @@ import { checkCompany, isTimeZoneName } from '../domain/account.ts';
 import { notFound } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import type { AccountSettings } from '../store/accounts.repository.ts';
-import { checkImage, MAX_LOGO_BYTES } from './bank-account.service.ts';
+import { storableImage } from './bank-account.service.ts';
 import type { ServiceContext } from './context.ts';
 import { normalisePhone } from './payee.service.ts';
 
@@ -63,6 +63,5 @@ export async function updateSettings(
 
 /** Stores (or with null, removes) the account's logo: printed on its checks unless a bank account has its own. */
 export async function setAccountLogo(ctx: ServiceContext, accountId: string, image: Buffer | null): Promise<void> {
-  if (image !== null) checkImage('logo', image, MAX_LOGO_BYTES);
-  await accounts.setAccountLogo(ctx.db, accountId, image);
+  await accounts.setAccountLogo(ctx.db, accountId, image === null ? null : await storableImage('logo', image));
 }

@@ -6,9 +6,8 @@ import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../
 import type { Db } from '../store/db.ts';
 import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
-import { isJpeg, isPng, MAX_IMAGE_PIXELS, pngSize } from '../domain/file-types.ts';
 import { AppError, notFound } from '../errors.ts';
-import { prepareImage } from '../render/signature-image.ts';
+import { type ImagePurpose, isRefusal, MAX_IMAGE_BYTES, normalizeImage } from './normalize-image.ts';
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
@@ -102,32 +101,22 @@ export async function updateBankAccount(
   return getBankAccount(ctx, owner, id);
 }
 
-/** Largest signature image we keep: a signature is a small picture, not a scan of a page. */
-export const MAX_SIGNATURE_BYTES = 512 * 1024;
+/** Largest signature upload accepted: a signature is a small picture, not a scan of a page. */
+export const MAX_SIGNATURE_BYTES = MAX_IMAGE_BYTES.signature;
 
-/** Largest logo image we keep (a small picture in the check's corner). */
-export const MAX_LOGO_BYTES = 256 * 1024;
+/** Largest logo upload accepted (a small picture in the check's corner). */
+export const MAX_LOGO_BYTES = MAX_IMAGE_BYTES.logo;
 
 /**
- * The rules every image printed on a check meets (signature, logos): PNG or JPEG by its first
- * bytes, at most `maxBytes`, at most MAX_IMAGE_PIXELS, and a PNG must decode as the renderer will
- * decode it (render/signature-image.ts), so a broken file is refused now rather than at print time.
+ * The image to store for an upload (signature, logos): the upload decoded, checked and written
+ * again by normalize-image.ts, never the uploaded bytes. Too large is a 413, anything else that
+ * cannot be used (not PNG or JPEG, too many pixels, damaged) a 422 naming the field.
  */
-export function checkImage(field: string, image: Buffer, maxBytes: number): void {
-  if (!isPng(image) && !isJpeg(image)) throw rules.custom(field, 'must be a PNG or JPEG image');
-  if (image.length > maxBytes) throw rules.custom(field, `must not be larger than ${Math.round(maxBytes / 1024)} KB`);
-  const size = pngSize(image);
-  if (size !== null && size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw rules.custom(
-      field,
-      `must be at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels (this one is ${size.width}x${size.height})`,
-    );
-  }
-  try {
-    prepareImage(image);
-  } catch {
-    throw rules.custom(field, 'must be an image that can be read (this PNG is damaged)');
-  }
+export async function storableImage(field: ImagePurpose, upload: Uint8Array): Promise<Buffer> {
+  const result = await normalizeImage(upload, field);
+  if (!isRefusal(result)) return result.png;
+  if (result.refused === 'too_large') throw new AppError('payload_too_large', `The ${field} field ${result.rule}.`);
+  throw rules.custom(field, result.rule);
 }
 
 /** Stores (or with null, removes) the signature image printed on the bank account's checks. */
@@ -137,15 +126,15 @@ export async function setSignature(
   id: string,
   image: Buffer | null,
 ): Promise<BankAccount> {
-  if (image !== null) checkImage('signature', image, MAX_SIGNATURE_BYTES);
-  if ((await bankAccountStore.setBankAccountSignature(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
+  const stored = image === null ? null : await storableImage('signature', image);
+  if ((await bankAccountStore.setBankAccountSignature(ctx.db, owner, id, stored)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }
 
 /** Stores (or with null, removes) the bank account's own logo; without one its checks print the account's. */
 export async function setLogo(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<void> {
-  if (image !== null) checkImage('logo', image, MAX_LOGO_BYTES);
-  if ((await bankAccountStore.setBankAccountLogo(ctx.db, owner, id, image)) === 0) throw notFound('Bank account');
+  const stored = image === null ? null : await storableImage('logo', image);
+  if ((await bankAccountStore.setBankAccountLogo(ctx.db, owner, id, stored)) === 0) throw notFound('Bank account');
 }
 
 export async function hasLogo(ctx: ServiceContext, owner: Owner, id: string): Promise<boolean> {

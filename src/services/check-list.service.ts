@@ -5,6 +5,8 @@ import { parseAmountToCents } from '../domain/money.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Db } from '../store/db.ts';
 import * as search from '../store/check-search.ts';
+import * as counts from '../store/check-counts.repository.ts';
+import * as pages from '../store/check-pages.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { type AsOf, ChangeKeyedCache } from './change-keyed-cache.ts';
@@ -25,7 +27,7 @@ interface Found extends AsOf {
 
 /** The place of every ANCHOR_EVERY-th check of a list, and when it was last counted. */
 interface Anchors extends AsOf {
-  keys: readonly checks.ListKey[];
+  keys: readonly pages.ListKey[];
   builtAt: number;
 }
 
@@ -76,7 +78,7 @@ export async function listChecks(
     const filter = { status: query.status, referenceId: query.referenceId, limit: query.perPage, offset };
     const from =
       query.referenceId === null && offset >= ANCHORS_FROM ? await anchorFor(ctx, owner, query.status, offset) : null;
-    const result = await checks.listChecks(ctx.db, owner, filter, from);
+    const result = await pages.listChecks(ctx.db, owner, filter, from);
     return { total: result.total, checks: result.items };
   }
   const parsed = parseAmountToCents(query.term);
@@ -100,7 +102,7 @@ async function findMatches(db: Db, owner: Owner, filter: search.SearchFilter): P
   const cache = cachesFor(db).searches;
   // Read before counting: a write landing in between leaves the entry one change behind, and the
   // next request counts again rather than trusting it.
-  const changes = await checks.checkChanges(db, owner);
+  const changes = await counts.checkChanges(db, owner);
   const key = JSON.stringify([
     owner.accountId,
     owner.env,
@@ -123,15 +125,15 @@ async function anchorFor(
   owner: Owner,
   status: number | null,
   offset: number,
-): Promise<{ key: checks.ListKey; skip: number } | null> {
+): Promise<{ key: pages.ListKey; skip: number } | null> {
   const cache = cachesFor(ctx.db).anchors;
-  const changes = await checks.checkChanges(ctx.db, owner);
+  const changes = await counts.checkChanges(ctx.db, owner);
   const key = JSON.stringify([owner.accountId, owner.env, status]);
   let anchors = cache.get(key, changes);
   if (anchors === undefined) {
     const stale = cache.peek(key);
     if (stale !== undefined && ctx.now() - stale.builtAt < ANCHORS_RECOUNT_MS) return null;
-    anchors = { changes, keys: await checks.listAnchors(ctx.db, owner, status, ANCHOR_EVERY), builtAt: ctx.now() };
+    anchors = { changes, keys: await pages.listAnchors(ctx.db, owner, status, ANCHOR_EVERY), builtAt: ctx.now() };
     cache.set(key, anchors);
   }
   const index = Math.floor(offset / ANCHOR_EVERY);

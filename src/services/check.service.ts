@@ -83,7 +83,7 @@ interface Prepared {
 
 /**
  * Where a rule's failure goes: createChecks throws the first (the API answers with one message);
- * an import's preview collects every row's (services/import.service.ts). The rules are the same.
+ * an import's preview collects every row's (services/imports/preview.service.ts). The rules are the same.
  */
 export type RuleReport = (index: number, error: AppError) => void;
 

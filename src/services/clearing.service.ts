@@ -197,7 +197,9 @@ export async function reconcile(
   // The bank account first: another account's id is a 404 whatever the file says.
   await getBankAccount(ctx, principal, bankAccountId);
   const fallback = clearedDateOf(fallbackDate, 'clearedDate', principal.timeZone, now);
-  const file = readClearedItems(text, fallback, today(principal.timeZone, now));
+  const read = readClearedItems(text, fallback, today(principal.timeZone, now));
+  if (!read.ok) throw validationError(read.message);
+  const file = read.file;
   const serials = [...new Set(file.items.flatMap((i) => (i.serial === null ? [] : [i.serial])))];
   return ctx.db.transaction(async (tx) => {
     const found = await register.checksBySerial(tx, principal, bankAccountId, serials);

@@ -5,6 +5,7 @@
 // with exponential backoff and jitter; after the last attempt the row is `failed`, logged, and
 // visible through the API — never dropped.
 import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
 import type { Owner } from '../domain/owner.ts';
 import { type Account, senderName } from '../domain/account.ts';
 import { newId } from '../domain/ids.ts';
@@ -63,6 +64,16 @@ export function backoffMs(attempts: number, baseMs: number, random: () => number
 
 class Permanent extends Error {}
 
+/**
+ * The database, not the channel, failed around a send. The row keeps its lease: claimed again
+ * when it ends (a message already sent then goes again with the same Message-ID).
+ */
+class DatabaseFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the database failed while a delivery was recorded');
+  }
+}
+
 /** Verification and reset messages of the panel (payload `{ account: purpose }`), not about a check. */
 function isAccountMessage(d: ClaimedDelivery): boolean {
   return typeof d.payload.account === 'string';
@@ -102,16 +113,24 @@ export class DeliveryWorker {
   }
 
   private async run(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       let claimed = 0;
       try {
         claimed = await this.tick();
+        failures = 0;
       } catch (error) {
-        this.deps.log.error({ err: error }, 'delivery worker: claiming failed; retrying');
+        failures += 1;
+        this.deps.log.error({ err: error, failures }, 'delivery worker: claiming failed; retrying');
       }
       if (claimed === 0 && this.running) {
+        // While the database is away (a failover) the worker backs off, up to 5 s between tries.
+        const pause = Math.min(
+          this.deps.config.delivery.pollMs * 2 ** failures,
+          Math.max(5_000, this.deps.config.delivery.pollMs),
+        );
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.deps.config.delivery.pollMs);
+          const timer = setTimeout(resolve, pause);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -133,13 +152,19 @@ export class DeliveryWorker {
     // account without any marks a message sent in one statement instead of a transaction.
     const batch: BatchCache = { accounts: new Map(), listening: new Map() };
     let next = 0;
+    // A worker told to stop (shutdown) sends no further message of its batch once it has finished
+    // those it started; the rest are handed back below.
     const lanes = Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, async () => {
-      while (next < claimed.length) {
+      while (next < claimed.length && (this.running || this.loop === null)) {
         const item = claimed[next++];
         if (item !== undefined) await this.deliver(item, batch);
       }
     });
-    await Promise.all(lanes);
+    const settled = await Promise.allSettled(lanes);
+    const unsent = claimed.slice(next);
+    if (unsent.length > 0) await deliveries.releaseClaims(this.deps.db, unsent);
+    const failed = settled.find((lane) => lane.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     return claimed.length;
   }
 
@@ -173,6 +198,20 @@ export class DeliveryWorker {
     ];
   }
 
+  /** Marks a sent message sent (and announces it to the owner's webhooks, in one transaction). */
+  private async recordSent(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
+    const { db } = this.deps;
+    const announced = this.deliveryEvent(d, 'sent', null);
+    if (announced.length === 0 || !(await this.listening(d.owner, batch))) {
+      await deliveries.markSent(db, d.id, this.now());
+    } else {
+      await db.transaction(async (tx) => {
+        await deliveries.markSent(tx, d.id, this.now());
+        await emit(tx, d.owner, announced, this.now());
+      });
+    }
+  }
+
   /** Whether the owner has webhook endpoints (asked once per batch). */
   private listening(owner: Owner, batch: BatchCache): Promise<boolean> {
     const key = `${owner.accountId}/${owner.env}`;
@@ -184,21 +223,46 @@ export class DeliveryWorker {
     return answer;
   }
 
+  /**
+   * Whether this worker still holds `d`, renewing its lease when half of it has passed: a batch
+   * that takes longer than its lease (a slow SMTP server, a loaded machine) must not send what
+   * another worker claimed after the lease ran out (that is a second copy of a message).
+   */
+  private async stillHeld(d: ClaimedDelivery): Promise<boolean> {
+    const { leaseMs } = this.deps.config.delivery;
+    const now = this.now();
+    if (now < d.leaseUntil - leaseMs / 2) return true;
+    const until = now + leaseMs;
+    if (!(await deliveries.renewLease(this.deps.db, d.id, d.leaseUntil, until))) return false;
+    d.leaseUntil = until;
+    return true;
+  }
+
   private async deliver(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
     const { db, log } = this.deps;
+    if (!(await this.stillHeld(d))) {
+      log.warn(
+        { deliveryId: d.id, channel: d.channel },
+        'delivery: lease ran out before sending; another worker has it',
+      );
+      return;
+    }
     try {
-      await this.send(d, batch);
-      this.deps.metrics?.deliveryFinished(d.channel, 'sent');
-      const announced = this.deliveryEvent(d, 'sent', null);
-      if (announced.length === 0 || !(await this.listening(d.owner, batch))) {
-        await deliveries.markSent(db, d.id, this.now());
-      } else {
-        await db.transaction(async (tx) => {
-          await deliveries.markSent(tx, d.id, this.now());
-          await emit(tx, d.owner, announced, this.now());
-        });
+      try {
+        await this.send(d, batch);
+      } catch (error) {
+        // The database failed (reading what to send), not the send: nothing went out. The row
+        // stays leased and is claimed again when its lease ends.
+        if (error instanceof AppError && error.code === 'unavailable') throw new DatabaseFailed(error);
+        throw error;
       }
+      this.deps.metrics?.deliveryFinished(d.channel, 'sent');
+      // Sent: recording it must not be mistaken for a failed send (that would send it again).
+      await this.recordSent(d, batch).catch((error: unknown) => {
+        throw new DatabaseFailed(error);
+      });
     } catch (error) {
+      if (error instanceof DatabaseFailed) throw error.cause;
       const message = error instanceof Error ? error.message : String(error);
       const permanent = error instanceof Permanent || (error instanceof SmsError && !error.retryable);
       if (permanent || d.attempts >= this.deps.config.delivery.maxAttempts) {

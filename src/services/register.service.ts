@@ -8,6 +8,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { Db } from '../store/db.ts';
 import { type AsOf, ChangeKeyedCache } from './change-keyed-cache.ts';
 import type { Paged } from '../domain/paging.ts';
+import * as counts from '../store/check-counts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import type { Page } from '../store/owned-queries.ts';
 import * as register from '../store/register.repository.ts';
@@ -47,7 +48,7 @@ async function registerShape(ctx: ServiceContext, owner: Owner, bankAccountId: s
     cache = new ChangeKeyedCache<Shape>(256);
     shapes.set(ctx.db, cache);
   }
-  const changes = await checks.checkChanges(ctx.db, owner);
+  const changes = await counts.checkChanges(ctx.db, owner);
   const now = ctx.now();
   const known = cache.get(bankAccountId, changes);
   // Anchors are counted when none were within the last ANCHORS_RECOUNT_MS.

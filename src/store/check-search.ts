@@ -1,8 +1,9 @@
 // The `term` filter of GET /checks at a million checks (issue 13). A check matches when the term
 // (lower-cased) is a substring of its search_text, or of its payee's current name, or equals its
 // amount when the term reads as one. The three are counted as disjoint parts, each on its own
-// index: the trigram index for the text (pg_trgm GIN on PostgreSQL, migration 011; FTS5 on SQLite,
-// keyed by owner since migration 017), the payee index for payees whose name matches, the amount
+// index: the trigram index for the text (FTS5 on SQLite, keyed by owner since migration 017; on
+// PostgreSQL pg_trgm's GIN, keyed by owner with btree_gin since migration 019, so that a bitmap
+// holds the owner's candidates alone), the payee index for payees whose name matches, the amount
 // index for the amount.
 import type { Owner } from '../domain/owner.ts';
 import type { Dialect, Queryable, SqlValue } from './db.ts';
@@ -109,7 +110,8 @@ function parts(q: Queryable, owner: Owner, f: SearchFilter): [text: Sql, ...othe
       : q.dialect === 'sqlite'
         ? { text: `FROM checks c WHERE ${s.text} AND ${holds(q.dialect, 'c.search_text')}`, args: [...s.args, needle] }
         : {
-            // LIKE (case-sensitive) on the lower-cased text is what pg_trgm's GIN index serves.
+            // LIKE (case-sensitive) on the lower-cased text is what pg_trgm's GIN index serves; with
+            // the owner's equalities it is one condition on checks_search_by_owner (migration 019).
             text: `FROM checks c WHERE ${s.text} AND c.search_text LIKE ? ESCAPE '\\'`,
             args: [...s.args, likePattern(needle)],
           };

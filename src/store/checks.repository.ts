@@ -1,128 +1,25 @@
+// The checks: rows by id (one, several, a page's ids in list order) and every write (insert,
+// edit, status move, delete, serial reservation), each keeping check_counts in step
+// (check-counts.repository.ts). Pages of the list are in check-pages.repository.ts, term searches
+// in check-search.ts, the row's shape in check-rows.ts.
+import type { Check, NewCheck } from '../domain/check.ts';
 import type { Owner } from '../domain/owner.ts';
-import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
-import type { Queryable, SqlValue } from './db.ts';
-import type { Paged } from '../domain/paging.ts';
-import { fromNearerEnd, ownerOfKeyedRows } from './owned-queries.ts';
-import { defineTable, insertRows } from './table.ts';
-
-/** The checks table as stored (migrations 001, 002, 004, 014). */
-interface ChecksRow {
-  id: string;
-  account_id: string;
-  env: string;
-  bank_account_id: string;
-  payee_id: string | null;
-  category_id: string | null;
-  voucher_id: string | null;
-  serial_number: string;
-  issue_date: string;
-  amount_cents: number | null;
-  memo: string | null;
-  note: string | null;
-  account_number: string | null;
-  invoice_number: string | null;
-  reference_id: string | null;
-  no_sign: number;
-  no_amount: number;
-  no_date: number;
-  no_payee: number;
-  custom_elements: string;
-  status: number;
-  search_text: string;
-  created_at: number;
-  cleared_date: string | null;
-}
-
-const CHECKS = defineTable<ChecksRow>()('checks', [
-  'id',
-  'account_id',
-  'env',
-  'bank_account_id',
-  'payee_id',
-  'category_id',
-  'voucher_id',
-  'serial_number',
-  'issue_date',
-  'amount_cents',
-  'memo',
-  'note',
-  'account_number',
-  'invoice_number',
-  'reference_id',
-  'no_sign',
-  'no_amount',
-  'no_date',
-  'no_payee',
-  'custom_elements',
-  'status',
-  'search_text',
-  'created_at',
-  'cleared_date',
-]);
-
-interface CheckStatementsRow {
-  check_id: string;
-  status: string;
-  created_at: number;
-}
-
-const CHECK_STATEMENTS = defineTable<CheckStatementsRow>()('check_statements', ['check_id', 'status', 'created_at']);
-
-/** A check as read: its own columns (without the owner and search text) and the names joined in. */
-type CheckRow = Omit<ChecksRow, 'account_id' | 'env' | 'search_text'> & {
-  bank_account_name: string;
-  payee_name: string | null;
-};
-
-function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
-  return {
-    id: row.id,
-    bankAccountId: row.bank_account_id,
-    bankAccountName: row.bank_account_name,
-    payeeId: row.payee_id,
-    payeeName: row.payee_name,
-    categoryId: row.category_id,
-    voucherId: row.voucher_id,
-    serialNumber: row.serial_number,
-    issueDate: row.issue_date,
-    amountCents: row.amount_cents === null ? null : Number(row.amount_cents),
-    memo: row.memo,
-    note: row.note,
-    accountNumber: row.account_number,
-    invoiceNumber: row.invoice_number,
-    referenceId: row.reference_id,
-    noSign: row.no_sign === 1,
-    noAmount: row.no_amount === 1,
-    noDate: row.no_date === 1,
-    noPayee: row.no_payee === 1,
-    customElements: JSON.parse(row.custom_elements) as Record<string, string>,
-    status: Number(row.status),
-    clearedDate: row.cleared_date,
-    createdAt: Number(row.created_at),
-    statements,
-  };
-}
-
-// What a read selects: the row's own columns (from the one table definition) and the joined names.
-const NOT_READ = new Set(['account_id', 'env', 'search_text']);
-const CHECK_COLUMNS = [
-  ...CHECKS.columns.filter((column) => !NOT_READ.has(column)).map((column) => `c.${column}`),
-  'b.name AS bank_account_name',
-  'p.name AS payee_name',
-].join(', ');
-const CHECK_FROM =
-  'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id';
-const SELECT_CHECK = `SELECT ${CHECK_COLUMNS} ${CHECK_FROM}`;
-
-/** Text the term filter searches besides the payee's current name (joined, so renames count). */
-export function searchText(
-  check: Pick<NewCheck, 'serialNumber' | 'memo' | 'note' | 'invoiceNumber' | 'accountNumber' | 'referenceId'>,
-): string {
-  return [check.serialNumber, check.memo, check.note, check.invoiceNumber, check.accountNumber, check.referenceId]
-    .filter((v): v is string => v !== null && v !== '')
-    .join('\n')
-    .toLowerCase();
-}
+import { addToCount } from './check-counts.repository.ts';
+import {
+  CHECK_COLUMNS,
+  CHECK_FROM,
+  CHECK_STATEMENTS,
+  CHECKS,
+  type CheckRow,
+  type ChecksRow,
+  SELECT_CHECK,
+  searchText,
+  statementsFor,
+  toCheck,
+} from './check-rows.ts';
+import type { Queryable } from './db.ts';
+import { ownerOfKeyedRows } from './owned-queries.ts';
+import { insertRows } from './table.ts';
 
 function checkRow(owner: Owner, c: NewCheck): ChecksRow {
   return {
@@ -153,22 +50,13 @@ function checkRow(owner: Owner, c: NewCheck): ChecksRow {
   };
 }
 
-/** Adds `delta` to the number of the owner's checks in `status` (check_counts, migration 005). */
-async function count(q: Queryable, owner: Owner, status: number, delta: number): Promise<void> {
-  await q.run(
-    `INSERT INTO check_counts (account_id, env, status, n) VALUES (?, ?, ?, ?)
-     ON CONFLICT (account_id, env, status) DO UPDATE SET n = check_counts.n + excluded.n`,
-    [owner.accountId, owner.env, status, delta],
-  );
-}
-
 export async function insertChecks(q: Queryable, owner: Owner, checks: readonly NewCheck[]): Promise<void> {
   await insertRows(
     q,
     CHECKS,
     checks.map((c) => checkRow(owner, c)),
   );
-  if (checks.length > 0) await count(q, owner, 0, checks.length);
+  if (checks.length > 0) await addToCount(q, owner, 0, checks.length);
 }
 
 export async function insertStatements(
@@ -180,24 +68,6 @@ export async function insertStatements(
     CHECK_STATEMENTS,
     statements.map((s) => ({ check_id: s.checkId, status: s.status, created_at: s.at })),
   );
-}
-
-async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<string, CheckStatement[]>> {
-  const byCheck = new Map<string, CheckStatement[]>();
-  if (ids.length === 0) return byCheck;
-  const rows = await q.all<{ check_id: string; status: string; created_at: number }>(
-    `SELECT check_id, status, created_at FROM check_statements WHERE check_id IN (${ids.map(() => '?').join(', ')}) ORDER BY check_id, id`,
-    ids,
-  );
-  for (const row of rows) {
-    let list = byCheck.get(row.check_id);
-    if (list === undefined) {
-      list = [];
-      byCheck.set(row.check_id, list);
-    }
-    list.push({ status: row.status, at: Number(row.created_at) });
-  }
-  return byCheck;
 }
 
 /**
@@ -233,129 +103,6 @@ export async function findChecks(q: Queryable, owner: Owner, ids: readonly strin
   );
   for (const row of rows) found.set(row.id, toCheck(row, statements.get(row.id) ?? []));
   return found;
-}
-
-/** The list filters that need no search: status and referenceId (check-search.ts has the term). */
-export interface CheckFilter {
-  status: number | null;
-  referenceId: string | null;
-  limit: number;
-  offset: number;
-}
-
-async function totalFromCounts(q: Queryable, owner: Owner, status: number | null): Promise<number> {
-  const row =
-    status === null
-      ? await q.get<{ n: number | null }>('SELECT SUM(n) AS n FROM check_counts WHERE account_id = ? AND env = ?', [
-          owner.accountId,
-          owner.env,
-        ])
-      : await q.get<{ n: number | null }>(
-          'SELECT n FROM check_counts WHERE account_id = ? AND env = ? AND status = ?',
-          [owner.accountId, owner.env, status],
-        );
-  return Number(row?.n ?? 0);
-}
-
-/** The counter every write to the owner's checks or payees moves on (migration 011's triggers). */
-export async function checkChanges(q: Queryable, owner: Owner): Promise<number> {
-  const row = await q.get<{ n: number | string }>('SELECT n FROM check_changes WHERE account_id = ? AND env = ?', [
-    owner.accountId,
-    owner.env,
-  ]);
-  return Number(row?.n ?? 0);
-}
-
-/** A place in the list order (newest first: created_at DESC, id DESC). */
-export interface ListKey {
-  createdAt: number;
-  id: string;
-}
-
-function listWhere(
-  owner: Owner,
-  filter: Pick<CheckFilter, 'status' | 'referenceId'>,
-): { where: string; args: SqlValue[] } {
-  let where = 'account_id = ? AND env = ?';
-  const args: SqlValue[] = [owner.accountId, owner.env];
-  if (filter.status !== null) {
-    where += ' AND status = ?';
-    args.push(filter.status);
-  }
-  if (filter.referenceId !== null) {
-    where += ' AND reference_id = ?';
-    args.push(filter.referenceId);
-  }
-  return { where, args };
-}
-
-/**
- * A page of the list. `from` starts the count at a known place (a page anchor) instead of the
- * list's head: the page is then at most a few thousand index entries away, however deep it is.
- */
-export async function listChecks(
-  q: Queryable,
-  owner: Owner,
-  filter: CheckFilter,
-  from: { key: ListKey; skip: number } | null = null,
-): Promise<Paged<Check>> {
-  const { where, args } = listWhere(owner, filter);
-  // Totals of unfiltered and status-filtered lists come from check_counts: one row, not a count.
-  const total =
-    filter.referenceId === null
-      ? await totalFromCounts(q, owner, filter.status)
-      : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
-  if (filter.offset >= total) return { total, items: [] };
-  if (from !== null) {
-    const page = await q.all<{ id: string }>(
-      `SELECT id FROM checks WHERE ${where} AND (created_at, id) <= (?, ?)
-       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...args, from.key.createdAt, from.key.id, filter.limit, from.skip],
-    );
-    return {
-      total,
-      items: await checksInListOrder(
-        q,
-        page.map((r) => r.id),
-      ),
-    };
-  }
-  // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
-  // page's rows are then read in full (checksInListOrder puts them back newest first).
-  const read = fromNearerEnd(filter.offset, filter.limit, total);
-  const order = read.ascending ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC';
-  const page = await q.all<{ id: string }>(`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-    ...args,
-    read.limit,
-    read.offset,
-  ]);
-  return {
-    total,
-    items: await checksInListOrder(
-      q,
-      page.map((r) => r.id),
-    ),
-  };
-}
-
-/**
- * The place of every `every`-th check of the owner's list (positions 0, every, 2 × every, …),
- * counted by the database over the list's index in one pass.
- */
-export async function listAnchors(
-  q: Queryable,
-  owner: Owner,
-  status: number | null,
-  every: number,
-): Promise<ListKey[]> {
-  const { where, args } = listWhere(owner, { status, referenceId: null });
-  const rows = await q.all<{ created_at: number | string; id: string }>(
-    `SELECT created_at, id FROM (
-       SELECT created_at, id, ROW_NUMBER() OVER (ORDER BY created_at DESC, id DESC) AS n FROM checks WHERE ${where}
-     ) ranked WHERE (n - 1) % ? = 0 ORDER BY n`,
-    [...args, every],
-  );
-  return rows.map((r) => ({ createdAt: Number(r.created_at), id: r.id }));
 }
 
 /** These checks in full, newest first (ids already scoped to their owner by the query that found them). */
@@ -436,8 +183,8 @@ export async function moveStatus(q: Queryable, owner: Owner, id: string, from: n
     from,
   ]);
   if (moved === 1 && from !== to) {
-    await count(q, owner, from, -1);
-    await count(q, owner, to, 1);
+    await addToCount(q, owner, from, -1);
+    await addToCount(q, owner, to, 1);
   }
   return moved;
 }
@@ -460,8 +207,8 @@ export async function moveStatuses(
     [to, ...ids, owner.accountId, owner.env, from],
   );
   if (moved > 0 && from !== to) {
-    await count(q, owner, from, -moved);
-    await count(q, owner, to, moved);
+    await addToCount(q, owner, from, -moved);
+    await addToCount(q, owner, to, moved);
   }
   return moved;
 }
@@ -553,6 +300,6 @@ export async function deleteCheck(q: Queryable, owner: Owner, id: string, status
     owner.env,
     status,
   ]);
-  if (removed === 1) await count(q, owner, status, -1);
+  if (removed === 1) await addToCount(q, owner, status, -1);
   return removed;
 }

@@ -20,13 +20,26 @@ export interface Db extends Queryable {
    * Runs `fn` in one transaction: all its writes commit together or none do. Inside a joined
    * transaction (transactionJoinedByCalls below) it is a savepoint of that one instead.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * False when another process may have changed API keys since the last call, so in-process
    * caches of verified keys must be dropped (a revoked key is refused at once).
    */
   keysUnchangedSinceLastCheck(): boolean;
+  /**
+   * Whether a write would be accepted now (readiness, /readyz): PostgreSQL connected to a primary
+   * (not in recovery, not read-only); SQLite's file writable. Never throws.
+   */
+  writable(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * PostgreSQL: no statement or idle-in-transaction timeout (config.ts, DATABASE_*_TIMEOUT_MS) for
+   * this transaction: migrations may build an index for minutes. Nothing else should ask for it.
+   */
+  readonly unbounded?: boolean;
 }
 
 /** A unique index refused a write; `target` names the columns when the database says. */

@@ -111,6 +111,7 @@ interface DeliveryRow {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  lease_until?: number | null;
   endpoint_id?: string | null;
   event_id?: string | null;
   sealed_token?: string | null;
@@ -143,6 +144,8 @@ export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: st
 /** A claimed delivery, with the owner it belongs to. */
 export interface ClaimedDelivery extends Delivery {
   owner: Owner;
+  /** Until when this worker holds the row; also what tells its claim from a later one (renewLease). */
+  leaseUntil: number;
   sealedToken: string | null;
   endpointId: string | null;
   eventId: string | null;
@@ -178,10 +181,40 @@ export async function claimDue(
   return rows.map((r) => ({
     ...toDelivery(r),
     owner: { accountId: r.account_id, env: r.env },
+    leaseUntil: Number(r.lease_until ?? 0),
     endpointId: r.endpoint_id ?? null,
     eventId: r.event_id ?? null,
     sealedToken: r.sealed_token ?? null,
   }));
+}
+
+/**
+ * Extends this worker's lease on a row it is about to send, if it still holds it: false when the
+ * lease ran out and another worker claimed the row since (that worker sends it, not this one).
+ */
+export async function renewLease(q: Queryable, id: string, heldUntil: number, until: number): Promise<boolean> {
+  const changed = await q.run(
+    "UPDATE deliveries SET lease_until = ? WHERE id = ? AND status = 'sending' AND lease_until = ?",
+    [until, id, heldUntil],
+  );
+  return changed === 1;
+}
+
+/**
+ * Hands claimed rows back unsent (a worker shutting down): queued again at once, the attempt the
+ * claim counted taken back, so another worker sends them without waiting for the lease to end.
+ * Only rows this worker still holds (same lease) are touched.
+ */
+export async function releaseClaims(
+  q: Queryable,
+  claims: readonly { id: string; leaseUntil: number }[],
+): Promise<number> {
+  if (claims.length === 0) return 0;
+  return q.run(
+    `UPDATE deliveries SET status = 'queued', lease_until = NULL, attempts = attempts - 1
+     WHERE status = 'sending' AND (${claims.map(() => '(id = ? AND lease_until = ?)').join(' OR ')})`,
+    claims.flatMap((c) => [c.id, c.leaseUntil]),
+  );
 }
 
 export async function markSent(q: Queryable, id: string, now: number): Promise<void> {

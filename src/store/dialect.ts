@@ -32,6 +32,18 @@ export async function lockForMigrations(q: Queryable): Promise<void> {
   if (q.dialect === 'postgres') await q.get('SELECT pg_advisory_xact_lock(7305442001)');
 }
 
+/** Whether a table of this name exists (in the search_path on PostgreSQL); a read, never a write. */
+export async function tableExists(q: Queryable, table: string): Promise<boolean> {
+  const row =
+    q.dialect === 'postgres'
+      ? await q.get<{ found: string | null }>('SELECT to_regclass(?)::text AS found', [table])
+      : await q.get<{ found: string | null }>(
+          "SELECT name AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+          [table],
+        );
+  return row !== undefined && row.found !== null;
+}
+
 /** Row locks that let several workers claim different rows at once (PostgreSQL); SQLite has one writer. */
 export function skipLocked(dialect: Dialect): string {
   return dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';

@@ -1,4 +1,4 @@
-// CSV imports (services/import.service.ts): one row per upload, scoped by owner like every record.
+// CSV imports (services/imports/): one row per upload, scoped by owner like every record.
 import type { Owner, Environment } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import { skipLocked } from './dialect.ts';
@@ -16,7 +16,7 @@ export interface ImportRecord {
   fileName: string;
   rowsTotal: number;
   rowsDone: number;
-  /** JSON: what the import writes (services/import.service.ts, ImportInput), or a draft's CSV. */
+  /** JSON: what the import writes (services/imports/model.ts, ImportInput), or a draft's CSV. */
   input: string;
   /** JSON: RowError[]. */
   errors: string;

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from './db.ts';
-import { columnTypes, lockForMigrations } from './dialect.ts';
+import { columnTypes, lockForMigrations, tableExists } from './dialect.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as printing from './migrations/002-printing.ts';
 import * as delivery from './migrations/003-delivery.ts';
@@ -16,6 +16,9 @@ import * as clearedChecks from './migrations/014-cleared-checks.ts';
 import * as accountSettings from './migrations/015-account-settings.ts';
 import * as dropPrefixIndex from './migrations/016-drop-prefix-index.ts';
 import * as searchByOwner from './migrations/017-search-by-owner.ts';
+import * as normalizeImages from './migrations/018-normalize-images.ts';
+import * as searchIndexByOwner from './migrations/019-search-index-by-owner.ts';
+import * as sharedLimits from './migrations/020-shared-limits.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -44,43 +47,60 @@ const MIGRATIONS: readonly Migration[] = [
   accountSettings,
   dropPrefixIndex,
   searchByOwner,
+  normalizeImages,
+  searchIndexByOwner,
+  sharedLimits,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
 const WIPE_AFTER = new Set([secretsOut.id]);
 
+/** The ids of the migrations this database has, read without writing anything. */
+async function appliedIds(q: Queryable): Promise<Set<number>> {
+  if (!(await tableExists(q, 'schema_migrations'))) return new Set();
+  return new Set((await q.all<{ id: number }>('SELECT id FROM schema_migrations')).map((row) => Number(row.id)));
+}
+
 /**
  * Applies the missing migrations in one transaction. `source` says where the server secret lives
  * (config.ts); without it, a migration that needs the secret refuses to run on a database that
- * has data for it (a fresh database needs none). On PostgreSQL an advisory lock makes a second
- * instance starting at the same moment wait and then find nothing left to do; on SQLite the
- * transaction's write lock does the same.
+ * has data for it (a fresh database needs none).
+ *
+ * With nothing to migrate, nothing is written: the list is read first, outside any transaction, so a
+ * server routed to a read-only standby (issue 23) starts and waits for a primary instead of failing
+ * on a CREATE TABLE. When something is missing, the write transaction takes the lock and reads the
+ * list again: on PostgreSQL an advisory lock makes a second instance starting at the same moment
+ * wait and then find nothing left to do; on SQLite the transaction's write lock does the same.
  */
 export async function migrate(db: Db, source: SecretSource | null = null): Promise<number[]> {
-  const applied = await db.transaction(async (tx: Queryable) => {
-    await lockForMigrations(tx);
-    await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  const present = await appliedIds(db);
+  if (MIGRATIONS.every((migration) => present.has(migration.id))) return [];
+  const applied = await db.transaction(
+    async (tx: Queryable) => {
+      await lockForMigrations(tx);
+      await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
       id INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const applied = new Set(
-      (await tx.all<{ id: number }>('SELECT id FROM schema_migrations')).map((row) => Number(row.id)),
-    );
-    const done: number[] = [];
-    for (const migration of MIGRATIONS) {
-      if (applied.has(migration.id)) continue;
-      for (const statement of migration.up(columnTypes(tx.dialect))) await tx.run(statement);
-      if (migration.data !== undefined) await migration.data(tx, source);
-      await tx.run('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)', [
-        migration.id,
-        migration.name,
-        Date.now(),
-      ]);
-      done.push(migration.id);
-    }
-    return done;
-  });
+      const applied = await appliedIds(tx);
+      const done: number[] = [];
+      for (const migration of MIGRATIONS) {
+        if (applied.has(migration.id)) continue;
+        for (const statement of migration.up(columnTypes(tx.dialect))) await tx.run(statement);
+        if (migration.data !== undefined) await migration.data(tx, source);
+        await tx.run('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)', [
+          migration.id,
+          migration.name,
+          Date.now(),
+        ]);
+        done.push(migration.id);
+      }
+      return done;
+    },
+    // An index on a large table may take minutes to build: no statement timeout here.
+    { unbounded: true },
+  );
   // Rewriting a row leaves its old version in free pages (SQLite) or dead tuples (PostgreSQL)
   // until they are reused: VACUUM (outside any transaction) removes the plain text now.
   if (applied.some((id) => WIPE_AFTER.has(id))) {

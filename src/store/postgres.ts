@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, SqlValue } from './db.ts';
+import { DEFAULT_POOL, type PoolConfig } from '../config.ts';
+import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
 import { KEYS_CHANNEL } from './dialect.ts';
+import { asUnavailable, isTransientDatabaseError } from './transient.ts';
 
 // int8 (BIGINT) comes back from pg as a string by default; every BIGINT here is cents or epoch
 // milliseconds, far inside Number's exact range.
@@ -25,7 +27,18 @@ function translateError(error: unknown): unknown {
     return new UniqueViolation(pgError.constraint ?? pgError.detail ?? 'unique');
   }
   if (typeof error === 'object' && error !== null && pgError.code === '55P03') return new LockTimeout('lock timeout');
-  return error;
+  return asUnavailable(error);
+}
+
+/** An error that leaves the connection unfit for reuse: it is closed rather than given back to the pool. */
+function spoilsConnection(error: unknown): boolean {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  // A lost race (serialization failure, deadlock) or a cancelled statement leaves a sound session.
+  const code = (cause as { code?: unknown }).code;
+  if (code === '40001' || code === '40P01' || code === '57014') return false;
+  // A read-only answer (25006) does spoil it: the session may be one that stays read-only after the
+  // database became writable again (default_transaction_read_only is read at session start).
+  return isTransientDatabaseError(cause);
 }
 
 interface Compiled {
@@ -50,11 +63,22 @@ function compile(sql: string): Compiled {
   return compiled;
 }
 
-function queryable(client: pg.Pool | pg.PoolClient): Queryable {
+/** How long close() lets open transactions end by themselves before ending their connections. */
+const CLOSE_WAIT_MS = 5_000;
+
+/** The longest timer Node keeps: the client-side query timeout of an unbounded transaction. */
+const NO_QUERY_TIMEOUT = 2_147_483_647;
+
+function queryable(client: pg.Pool | pg.PoolClient, unbounded = false): Queryable {
   const query = async <T>(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> => {
     const { name, text } = compile(sql);
     try {
-      return await client.query<T & pg.QueryResultRow>({ name, text, values: params as SqlValue[] });
+      return await client.query<T & pg.QueryResultRow>({
+        name,
+        text,
+        values: params as SqlValue[],
+        ...(unbounded ? { query_timeout: NO_QUERY_TIMEOUT } : {}),
+      });
     } catch (error) {
       throw translateError(error);
     }
@@ -71,7 +95,33 @@ function queryable(client: pg.Pool | pg.PoolClient): Queryable {
 export interface PostgresOptions {
   url: string;
   schema: string | null;
-  poolSize?: number;
+  pool?: PoolConfig;
+}
+
+/** What node-postgres needs to open a connection with our timeouts (pool and LISTEN client alike). */
+function clientConfig(options: PostgresOptions): pg.ClientConfig {
+  const pool = options.pool ?? DEFAULT_POOL;
+  return {
+    connectionString: options.url,
+    types,
+    application_name: 'checkwriter',
+    connectionTimeoutMillis: pool.connectTimeoutMs,
+    ...(pool.keepAliveSeconds > 0
+      ? { keepAlive: true, keepAliveInitialDelayMillis: pool.keepAliveSeconds * 1000 }
+      : {}),
+    ...(pool.statementTimeoutMs > 0
+      ? {
+          statement_timeout: pool.statementTimeoutMs,
+          // The server cancels a slow statement itself; this client-side bound only catches a
+          // server that stopped answering at all (a blackholed network), where no cancel arrives.
+          query_timeout: pool.statementTimeoutMs + Math.max(5_000, pool.connectTimeoutMs),
+        }
+      : {}),
+    ...(pool.idleInTransactionTimeoutMs > 0
+      ? { idle_in_transaction_session_timeout: pool.idleInTransactionTimeoutMs }
+      : {}),
+    ...(options.schema === null ? {} : { options: `-c search_path=${options.schema}` }),
+  };
 }
 
 export class PostgresDb implements Db {
@@ -82,6 +132,8 @@ export class PostgresDb implements Db {
   private keysChanged = false;
   private listening = false;
   private closed = false;
+  /** Clients checked out by transaction(): ended by close() if they outlive its bound. */
+  private readonly checkedOut = new Set<pg.PoolClient>();
 
   /** Pool connections (for /metrics). */
   poolUse(): { total: number; idle: number; waiting: number } {
@@ -89,14 +141,21 @@ export class PostgresDb implements Db {
   }
 
   constructor(private readonly options: PostgresOptions) {
+    const pool = options.pool ?? DEFAULT_POOL;
     this.pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      types,
-      ...(options.schema === null ? {} : { options: `-c search_path=${options.schema}` }),
+      ...clientConfig(options),
+      max: pool.size,
+      idleTimeoutMillis: pool.idleTimeoutMs,
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    // Nor a client checked out of the pool (a transaction's): pg-pool removes its own 'error'
+    // listener while a client is out, and an 'error' event without a listener ends the process
+    // (issue 23: both servers exited on a failover). The query in progress fails with the same
+    // error, and transaction() below gives the client back as broken, so the pool opens a new one.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     this.direct = queryable(this.pool);
   }
 
@@ -117,22 +176,44 @@ export class PostgresDb implements Db {
     return this.target().run(sql, params);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const unbounded = options.unbounded === true;
     const joined = joinedTo(this);
     if (joined !== undefined) return inSavepoint(joined, fn);
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translateError(error);
+    }
+    let broken: Error | undefined;
+    this.checkedOut.add(client);
     try {
       await client.query('BEGIN');
+      if (unbounded) {
+        await client.query('SET LOCAL statement_timeout = 0');
+        await client.query('SET LOCAL idle_in_transaction_session_timeout = 0');
+      }
       try {
-        const result = await fn(queryable(client));
+        const result = await fn(queryable(client, unbounded));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (spoilsConnection(error)) broken = error instanceof Error ? error : new Error(String(error));
+        // On a lost connection ROLLBACK fails too; the server rolls back a transaction whose
+        // connection ended.
+        else await client.query('ROLLBACK').catch(() => undefined);
         throw translateError(error);
       }
+    } catch (error) {
+      // BEGIN itself failed (the connection died while idle in the pool).
+      if (broken === undefined && spoilsConnection(error))
+        broken = error instanceof Error ? error : new Error(String(error));
+      throw translateError(error);
     } finally {
-      client.release();
+      // Released with an error, the client is closed instead of going back to the pool.
+      this.checkedOut.delete(client);
+      client.release(broken);
     }
   }
 
@@ -143,7 +224,7 @@ export class PostgresDb implements Db {
    */
   async listenForKeyChanges(): Promise<void> {
     if (this.closed || this.listener !== null) return;
-    const client = new pg.Client({ connectionString: this.options.url });
+    const client = new pg.Client(clientConfig(this.options));
     this.listener = client;
     const drop = (): void => {
       this.listening = false;
@@ -170,6 +251,31 @@ export class PostgresDb implements Db {
     }
   }
 
+  async writable(): Promise<boolean> {
+    if (this.closed) return false;
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch {
+      return false;
+    }
+    try {
+      const { rows } = await client.query<{ recovery: boolean; read_only: string; default_read_only: string }>(
+        `SELECT pg_is_in_recovery() AS recovery, current_setting('transaction_read_only') AS read_only,
+                current_setting('default_transaction_read_only') AS default_read_only`,
+      );
+      const row = rows[0];
+      const ok = row !== undefined && !row.recovery && row.read_only === 'off' && row.default_read_only === 'off';
+      // A read-only session is closed rather than kept: it would stay read-only after the database
+      // became writable again (the setting is read at session start), and so would this answer.
+      client.release(ok ? undefined : new Error('read-only session'));
+      return ok;
+    } catch (error) {
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      return false;
+    }
+  }
+
   keysUnchangedSinceLastCheck(): boolean {
     if (!this.listening) return false;
     if (!this.keysChanged) return true;
@@ -183,6 +289,13 @@ export class PostgresDb implements Db {
     const listener = this.listener;
     this.listener = null;
     if (listener !== null) await listener.end().catch(() => undefined);
-    await this.pool.end();
+    // pool.end() waits for every checked-out client. A transaction still open after the bound
+    // (shutdown's own bound has passed by then) has its connection ended: the server rolls it back.
+    const ended = this.pool.end();
+    const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref());
+    if (!(await Promise.race([ended.then(() => true), timer]))) {
+      for (const client of this.checkedOut) await client.end().catch(() => undefined);
+      await ended;
+    }
   }
 }

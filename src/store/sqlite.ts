@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Db, Queryable, SqlValue } from './db.ts';
+import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { inSavepoint, joinedTo, UniqueViolation } from './db.ts';
 import { Database } from './sqlite-driver.ts';
+import { asUnavailable } from './transient.ts';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -16,7 +17,8 @@ function translateError(error: unknown): unknown {
   ) {
     return new UniqueViolation(error.message.replace(/^UNIQUE constraint failed: /, ''));
   }
-  return error;
+  // SQLITE_BUSY past the busy timeout, SQLITE_READONLY: 503 with Retry-After (transient.ts).
+  return asUnavailable(error);
 }
 
 /**
@@ -54,7 +56,7 @@ export class SqliteDb implements Db {
   private dataVersion: number;
   private readonly direct: Queryable;
 
-  constructor(path: string) {
+  constructor(private readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path, { timeout: 5000 });
     switchToWal(this.db);
@@ -121,7 +123,8 @@ export class SqliteDb implements Db {
     return this.direct.run(sql, params);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  /** The options only matter on PostgreSQL (SQLite has no statement timeouts). */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     const joined = joinedTo(this);
     if (joined !== undefined) return inSavepoint(joined, fn);
     const previous = this.txTail;
@@ -164,6 +167,19 @@ export class SqliteDb implements Db {
     if (version === this.dataVersion) return true;
     this.dataVersion = version;
     return false;
+  }
+
+  async writable(): Promise<boolean> {
+    if (!this.db.open || this.db.readonly) return false;
+    if (this.path === ':memory:') return true;
+    try {
+      // The file, and its folder (the WAL and shared-memory files are created there).
+      accessSync(this.path, constants.W_OK);
+      accessSync(dirname(this.path), constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {

@@ -2,14 +2,22 @@
 // bracketed amounts, the date forms banks use, quoted fields, and the lines it refuses.
 import { describe, expect, it } from 'vitest';
 import {
+  type ClearedItemsFile,
   parseBankAmount,
   parseBankDate,
-  parseCsv,
   readClearedItems,
   serialOf,
 } from '../../src/domain/cleared-items.ts';
+import { readCsv } from '../../src/domain/csv.ts';
 
 const TODAY = '2026-11-25';
+
+/** The file read, or the test fails with why it was refused. */
+function read(text: string, fallbackDate: string, today: string): ClearedItemsFile {
+  const result = readClearedItems(text, fallbackDate, today);
+  if (!result.ok) throw new Error(result.message);
+  return result.file;
+}
 
 describe('cleared-items file', () => {
   it.each([
@@ -24,7 +32,7 @@ describe('cleared-items file', () => {
     const names = header.split(',');
     const value = (name: string): string =>
       name === number ? '0101' : name === amount ? '12.34' : name === date ? '2026-11-20' : 'x';
-    const file = readClearedItems(`${header}\n${names.map(value).join(',')}\n`, '2026-11-01', TODAY);
+    const file = read(`${header}\n${names.map(value).join(',')}\n`, '2026-11-01', TODAY);
     expect(file.columns).toEqual({ checkNumber: number, amount, date });
     expect(file.items).toEqual([
       {
@@ -40,7 +48,7 @@ describe('cleared-items file', () => {
   it('reads the columns it recognises, whatever their order, and skips rows without a check number', () => {
     const text =
       '\uFEFFBank report\r\nDate Paid,Description,"Check #",Amount\r\n11/20/2026,"CHECK, PAID",00123,"($1,234.50)"\r\n11/21/2026,DEPOSIT,,500.00\r\n20261122,CHECK,124,-7.05\r\n';
-    const file = readClearedItems(text, TODAY, TODAY);
+    const file = read(text, TODAY, TODAY);
     expect(file.columns).toEqual({ checkNumber: 'Check #', amount: 'Amount', date: 'Date Paid' });
     expect(file.skippedLines).toBe(1);
     expect(file.items).toEqual([
@@ -67,20 +75,30 @@ describe('cleared-items file', () => {
   });
 
   it('keeps quoted commas, quotes and line breaks inside one field', () => {
-    expect(parseCsv('a,"b,""c""\nd",e\n1,2,3')).toEqual([
-      { line: 1, fields: ['a', 'b,"c"\nd', 'e'] },
-      { line: 3, fields: ['1', '2', '3'] },
-    ]);
+    const limits = { maxColumns: 10, maxCellChars: 100, maxRecordChars: 1000, maxRecords: 10 };
+    expect(readCsv('a,"b,""c""\nd",e\n1,2,3', limits, { lenient: true })).toEqual({
+      ok: true,
+      records: [
+        ['a', 'b,"c"\nd', 'e'],
+        ['1', '2', '3'],
+      ],
+      lines: [1, 3],
+    });
   });
 
   it('refuses a file it cannot read, naming the line', () => {
-    expect(() => readClearedItems('Date,Amount\n2026-01-01,1\n', TODAY, TODAY)).toThrow(/no header line/);
-    expect(() => readClearedItems('Check Number,Amount\n1,x\u0000y\n', TODAY, TODAY)).toThrow(
+    expect(() => read('Date,Amount\n2026-01-01,1\n', TODAY, TODAY)).toThrow(/no header line/);
+    expect(() => read('Check Number,Amount\n1,x\u0000y\n', TODAY, TODAY)).toThrow(
       'Line 2: the amount "xy" of check 1 is not an amount.',
     );
-    expect(() => readClearedItems('Check Number,Amount,Paid Date\n1,1,2026-11-26\n', TODAY, TODAY)).toThrow(
-      /after today/,
+    expect(() => read('Check Number,Amount,Paid Date\n1,1,2026-11-26\n', TODAY, TODAY)).toThrow(/after today/);
+    expect(() => read('Check Number,Amount\n"1,1\n', TODAY, TODAY)).toThrow(
+      'Line 2: a quoted field is not closed (a " is missing).',
     );
-    expect(() => readClearedItems('Check Number,Amount\n"1,1\n', TODAY, TODAY)).toThrow(/not closed/);
+    // The refusal is data (a worker thread can post it back), not an exception.
+    expect(readClearedItems(`Check Number,Amount\n1,${'9'.repeat(2000)}\n`, TODAY, TODAY)).toEqual({
+      ok: false,
+      message: 'Line 2, column 2: a cell is longer than 1,024 characters.',
+    });
   });
 });

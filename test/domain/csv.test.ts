@@ -1,53 +1,65 @@
 import { describe, expect, it } from 'vitest';
 import { progressWriter } from '../../src/cli/import.ts';
-import { CsvError, parseCsv, readRecords } from '../../src/domain/csv.ts';
+import { type CsvLimits, type CsvReadOptions, readCsv } from '../../src/domain/csv.ts';
 import { CellError, guessMapping, resolveMapping, sheetAmount, sheetDate } from '../../src/domain/import-columns.ts';
 
-const LIMIT = { maxRecords: 10 };
+const LIMITS: CsvLimits = { maxColumns: 5, maxCellChars: 20, maxRecordChars: 60, maxRecords: 11 };
 
-describe('the CSV reader (RFC 4180)', () => {
+const problemOf = (text: string, options: CsvReadOptions = {}): string => {
+  const read = readCsv(text, LIMITS, options);
+  return read.ok ? 'no problem' : read.problem.message;
+};
+
+describe('the CSV reader (csv-parse, RFC 4180, with bounds)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF, LF and CR endings', () => {
     const text = 'a,b,c\r\n"1,5","say ""hi""","two\r\nlines"\n x ,,\rlast,"",end';
-    expect(readRecords(text, 10).records).toEqual([
-      ['a', 'b', 'c'],
-      ['1,5', 'say "hi"', 'two\r\nlines'],
-      [' x ', '', ''],
-      ['last', '', 'end'],
-    ]);
-    // The record after a quoted line break starts on line 4.
-    expect(readRecords(text, 10).lines).toEqual([1, 2, 4, 5]);
+    const read = readCsv(text, LIMITS);
+    expect(read).toEqual({
+      ok: true,
+      records: [
+        ['a', 'b', 'c'],
+        ['1,5', 'say "hi"', 'two\r\nlines'],
+        [' x ', '', ''],
+        ['last', '', 'end'],
+      ],
+      // The record after a quoted line break starts on line 4.
+      lines: [1, 2, 4, 5],
+    });
   });
 
-  it('skips a byte-order mark and blank lines (a trailing one included); pads short rows', () => {
-    const table = parseCsv('\uFEFFName,City\r\nAcme\r\n\r\nGlobex,Springfield\r\n\r\n', LIMIT);
-    expect(table.header).toEqual(['Name', 'City']);
-    expect(table.rows).toEqual([
-      ['Acme', ''],
-      ['Globex', 'Springfield'],
-    ]);
-    expect(table.lines).toEqual([2, 4]);
+  it('skips a byte-order mark and blank lines (a trailing one included); rows keep their own width', () => {
+    expect(readCsv('\uFEFFName,City\r\nAcme\r\n\r\nGlobex,Springfield\r\n\r\n', LIMITS)).toEqual({
+      ok: true,
+      records: [['Name', 'City'], ['Acme'], ['Globex', 'Springfield']],
+      lines: [1, 2, 4],
+    });
   });
 
-  it('refuses a stray quote, an unclosed quote, a long row, an empty file and one row past the limit', () => {
-    const error = (text: string) => {
-      try {
-        parseCsv(text, LIMIT);
-      } catch (e) {
-        if (e instanceof CsvError) return e.message;
-        throw e;
-      }
-      return 'no error';
-    };
-    expect(error('a\nab"c\n')).toBe(
+  it('refuses a stray quote, an unclosed quote and a quote not ending its field, naming the line', () => {
+    expect(problemOf('a\nab"c\n')).toBe(
       'Line 2: a " inside a field that does not start with one (quote the field and double the ")',
     );
-    expect(error('a\n"abc\n')).toBe('Line 2: a quoted field is never closed (a " is missing)');
-    expect(error('a\n"x"y\n')).toBe('Line 2: a quoted field must end at a comma or the end of the line');
-    expect(error('a,b\n1,2,3\n')).toBe('Line 2: the row has 3 fields but the header names 2');
-    expect(error('\n\n')).toBe('Line 1: the file is empty: the first line must name the columns');
+    expect(problemOf('a\n"abc\nmore\n')).toBe('Line 2: a quoted field is not closed (a " is missing)');
+    expect(problemOf('a\n"x"y\n')).toBe('Line 2: a quoted field must end at a comma or the end of the line');
+    // Leniently (banks' files): the quote is a character, spaces around a quoted field go.
+    expect(readCsv('a\nab"c,  "x" \n', LIMITS, { lenient: true })).toEqual({
+      ok: true,
+      records: [['a'], ['ab"c', 'x']],
+      lines: [1, 2],
+    });
+  });
+
+  it('refuses past each bound, naming the line and the column where one is to blame', () => {
+    expect(problemOf('a\n1,2,3,4,5\n1,2,3,4,5,6\n')).toBe(
+      'Line 3, column 6: the line has 6 columns; at most 5 are taken',
+    );
+    expect(problemOf(`a,b\nx,${'y'.repeat(21)}\n`)).toBe('Line 2, column 2: a cell is longer than 20 characters');
+    expect(problemOf(`a\n"${'y'.repeat(20)}\n${'y'.repeat(45)}"\n`)).toBe(
+      'Line 2: a line is longer than 60 characters',
+    );
     const rows = (n: number) => ['h', ...Array.from({ length: n }, (_, i) => String(i))].join('\n');
-    expect(parseCsv(rows(10), LIMIT).rows).toHaveLength(10);
-    expect(error(rows(11))).toBe('Line 12: the file has more than 10 rows');
+    expect(readCsv(rows(10), LIMITS).ok).toBe(true);
+    expect(problemOf(rows(11))).toBe('Line 12: the file has more than 11 records');
   });
 });
 

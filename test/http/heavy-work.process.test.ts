@@ -82,7 +82,7 @@ async function start(
   const fresh = await freshDatabaseConfig(dialect);
   let server: ServerProcess;
   try {
-    server = await startServerProcess({ ...fresh.env, ...env }, entry);
+    server = await startServerProcess({ ...fresh.env, ...env }, { entry });
   } catch (error) {
     await fresh.cleanup();
     throw error;

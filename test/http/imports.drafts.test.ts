@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/domain/owner.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
-import {
-  DRAFT_TTL_MS,
-  ImportRunner,
-  MAX_DRAFTS,
-  getImport,
-  importRunner,
-  saveDraft,
-  startImport,
-} from '../../src/services/import.service.ts';
+import { saveDraft } from '../../src/services/imports/drafts.service.ts';
+import { DRAFT_TTL_MS, MAX_DRAFTS } from '../../src/services/imports/model.ts';
+import { startImport } from '../../src/services/imports/preview.service.ts';
+import { getImport } from '../../src/services/imports/records.service.ts';
+import { ImportRunner, importRunner } from '../../src/services/imports/runner.service.ts';
 import { dialects } from '../support/databases.ts';
 import { startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { until } from '../support/until.ts';

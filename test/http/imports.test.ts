@@ -158,7 +158,7 @@ describe.each(dialects())('CSV imports over the API (%s)', { timeout: 60_000 }, 
     const broken = await api.post('/imports', { type: 'payees', csv: 'Name\n"unclosed\n' });
     expect(broken.status).toBe(422);
     expect(broken.body.errorMsg).toBe(
-      'The csv field is not a valid CSV file. Line 2: a quoted field is never closed (a " is missing).',
+      'The csv field is not a valid CSV file. Line 2: a quoted field is not closed (a " is missing).',
     );
     const mapping = await api.post('/imports', { type: 'payees', csv: 'Name\nA\n', mapping: { Name: 'colour' } });
     expect(mapping.status).toBe(422);

@@ -222,6 +222,20 @@ describe.each(dialects())('register pages (%s)', (dialect) => {
     expect((await api.get(`/checks/${b.checkId}`)).body.data.clearedDate).toBeNull();
   });
 
+  it('a file of 600 rows that clear nothing shows 500 of them and says how many more; `a` and 200 KB of quotes is refused naming line 1', async () => {
+    const before = await apiRegister(ids.bankAccountId);
+    const rows = Array.from({ length: 600 }, (_, i) => `${900_000 + i},1.00`);
+    const many = await upload(v, ids.bankAccountId, `Check Number,Amount\n${rows.join('\n')}\n`);
+    expect(many.status).toBe(200);
+    expect(byId(many.body, 'mismatched-count')).toBe('600');
+    expect((many.body.match(/<tr data-reason="unknown_number">/g) ?? []).length).toBe(500);
+    expect(many.body).toContain('The first 500 rows are shown; 100 more rows were not cleared.');
+    const storm = await upload(v, ids.bankAccountId, `a${'"'.repeat(200 * 1024)}`);
+    expect(storm.status).toBe(422);
+    expect(storm.body).toContain('Line 1: a line is longer than 16,384 characters.');
+    expect(await apiRegister(ids.bankAccountId)).toEqual(before);
+  });
+
   it("answers 404 for another account's and the other environment's bank accounts and checks", async () => {
     const { visitor: stranger } = await visitorWithKey('stranger@acme.test');
     const path = `/panel/bank-accounts/${ids.bankAccountId}/register`;

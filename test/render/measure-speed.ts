@@ -1,14 +1,20 @@
 // Render throughput, measured outside the test suite (timed unit tests are flaky; see the
 // architecture guide). Run: node --import tsx test/render/measure-speed.ts [count]
 // Reports checks per second for one-check PDFs (renderCheckPdf) and for one 100-check PDF batch.
+// The signature is what the server stores for an upload: the scribble normalized by
+// services/normalize-image.ts (print-sized, 8-bit RGBA PNG written by libvips).
 
 import { renderCheckPdf, renderChecksPdf } from '../../src/render/check-pdf.ts';
 import { sampleCheck } from './support/fixtures.ts';
+import { isRefusal, normalizeImage } from '../../src/services/normalize-image.ts';
 import { signaturePng } from './support/png.ts';
 
 async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? '1000');
-  const signature = { data: signaturePng() };
+  const stored = await normalizeImage(signaturePng(1440, 322), 'signature');
+  if (isRefusal(stored)) throw new Error(stored.rule);
+  console.log(`signature as stored: ${stored.width}x${stored.height} RGBA PNG, ${stored.png.length} bytes`);
+  const signature = { data: stored.png };
   const plain = sampleCheck();
   const signed = sampleCheck({ signature, customElements: { element1: 'Main Street Branch', element7: 'Thank you' } });
 

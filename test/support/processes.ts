@@ -86,7 +86,17 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export function startServerProcess(env: Record<string, string>, entry: ServerEntry = 'bin'): Promise<ServerProcess> {
+export interface StartOptions {
+  /** What starts the server: the command as users run it (default), or another entry (see ServerEntry). */
+  entry?: ServerEntry;
+  /** How long the server may take to listen (default 20 s; a server that waits for its database needs more). */
+  startTimeoutMs?: number;
+  /** Called with the output so far each time the process writes, before it listens too. */
+  onOutput?: (output: string) => void;
+}
+
+export function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const entry = options.entry ?? 'bin';
   return new Promise((resolve, reject) => {
     const child = tracked(
       spawn(process.execPath, [...entryArgs(entry), 'serve'], {
@@ -109,9 +119,10 @@ export function startServerProcess(env: Record<string, string>, entry: ServerEnt
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, START_MS[entry]);
+    }, options.startTimeoutMs ?? START_MS[entry]);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
+      options.onOutput?.(output);
       const match = /listening on (http:\/\/[^\s]+)/.exec(output);
       if (match?.[1] !== undefined) {
         clearTimeout(timer);
@@ -127,7 +138,10 @@ export function startServerProcess(env: Record<string, string>, entry: ServerEnt
       }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      options.onOutput?.(output);
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));

@@ -590,6 +590,7 @@ export interface paths {
                                     /** @description The row's line in the file (1-based). */
                                     line: number;
                                 }[];
+                                /** @description The first 1,000 rows that did not clear, in file order (mismatchedCount counts them all). */
                                 mismatched: {
                                     /** @description The amount the bank paid. */
                                     amount: number;
@@ -608,6 +609,8 @@ export interface paths {
                                     /** @enum {string} */
                                     reason: "unknown_number" | "amount_differs" | "void" | "not_issued" | "already_cleared" | "duplicate_line";
                                 }[];
+                                /** @description Rows that did not clear, all of them; mismatched lists the first 1,000. */
+                                mismatchedCount: number;
                                 /** @description Lines with no check number (deposits, fees) or blank. */
                                 skippedLines: number;
                             };
@@ -3832,7 +3835,7 @@ export interface paths {
                         bankAccountId?: string;
                         /** @description Create payees whose names match none (checks). */
                         createPayees?: boolean;
-                        /** @description The CSV file as text (UTF-8; at most 4 MB and 10,000 rows). */
+                        /** @description The CSV file as text (UTF-8; at most 4 MB, 10,000 rows, 200 columns and 4,096 characters a cell). */
                         csv: string;
                         dateOrder?: "mdy" | "dmy";
                         /** @description Check the file and answer the preview; write nothing. */
@@ -3855,6 +3858,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description The first 1,000 rows with errors, in row order (rowsWithErrors counts them all). */
                                 errors: {
                                     line: number;
                                     messages: string[];
@@ -3864,6 +3868,8 @@ export interface paths {
                                 mapping: (string | null)[];
                                 newPayees: string[];
                                 rowsTotal: number;
+                                /** @description How many rows have errors; errors lists at most 1,000 of them. */
+                                rowsWithErrors: number;
                                 type: string;
                             };
                             /** @enum {boolean} */

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { AppError, toWire, type ErrorCode } from '../../errors.ts';
+import { AppError, toWire, unavailableCause, type ErrorCode } from '../../errors.ts';
 import { describeValidationError } from '../validation.ts';
 import type { AddressLimiter } from './address-limiter.ts';
 
@@ -168,12 +168,21 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404 || request.url.startsWith('/panel/')) return done();
     // Scanning for paths counts as a failed request of the client address (address-limiter.ts).
-    const limited = failures?.overBudget(request.ip) ?? null;
-    if (limited !== null) send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
-    else notFound(request, reply);
+    if (failures === null) return notFound(request, reply);
+    failures.overBudget(request.ip).then(
+      (limited) => {
+        if (limited !== null) send(reply, limited.code, limited.status, limited.message, { ...limited.headers });
+        else notFound(request, reply);
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return send(reply, error.code, error.status, error.message, { ...error.headers });
+    if (error instanceof AppError) {
+      const cause = unavailableCause(error);
+      if (cause !== null) request.log.warn({ reqId: request.id, ...cause }, 'database unavailable: answered 503');
+      return send(reply, error.code, error.status, error.message, { ...error.headers });
+    }
     const known = fromFastify(error, request);
     if (known !== null) return send(reply, known.code, known.status, known.message);
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');

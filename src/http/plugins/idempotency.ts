@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteHandlerMethod } from 'fastify';
 import type { ServiceContext } from '../../services/context.ts';
 import * as idempotency from '../../services/idempotency.service.ts';
+import { AppError } from '../../errors.ts';
 import { principalOf } from './auth.ts';
 
 declare module 'fastify' {
@@ -53,11 +54,17 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
     if (claimed === null || !claimed.refused || reply.statusCode < 400 || reply.statusCode >= 500) return payload;
     const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
     if (body !== null) {
-      await idempotency.keepRefusal(ctx, principalOf(request), claimed.key, claimed.hash, {
-        status: reply.statusCode,
-        type: String(reply.getHeader('content-type') ?? JSON_TYPE),
-        body,
-      });
+      try {
+        await idempotency.keepRefusal(ctx, principalOf(request), claimed.key, claimed.hash, {
+          status: reply.statusCode,
+          type: String(reply.getHeader('content-type') ?? JSON_TYPE),
+          body,
+        });
+      } catch (error) {
+        // The database went away meanwhile: the refusal is sent but not kept, so a retry with the
+        // key runs the request again (it wrote nothing) and is refused again, or succeeds.
+        if (!(error instanceof AppError && error.code === 'unavailable')) throw error;
+      }
     }
     return payload;
   };

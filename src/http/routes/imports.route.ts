@@ -1,7 +1,11 @@
-// /imports: CSV imports of payees and checks (services/import.service.ts, docs/imports.md).
+// /imports: CSV imports of payees and checks (services/imports/, docs/imports.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../services/context.ts';
-import * as importService from '../../services/import.service.ts';
+import type { ImportOptions } from '../../services/imports/model.ts';
+import { MAX_LISTED_ROW_ERRORS, previewImport, startImport } from '../../services/imports/preview.service.ts';
+import { MAX_IMPORT_BYTES } from '../../services/imports/read-import-file.ts';
+import { errorsOf, getImport, resultOf } from '../../services/imports/records.service.ts';
+import { importRunner } from '../../services/imports/runner.service.ts';
 import type { ImportRecord } from '../../store/imports.repository.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { errorResponses, IdParam, pathId } from '../../schemas/common.ts';
@@ -17,8 +21,8 @@ export function importWire(record: ImportRecord) {
     fileName: record.fileName,
     rowsTotal: record.rowsTotal,
     rowsDone: record.rowsDone,
-    errors: importService.errorsOf(record),
-    created: importService.resultOf(record),
+    errors: errorsOf(record),
+    created: resultOf(record),
     createdAt: new Date(record.createdAt).toISOString(),
     startedAt: iso(record.startedAt),
     finishedAt: iso(record.finishedAt),
@@ -26,7 +30,7 @@ export function importWire(record: ImportRecord) {
 }
 
 /** A JSON-escaped CSV can be near twice its size: the body limit leaves room for that, the service checks the file. */
-const BODY_LIMIT = 2 * importService.MAX_IMPORT_BYTES + 64 * 1024;
+const BODY_LIMIT = 2 * MAX_IMPORT_BYTES + 64 * 1024;
 
 export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.post(
@@ -46,13 +50,13 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       },
       // The runner is woken once the answer is out, so it never reads before the import is committed.
       onResponse: (_request, reply, done) => {
-        if (reply.statusCode === 202) importService.importRunner(ctx)?.wake();
+        if (reply.statusCode === 202) importRunner(ctx)?.wake();
         done();
       },
     },
     async (request, reply) => {
       const body = request.body;
-      const options: importService.ImportOptions = {
+      const options: ImportOptions = {
         kind: body.type,
         csv: body.csv,
         ...(body.fileName === undefined ? {} : { fileName: body.fileName }),
@@ -63,7 +67,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       };
       const principal = principalOf(request);
       if (body.dryRun === true) {
-        const preview = await importService.previewImport(ctx, principal, options);
+        const preview = await previewImport(ctx, principal, options);
         return {
           success: true as const,
           data: {
@@ -71,13 +75,15 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
             header: preview.header,
             mapping: preview.mapping,
             rowsTotal: preview.rowsTotal,
-            errors: preview.errors,
+            // Bounded whatever the file holds; the count says how many rows have errors in all.
+            errors: preview.errors.slice(0, MAX_LISTED_ROW_ERRORS),
+            rowsWithErrors: preview.errors.length,
             newPayees: preview.newPayees,
           },
         };
       }
       // A file with errors: 422 in the spec's error body, the first rows' errors in its message.
-      const record = await importService.startImport(ctx, principal, options);
+      const record = await startImport(ctx, principal, options);
       reply.code(202).header('location', `imports/${record.id}`);
       return { success: true as const, data: importWire(record) };
     },
@@ -94,7 +100,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
       },
     },
     async (request) => {
-      const record = await importService.getImport(ctx, principalOf(request), pathId(request.params, 'importId'));
+      const record = await getImport(ctx, principalOf(request), pathId(request.params, 'importId'));
       return { success: true as const, data: importWire(record) };
     },
   );

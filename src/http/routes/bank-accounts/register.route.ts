@@ -94,7 +94,7 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       const wire = reconciliationWire(result);
       return {
         success: true as const,
-        message: `${wire.cleared.count} ${wire.cleared.count === 1 ? 'check' : 'checks'} cleared; ${wire.mismatched.length} ${wire.mismatched.length === 1 ? 'row does' : 'rows do'} not match.`,
+        message: `${wire.cleared.count} ${wire.cleared.count === 1 ? 'check' : 'checks'} cleared; ${wire.mismatchedCount} ${wire.mismatchedCount === 1 ? 'row does' : 'rows do'} not match.`,
         data: wire,
       };
     },

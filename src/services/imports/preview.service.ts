@@ -1,0 +1,270 @@
+// An import's preview (issue 14, item 4): the file read and checked row by row
+// (read-import-file.ts, pure), then what needs the account's data — payee and category names, the
+// services' rules (createChecks/createPayees would apply the same) — and every row's errors. Only a
+// file without a single error is accepted: stored as the API requests it will make, then written
+// by the runner (runner.service.ts) in one transaction.
+import type { ColumnMapping, ImportField, ImportKind } from '../../domain/import-columns.ts';
+import { newId } from '../../domain/ids.ts';
+import type { Owner, Principal } from '../../domain/owner.ts';
+import { AppError, validationError } from '../../errors.ts';
+import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
+import * as categoryStore from '../../store/categories.repository.ts';
+import type { ImportRecord } from '../../store/imports.repository.ts';
+import * as importStore from '../../store/imports.repository.ts';
+import * as payeeStore from '../../store/payees.repository.ts';
+import { validateChecks } from '../check.service.ts';
+import type { ServiceContext } from '../context.ts';
+import { validatePayees } from '../payee.service.ts';
+import {
+  type CheckPlan,
+  EMPTY_RESULT,
+  type ImportInput,
+  type ImportOptions,
+  type PayeeRow,
+  type RowError,
+  rowMessage,
+} from './model.ts';
+import { type CheckRow, type ImportFile, readImportFile } from './read-import-file.ts';
+
+/** Rows per lookup of payee names: no statement binds too many values. */
+const LOOKUP_CHUNK = 500;
+/** A name from the file as a message quotes it: cut, so a long cell cannot make every message long. */
+const QUOTED_NAME_CHARS = 60;
+/** Rows' errors listed in an answer (the API's dry run, the panel's preview); the count says how many in all. */
+export const MAX_LISTED_ROW_ERRORS = 1_000;
+
+export interface Preview {
+  kind: ImportKind;
+  header: string[];
+  mapping: ColumnMapping;
+  rowsTotal: number;
+  /** Every row's errors, in row order (bounded by the file's rows; lists shown are cut further). */
+  errors: RowError[];
+  newPayees: string[];
+  sample: Partial<Record<ImportField, string>>[];
+  input: ImportInput;
+}
+
+const quoted = (name: string): string =>
+  name.length > QUOTED_NAME_CHARS ? `"${name.slice(0, QUOTED_NAME_CHARS)}…"` : `"${name}"`;
+
+/** Each row's messages, once each, in the order they were found. */
+class RowMessages {
+  private readonly byRow = new Map<number, string[]>();
+  add(index: number, message: string): void {
+    const list = this.byRow.get(index) ?? [];
+    if (!list.includes(message)) list.push(message);
+    this.byRow.set(index, list);
+  }
+  ok(index: number): boolean {
+    return !this.byRow.has(index);
+  }
+  list(lines: readonly number[]): RowError[] {
+    return [...this.byRow.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([i, messages]) => ({ row: i + 1, line: lines[i] ?? 0, messages }));
+  }
+}
+
+/** Names -> the payees of that name, read in slices. */
+async function payeesByName(ctx: ServiceContext, owner: Owner, names: readonly string[]) {
+  const found = new Map<string, string[]>();
+  for (let at = 0; at < names.length; at += LOOKUP_CHUNK) {
+    for (const payee of await payeeStore.findPayeesByName(ctx.db, owner, names.slice(at, at + LOOKUP_CHUNK))) {
+      found.set(payee.name, [...(found.get(payee.name) ?? []), payee.id]);
+    }
+  }
+  return found;
+}
+
+async function categoriesByName(ctx: ServiceContext, owner: Owner) {
+  const found = new Map<string, string[]>();
+  const page = await categoryStore.listCategories(ctx.db, owner, { limit: 1000, offset: 0, term: null });
+  for (const category of page.items) {
+    const key = category.name.trim().toLowerCase();
+    found.set(key, [...(found.get(key) ?? []), category.id]);
+  }
+  return found;
+}
+
+async function planChecks(
+  ctx: ServiceContext,
+  principal: Principal,
+  options: ImportOptions,
+  file: ImportFile,
+  rows: RowMessages,
+): Promise<{ plans: CheckPlan[]; newPayees: string[] }> {
+  const built: CheckRow[] = file.checks;
+  const names = [...new Set(built.map((b) => b.payeeName).filter((n): n is string => n !== null))];
+  const known = await payeesByName(ctx, principal, names);
+  const categories = built.some((b) => b.categoryName !== null) ? await categoriesByName(ctx, principal) : new Map();
+  const newPayees = new Set<string>();
+  const plans: CheckPlan[] = built.map((b, i) => {
+    for (const message of file.cellErrors[i] ?? []) rows.add(i, message);
+    let newPayee: string | null = null;
+    if (b.payeeName !== null) {
+      const ids = known.get(b.payeeName) ?? [];
+      if (ids.length === 1) b.item.payeeId = ids[0];
+      else if (ids.length > 1)
+        rows.add(
+          i,
+          `The payee ${quoted(b.payeeName)} matches ${ids.length} payees: give the payee's id in a payeeId column.`,
+        );
+      else if (options.createPayees === true) {
+        newPayee = b.payeeName;
+        newPayees.add(b.payeeName);
+      } else
+        rows.add(
+          i,
+          `The payee ${quoted(b.payeeName)} is not one of your payees: add it, import payees first, or choose to create unknown payees.`,
+        );
+    }
+    if (b.categoryName !== null) {
+      const ids = categories.get(b.categoryName.toLowerCase()) ?? [];
+      if (ids.length === 1) b.item.categoryId = ids[0];
+      else
+        rows.add(
+          i,
+          `The category ${quoted(b.categoryName)} ${ids.length === 0 ? 'is not one of your categories' : 'names several categories: give its id'}.`,
+        );
+    }
+    for (const message of file.schemaErrors[i] ?? []) rows.add(i, message);
+    return { row: i + 1, item: b.item as CheckRequest, newPayee };
+  });
+  // The services' rules, on the rows the schema let through (as the API would only then call them).
+  // A check whose payee the import will create is checked as if it had none: the payee is new.
+  const passing = plans.filter((_, i) => rows.ok(i));
+  await validateChecks(
+    ctx,
+    principal,
+    passing.map((p) => (p.newPayee === null ? p.item : { ...p.item, noPayee: true })),
+    (index, error) => rows.add((passing[index]?.row ?? 1) - 1, rowMessage(error.message)),
+  );
+  return { plans, newPayees: [...newPayees] };
+}
+
+function planPayees(file: ImportFile, rows: RowMessages): PayeeRow[] {
+  file.payees.forEach((_, i) => {
+    for (const message of file.cellErrors[i] ?? []) rows.add(i, message);
+    for (const message of file.schemaErrors[i] ?? []) rows.add(i, message);
+  });
+  const passing = file.payees.map((item, i) => ({ item, i })).filter(({ i }) => rows.ok(i));
+  validatePayees(
+    passing.map((p) => p.item),
+    (index, error) => rows.add(passing[index]?.i ?? 0, rowMessage(error.message)),
+  );
+  return file.payees;
+}
+
+/** The file read within its bounds, or the 413/422 that says why not. */
+export function readFileOrRefuse(options: ImportOptions): ImportFile {
+  const read = readImportFile(options.csv, {
+    kind: options.kind,
+    ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
+    ...(options.bankAccountId === undefined ? {} : { bankAccountId: options.bankAccountId }),
+    ...(options.dateOrder === undefined ? {} : { dateOrder: options.dateOrder }),
+  });
+  if (!read.ok) throw new AppError(read.refusal.code, read.refusal.message);
+  return read.file;
+}
+
+/** Reads, maps and checks a file without writing anything: every row's errors. */
+export async function previewImport(
+  ctx: ServiceContext,
+  principal: Principal,
+  options: ImportOptions,
+): Promise<Preview> {
+  const file = readFileOrRefuse(options);
+  const rows = new RowMessages();
+  const input: ImportInput = {
+    kind: options.kind,
+    timeZone: principal.timeZone,
+    lines: file.lines,
+    checks: [],
+    payees: [],
+    newPayees: [],
+  };
+  if (options.kind === 'checks') {
+    const { plans, newPayees } = await planChecks(ctx, principal, options, file, rows);
+    input.checks = plans;
+    input.newPayees = newPayees;
+  } else input.payees = planPayees(file, rows);
+  return {
+    kind: options.kind,
+    header: file.header,
+    mapping: file.mapping,
+    rowsTotal: file.lines.length,
+    errors: rows.list(file.lines),
+    newPayees: input.newPayees,
+    sample: file.sample,
+    input,
+  };
+}
+
+/** SHOWN_IN_MESSAGE rows' errors go in the API's errorMsg; a dry run lists more. */
+const SHOWN_IN_MESSAGE = 20;
+
+/** The refusal of a file with errors, in the API's one-message error body. */
+export function refusal(errors: readonly RowError[]): AppError {
+  const shown = errors
+    .slice(0, SHOWN_IN_MESSAGE)
+    .map((e) => `Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}`)
+    .join(' ');
+  const more =
+    errors.length > SHOWN_IN_MESSAGE
+      ? ` And ${errors.length - SHOWN_IN_MESSAGE} more rows: send the file with dryRun true for the rows' errors.`
+      : '';
+  return validationError(
+    `Nothing was imported: ${errors.length} row${errors.length === 1 ? ' has' : 's have'} errors. ${shown}${more}`,
+  );
+}
+
+export class ImportRefused extends AppError {
+  constructor(readonly rowErrors: RowError[]) {
+    super('validation', refusal(rowErrors).message);
+  }
+}
+
+/** A new row of the imports table: a draft (a panel upload) or a queued import. */
+export function newRecord(
+  owner: Owner,
+  options: Pick<ImportOptions, 'kind' | 'fileName'>,
+  state: 'draft' | 'queued',
+  input: string,
+  rowsTotal: number,
+  now: number,
+): ImportRecord {
+  return {
+    id: newId('imp', now),
+    accountId: owner.accountId,
+    env: owner.env,
+    kind: options.kind,
+    state,
+    fileName: (options.fileName ?? '').slice(0, 200),
+    rowsTotal,
+    rowsDone: 0,
+    input,
+    errors: '[]',
+    result: JSON.stringify(EMPTY_RESULT),
+    attempts: 0,
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
+/**
+ * Accepts a file: checked whole (ImportRefused lists every row's errors; nothing is stored), then
+ * stored as queued. The writing happens in the background (ImportRunner) or by `runImport`.
+ */
+export async function startImport(
+  ctx: ServiceContext,
+  principal: Principal,
+  options: ImportOptions,
+): Promise<ImportRecord> {
+  const preview = await previewImport(ctx, principal, options);
+  if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
+  const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
+  await importStore.insertImport(ctx.db, record);
+  return record;
+}

@@ -1,0 +1,46 @@
+// Imports as records: one import (with the running one's progress), the recent ones, what one
+// made and why one failed.
+import type { Check } from '../../domain/check.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Payee } from '../../domain/payee.ts';
+import { AppError } from '../../errors.ts';
+import * as checkStore from '../../store/checks.repository.ts';
+import type { ImportRecord } from '../../store/imports.repository.ts';
+import * as importStore from '../../store/imports.repository.ts';
+import * as payeeStore from '../../store/payees.repository.ts';
+import type { ServiceContext } from '../context.ts';
+import { EMPTY_RESULT, type ImportResult, type RowError } from './model.ts';
+import { importRunner } from './runner.service.ts';
+
+export async function getImport(ctx: ServiceContext, owner: Owner, id: string): Promise<ImportRecord> {
+  const record = await importStore.findImport(ctx.db, owner, id);
+  if (record === undefined) throw new AppError('not_found', 'Import not found.');
+  const running = importRunner(ctx)?.progressOf(id);
+  return running === undefined ? record : { ...record, rowsDone: Math.max(record.rowsDone, running) };
+}
+
+export function listImports(ctx: ServiceContext, owner: Owner): Promise<ImportRecord[]> {
+  return importStore.listImports(ctx.db, owner, 50);
+}
+
+export function resultOf(record: ImportRecord): ImportResult {
+  return { ...EMPTY_RESULT, ...(JSON.parse(record.result) as Partial<ImportResult>) };
+}
+
+/** The first `limit` checks or payees an import made, for its result page (found by id, in row order). */
+export async function createdRecords(
+  ctx: ServiceContext,
+  owner: Owner,
+  record: ImportRecord,
+  limit: number,
+): Promise<{ checks: Map<string, Check>; payees: Map<string, Payee>; ids: string[] }> {
+  const result = resultOf(record);
+  const ids = (record.kind === 'checks' ? result.checkIds : result.payeeIds).slice(0, limit);
+  return record.kind === 'checks'
+    ? { checks: await checkStore.findChecks(ctx.db, owner, ids), payees: new Map(), ids }
+    : { checks: new Map(), payees: await payeeStore.findPayees(ctx.db, owner, ids), ids };
+}
+
+export function errorsOf(record: ImportRecord): RowError[] {
+  return JSON.parse(record.errors) as RowError[];
+}

@@ -1,0 +1,148 @@
+// The checks table as stored and as read (migrations 001, 002, 004, 014): one table definition
+// for writes, one SELECT for reads, and the mapping from a row to a Check. Shared by the check
+// repositories (checks.repository.ts: rows by id and writes; check-pages.repository.ts: list pages).
+import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
+import type { Queryable } from './db.ts';
+import { defineTable } from './table.ts';
+
+/** The checks table as stored (migrations 001, 002, 004, 014). */
+export interface ChecksRow {
+  id: string;
+  account_id: string;
+  env: string;
+  bank_account_id: string;
+  payee_id: string | null;
+  category_id: string | null;
+  voucher_id: string | null;
+  serial_number: string;
+  issue_date: string;
+  amount_cents: number | null;
+  memo: string | null;
+  note: string | null;
+  account_number: string | null;
+  invoice_number: string | null;
+  reference_id: string | null;
+  no_sign: number;
+  no_amount: number;
+  no_date: number;
+  no_payee: number;
+  custom_elements: string;
+  status: number;
+  search_text: string;
+  created_at: number;
+  cleared_date: string | null;
+}
+
+export const CHECKS = defineTable<ChecksRow>()('checks', [
+  'id',
+  'account_id',
+  'env',
+  'bank_account_id',
+  'payee_id',
+  'category_id',
+  'voucher_id',
+  'serial_number',
+  'issue_date',
+  'amount_cents',
+  'memo',
+  'note',
+  'account_number',
+  'invoice_number',
+  'reference_id',
+  'no_sign',
+  'no_amount',
+  'no_date',
+  'no_payee',
+  'custom_elements',
+  'status',
+  'search_text',
+  'created_at',
+  'cleared_date',
+]);
+
+interface CheckStatementsRow {
+  check_id: string;
+  status: string;
+  created_at: number;
+}
+
+export const CHECK_STATEMENTS = defineTable<CheckStatementsRow>()('check_statements', [
+  'check_id',
+  'status',
+  'created_at',
+]);
+
+/** A check as read: its own columns (without the owner and search text) and the names joined in. */
+export type CheckRow = Omit<ChecksRow, 'account_id' | 'env' | 'search_text'> & {
+  bank_account_name: string;
+  payee_name: string | null;
+};
+
+export function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
+  return {
+    id: row.id,
+    bankAccountId: row.bank_account_id,
+    bankAccountName: row.bank_account_name,
+    payeeId: row.payee_id,
+    payeeName: row.payee_name,
+    categoryId: row.category_id,
+    voucherId: row.voucher_id,
+    serialNumber: row.serial_number,
+    issueDate: row.issue_date,
+    amountCents: row.amount_cents === null ? null : Number(row.amount_cents),
+    memo: row.memo,
+    note: row.note,
+    accountNumber: row.account_number,
+    invoiceNumber: row.invoice_number,
+    referenceId: row.reference_id,
+    noSign: row.no_sign === 1,
+    noAmount: row.no_amount === 1,
+    noDate: row.no_date === 1,
+    noPayee: row.no_payee === 1,
+    customElements: JSON.parse(row.custom_elements) as Record<string, string>,
+    status: Number(row.status),
+    clearedDate: row.cleared_date,
+    createdAt: Number(row.created_at),
+    statements,
+  };
+}
+
+// What a read selects: the row's own columns (from the one table definition) and the joined names.
+const NOT_READ = new Set(['account_id', 'env', 'search_text']);
+export const CHECK_COLUMNS = [
+  ...CHECKS.columns.filter((column) => !NOT_READ.has(column)).map((column) => `c.${column}`),
+  'b.name AS bank_account_name',
+  'p.name AS payee_name',
+].join(', ');
+export const CHECK_FROM =
+  'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id';
+export const SELECT_CHECK = `SELECT ${CHECK_COLUMNS} ${CHECK_FROM}`;
+
+/** Text the term filter searches besides the payee's current name (joined, so renames count). */
+export function searchText(
+  check: Pick<NewCheck, 'serialNumber' | 'memo' | 'note' | 'invoiceNumber' | 'accountNumber' | 'referenceId'>,
+): string {
+  return [check.serialNumber, check.memo, check.note, check.invoiceNumber, check.accountNumber, check.referenceId]
+    .filter((v): v is string => v !== null && v !== '')
+    .join('\n')
+    .toLowerCase();
+}
+
+/** The statements of these checks, oldest first, by check id. */
+export async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<string, CheckStatement[]>> {
+  const byCheck = new Map<string, CheckStatement[]>();
+  if (ids.length === 0) return byCheck;
+  const rows = await q.all<{ check_id: string; status: string; created_at: number }>(
+    `SELECT check_id, status, created_at FROM check_statements WHERE check_id IN (${ids.map(() => '?').join(', ')}) ORDER BY check_id, id`,
+    ids,
+  );
+  for (const row of rows) {
+    let list = byCheck.get(row.check_id);
+    if (list === undefined) {
+      list = [];
+      byCheck.set(row.check_id, list);
+    }
+    list.push({ status: row.status, at: Number(row.created_at) });
+  }
+  return byCheck;
+}
