@@ -36,8 +36,20 @@ const TICKS_PER_SECOND = 100;
  * null where there is no /proc (macOS), and the report then leaves the figure out.
  */
 export function processCpuSeconds(pid: number): number | null {
+  return cpuSecondsOf(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of a process's main thread alone (its thread id is the process id): beside
+ * processCpuSeconds, the share of the work done on the event loop rather than on worker threads.
+ */
+export function mainThreadCpuSeconds(pid: number): number | null {
+  return cpuSecondsOf(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function cpuSecondsOf(statFile: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     // Fields after the command name (which may contain spaces) start at state = field 3.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);

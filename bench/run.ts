@@ -28,6 +28,7 @@ import { runStartup } from './scenarios/startup.ts';
 import { runKeys } from './scenarios/keys.ts';
 import { runRegister } from './scenarios/register.ts';
 import { runImport } from './scenarios/import.ts';
+import { runHeavy } from './scenarios/heavy.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -44,6 +45,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   keys: runKeys,
   register: runRegister,
   import: runImport,
+  heavy: runHeavy,
   list: (ctx) => runList(ctx, log),
 };
 

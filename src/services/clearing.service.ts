@@ -2,7 +2,7 @@
 // a clearing marked by mistake (docs/reconciliation.md). Each is a compare-and-set on the check's
 // cleared date with its statement and webhook event in the same transaction; a file's matches are
 // cleared all or nothing, and its mismatches change nothing.
-import { readClearedItems, type ClearedItem } from '../domain/cleared-items.ts';
+import type { ClearedItem } from '../domain/cleared-items.ts';
 import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClearable } from '../domain/clearing.ts';
 import type { Check } from '../domain/check.ts';
 import { statusName } from '../domain/check-status.ts';
@@ -199,7 +199,13 @@ export async function reconcile(
   // The bank account first: another account's id is a 404 whatever the file says.
   await getBankAccount(ctx, principal, bankAccountId);
   const fallback = clearedDateOf(fallbackDate, 'clearedDate', principal.timeZone, now);
-  const read = readClearedItems(text, fallback, today(principal.timeZone, now));
+  // Reading the file (csv-parse, every row's number, amount and date) is heavy work: a worker
+  // thread in the server. The matching below needs the database and stays here.
+  const read = await ctx.heavyWork.run('read-cleared-items', {
+    text,
+    fallbackDate: fallback,
+    today: today(principal.timeZone, now),
+  });
   if (!read.ok) throw validationError(read.message);
   const file = read.file;
   const serials = [...new Set(file.items.flatMap((i) => (i.serial === null ? [] : [i.serial])))];

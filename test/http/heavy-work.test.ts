@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InlineHeavyWork } from '../../src/heavy-work/inline.ts';
 import { PiscinaHeavyWork } from '../../src/heavy-work/piscina-pool.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
+import { readFileOrRefuse } from '../../src/services/imports/preview.service.ts';
 import * as printService from '../../src/services/print.service.ts';
 import { pageText, parsePdf } from '../render/support/pdf.ts';
 import { signaturePng } from '../render/support/png.ts';
@@ -141,6 +142,32 @@ describe.each(dialects())('heavy work in the worker pool (%s)', (dialect) => {
           basics.bankAccountId,
         ]);
       }
+    });
+
+    it('an import file and a cleared-items file read in the pool read as on the main thread', async () => {
+      const pooled: ServiceContext = t.serviceContext();
+      const inline: ServiceContext = { ...pooled, heavyWork: new InlineHeavyWork() };
+      const csv = [
+        'Payee,Amount,Date,Memo',
+        'Acme Supplies,"1,234.56",2026-11-02,October repairs',
+        'Blue Harbor Freight,99.00,2026-11-03,',
+        'Nobody,not money,2026-13-40,bad row',
+      ].join('\r\n');
+      const options = { kind: 'checks' as const, csv, bankAccountId: basics.bankAccountId };
+      const fromPool = await readFileOrRefuse(pooled, options);
+      expect(fromPool.lines).toHaveLength(3);
+      expect(fromPool).toEqual(await readFileOrRefuse(inline, options));
+      // A refusal crosses as a value and is the same 422.
+      const bad = { kind: 'checks' as const, csv: 'only a header\r\n' };
+      await expect(readFileOrRefuse(pooled, bad)).rejects.toMatchObject({ code: 'validation' });
+      const cleared = {
+        text: 'Check Number,Amount,Paid Date\r\n1001,1234.56,2026-11-05\r\n',
+        fallbackDate: '2026-11-06',
+        today: '2026-11-20',
+      };
+      const items = await pooled.heavyWork.run('read-cleared-items', cleared);
+      expect(items.ok).toBe(true);
+      expect(items).toEqual(await inline.heavyWork.run('read-cleared-items', cleared));
     });
 
     it('a positive pay file written in the pool is recorded with its digest and size', async () => {

@@ -1,7 +1,9 @@
-// The tasks heavy work may run, by name: each a module of its own with one `run` function, a pure
+// The tasks heavy work may run, by name (PDF rendering, positive pay files, reading uploaded CSV): each a module of its own with one `run` function, a pure
 // function of structured-cloneable input (plain data and byte arrays). The worker thread and the
 // inline runner load them from here, on first use (pdfkit and its fonts are not loaded at start-up).
 import type * as PositivePayFile from './positive-pay-file.task.ts';
+import type * as ReadClearedItems from './read-cleared-items.task.ts';
+import type * as ReadImportFile from './read-import-file.task.ts';
 import type * as RenderChecksPdf from './render-checks-pdf.task.ts';
 import type * as RenderMicrTestPage from './render-micr-test-page.task.ts';
 
@@ -9,6 +11,8 @@ interface TaskModules {
   'render-checks-pdf': typeof RenderChecksPdf;
   'render-micr-test-page': typeof RenderMicrTestPage;
   'positive-pay-file': typeof PositivePayFile;
+  'read-import-file': typeof ReadImportFile;
+  'read-cleared-items': typeof ReadClearedItems;
 }
 
 export type TaskName = keyof TaskModules;
@@ -19,6 +23,8 @@ const TASKS: { readonly [N in TaskName]: () => Promise<TaskModules[N]> } = {
   'render-checks-pdf': () => import('./render-checks-pdf.task.ts'),
   'render-micr-test-page': () => import('./render-micr-test-page.task.ts'),
   'positive-pay-file': () => import('./positive-pay-file.task.ts'),
+  'read-import-file': () => import('./read-import-file.task.ts'),
+  'read-cleared-items': () => import('./read-cleared-items.task.ts'),
 };
 
 export function isTaskName(value: unknown): value is TaskName {
@@ -37,4 +43,6 @@ export const TASK_WORDS: { readonly [N in TaskName]: { readonly what: string; re
   'render-checks-pdf': { what: 'Rendering the PDF', advice: 'print fewer checks at a time' },
   'render-micr-test-page': { what: 'Rendering the MICR test page', advice: 'try again later' },
   'positive-pay-file': { what: 'Writing the positive pay file', advice: 'export a shorter range' },
+  'read-import-file': { what: 'Reading the CSV file', advice: 'split it into smaller files' },
+  'read-cleared-items': { what: 'Reading the cleared-items file', advice: 'split it into smaller files' },
 };

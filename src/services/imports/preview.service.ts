@@ -24,7 +24,7 @@ import {
   type RowError,
   rowMessage,
 } from './model.ts';
-import { type CheckRow, type ImportFile, readImportFile } from './read-import-file.ts';
+import type { CheckRow, ImportFile } from './read-import-file.ts';
 
 /** Rows per lookup of payee names: no statement binds too many values. */
 const LOOKUP_CHUNK = 500;
@@ -156,13 +156,22 @@ function planPayees(file: ImportFile, rows: RowMessages): PayeeRow[] {
   return file.payees;
 }
 
-/** The file read within its bounds, or the 413/422 that says why not. */
-export function readFileOrRefuse(options: ImportOptions): ImportFile {
-  const read = readImportFile(options.csv, {
-    kind: options.kind,
-    ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
-    ...(options.bankAccountId === undefined ? {} : { bankAccountId: options.bankAccountId }),
-    ...(options.dateOrder === undefined ? {} : { dateOrder: options.dateOrder }),
+/**
+ * The file read within its bounds, or the 413/422 that says why not. The reading (csv-parse, the
+ * mapping, the request schema on every row) is heavy work: a worker thread in the server.
+ */
+export async function readFileOrRefuse(
+  ctx: Pick<ServiceContext, 'heavyWork'>,
+  options: ImportOptions,
+): Promise<ImportFile> {
+  const read = await ctx.heavyWork.run('read-import-file', {
+    csv: options.csv,
+    request: {
+      kind: options.kind,
+      ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
+      ...(options.bankAccountId === undefined ? {} : { bankAccountId: options.bankAccountId }),
+      ...(options.dateOrder === undefined ? {} : { dateOrder: options.dateOrder }),
+    },
   });
   if (!read.ok) throw new AppError(read.refusal.code, read.refusal.message);
   return read.file;
@@ -174,7 +183,7 @@ export async function previewImport(
   principal: Principal,
   options: ImportOptions,
 ): Promise<Preview> {
-  const file = readFileOrRefuse(options);
+  const file = await readFileOrRefuse(ctx, options);
   const rows = new RowMessages();
   const input: ImportInput = {
     kind: options.kind,
