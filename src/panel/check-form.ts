@@ -9,6 +9,7 @@ import type { Category } from '../domain/category.ts';
 import type { Environment } from '../domain/owner.ts';
 import type { Payee } from '../domain/payee.ts';
 import { amountInWords } from '../domain/amount-words.ts';
+import { dateProblem } from '../domain/dates.ts';
 import { parseAmountToCents } from '../domain/money.ts';
 import { type AppError, validationError } from '../errors.ts';
 import { describeValidationError, validatorCompiler } from '../http/validation.ts';
@@ -217,7 +218,9 @@ export function placeError(error: AppError, values: FormValues): { fields: Field
   const path = pathInMessage(error.message);
   const name = path === null ? null : formFieldOf(path, values);
   if (path === null || name === null) return { fields: new Map(), problem: error.message };
-  const message = error.message.replace(path, labelOf(name));
+  // A date that is no day is explained with the date as it was typed (domain/dates.ts).
+  const dateWords = name === 'issueDate' ? dateProblem(values.issueDate, 'ymd') : null;
+  const message = dateWords === null ? error.message.replace(path, labelOf(name)) : `${dateWords}.`;
   return { fields: new Map([[name, message]]), problem: 'Check the marked field: it was not saved.' };
 }
 
