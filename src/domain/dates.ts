@@ -63,9 +63,11 @@ export function readWrittenDate(text: string, order: WrittenOrder): WrittenDate 
   if (month < 1 || month > 12) {
     // 13/01/2026 in a month-first file is most likely a day-first date.
     const swapped = slashed !== null && day >= 1 && day <= 12 && month <= 31;
-    const hint = swapped
-      ? `; if the day comes first, choose ${order === 'mdy' ? 'day/month/year' : 'month/day/year'}`
-      : '';
+    const hint = !swapped
+      ? ''
+      : order === 'mdy'
+        ? '; if the day comes first, choose day/month/year'
+        : '; if the month comes first, choose month/day/year';
     return { problem: `${not}: there is no month ${month}${hint}` };
   }
   const monthName = MONTHS[month - 1] ?? String(month);

@@ -35,6 +35,9 @@ describe('dates', () => {
     expect(dateProblem('13/01/2026', 'mdy')).toBe(
       '"13/01/2026" is not a date: there is no month 13; if the day comes first, choose day/month/year',
     );
+    expect(dateProblem('02/30/2026', 'dmy')).toBe(
+      '"02/30/2026" is not a date: there is no month 30; if the month comes first, choose month/day/year',
+    );
     expect(dateProblem('2026-00-10', 'ymd')).toBe('"2026-00-10" is not a date: there is no month 0');
     expect(dateProblem('2026-01-00', 'ymd')).toBe('"2026-01-00" is not a date: there is no day 0');
     expect(dateProblem('1899-12-31', 'ymd')).toBe('"1899-12-31" is not a date: the year 1899 is before 1900');

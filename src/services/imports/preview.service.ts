@@ -42,6 +42,8 @@ export interface Preview {
   errors: RowError[];
   newPayees: string[];
   sample: Partial<Record<ImportField, string>>[];
+  /** Every row's cells by field (row i+1 at index i): what the panel quotes beside a row's error. */
+  cells: Partial<Record<ImportField, string>>[];
   input: ImportInput;
 }
 
@@ -175,7 +177,7 @@ async function planChecks(
       else if (ids.length > 1)
         rows.add(
           i,
-          `The payee ${quoted(b.payeeName)} matches ${ids.length} payees: give the payee's id in a payeeId column.`,
+          `The payee ${quoted(b.payeeName)} matches ${ids.length} payees: give the payee's id (pay_…) in place of the name.`,
         );
       else if (options.createPayees === true) {
         newPayee = b.payeeName;
@@ -257,6 +259,7 @@ export async function previewImport(
     errors: rows.list(file.lines),
     newPayees: input.newPayees,
     sample: file.sample,
+    cells: file.cells,
     input,
   };
 }
