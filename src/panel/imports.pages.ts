@@ -81,6 +81,18 @@ const SOURCES: Readonly<Record<string, readonly string[]>> = {
   categoryId: ['category'],
 };
 
+/**
+ * A row's messages without "is required" for a field an earlier message already names: a cell
+ * refused for what it holds is not also empty.
+ */
+function rowWords(messages: readonly string[]): string[] {
+  return messages.filter((message, i) => {
+    const path = pathInMessage(message);
+    if (path === null || !message.endsWith(' is required.')) return true;
+    return !messages.slice(0, i).some((earlier) => pathInMessage(earlier) === path);
+  });
+}
+
 /** A row's message in the file's words: its column's header and the cell as the file has it. */
 function rowInFileWords(preview: Preview, row: number, message: string): string {
   const path = pathInMessage(message);
@@ -225,12 +237,12 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
         ? html`<div class="notice" role="status">No errors: all ${preview.rowsTotal} rows can be imported.</div>`
         : html`<div class="problem" role="alert">${preview.errors.length} of ${preview.rowsTotal} rows have errors. Fix the file (or the columns) and preview again: nothing is imported while any row has an error.</div>
 <div class="table"><table><thead><tr><th scope="col">Row</th><th scope="col">Line</th><th scope="col">Errors</th></tr></thead>
-<tbody>${preview.errors
-            .slice(0, SHOWN_ERRORS)
-            .map(
-              (e) =>
-                html`<tr><td>${e.row}</td><td>${e.line}</td><td>${e.messages.map((m) => words(e.row, m)).join(' ')}</td></tr>`,
-            )}</tbody></table></div>
+<tbody>${preview.errors.slice(0, SHOWN_ERRORS).map(
+            (e) =>
+              html`<tr><td>${e.row}</td><td>${e.line}</td><td>${rowWords(e.messages)
+                .map((m) => words(e.row, m))
+                .join(' ')}</td></tr>`,
+          )}</tbody></table></div>
 ${preview.errors.length > SHOWN_ERRORS ? html`<p class="hint" id="more-errors">The first ${SHOWN_ERRORS} rows with errors are shown; ${preview.errors.length - SHOWN_ERRORS} more rows have errors.</p>` : ''}`;
     const chosenBody = chosen as Record<string, unknown> | undefined;
     const checksOptions =

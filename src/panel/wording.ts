@@ -4,6 +4,8 @@
 // field …"), or, on an import's preview, the file's own column header and cell ("Column “Date”,
 // "02/30/2026", is not a date …"). Every panel page that shows an API message passes it here.
 
+import { printable } from '../domain/safe-text.ts';
+
 /** API field names in plain words: for a message that names a field the page has no label for. */
 const FIELD_WORDS: Readonly<Record<string, string>> = {
   accountNumber: 'account number',
@@ -93,7 +95,9 @@ export function inFileWords(
   missing: string,
 ): string {
   const subject = column === null ? missing : `Column “${column}”`;
-  const quoted = value === null || value === '' ? null : `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  // A cell is quoted cut, and with any control character written as its code (never echoed raw).
+  const quoted =
+    value === null || value === '' ? null : `"${printable(value.length > 40 ? `${value.slice(0, 40)}…` : value)}"`;
   const path = literal(field);
   const required = new RegExp(`^The ${path} field is required\\.$`);
   if (required.test(message))
