@@ -12,6 +12,78 @@ export function isCalendarDate(value: string): boolean {
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** How a person writes a date: year-month-day (the spec's), month/day/year (US) or day/month/year. */
+export type WrittenOrder = 'ymd' | 'mdy' | 'dmy';
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+const SHAPES: Readonly<Record<WrittenOrder, string>> = { ymd: 'YYYY-MM-DD', mdy: 'MM/DD/YYYY', dmy: 'DD/MM/YYYY' };
+
+/** Days in a month of a year (month 1-12), leap years counted. */
+export function daysInMonth(year: number, month: number): number {
+  // Day 0 of the next month is the last day of this one.
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export type WrittenDate = { date: string } | { problem: string };
+
+/**
+ * A date as a person wrote it, read in the order they chose, as YYYY-MM-DD; or why it is no day of
+ * the calendar, in words that quote what they wrote: `"02/30/2026" is not a date: February 2026 has
+ * 28 days`. Slashed orders also take dots or dashes between the parts, and the ISO form.
+ */
+export function readWrittenDate(text: string, order: WrittenOrder): WrittenDate {
+  const t = text.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  const slashed = order === 'ymd' ? null : /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t);
+  const quoted = `"${t.length > 40 ? `${t.slice(0, 40)}…` : t}"`;
+  let year: number;
+  let month: number;
+  let day: number;
+  if (iso !== null) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (slashed !== null) {
+    const [first, second] = [Number(slashed[1]), Number(slashed[2])];
+    year = Number(slashed[3]);
+    [month, day] = order === 'mdy' ? [first, second] : [second, first];
+  } else return { problem: `${quoted} is not a date: write it as ${SHAPES[order]}` };
+  const not = `${quoted} is not a date`;
+  if (month < 1 || month > 12) {
+    // 13/01/2026 in a month-first file is most likely a day-first date.
+    const swapped = slashed !== null && day >= 1 && day <= 12 && month <= 31;
+    const hint = !swapped
+      ? ''
+      : order === 'mdy'
+        ? '; if the day comes first, choose day/month/year'
+        : '; if the month comes first, choose month/day/year';
+    return { problem: `${not}: there is no month ${month}${hint}` };
+  }
+  const monthName = MONTHS[month - 1] ?? String(month);
+  if (day < 1) return { problem: `${not}: there is no day 0` };
+  const days = daysInMonth(year, month);
+  if (day > days) return { problem: `${not}: ${monthName} ${year} has ${days} days` };
+  if (year < 1900) return { problem: `${not}: the year ${year} is before 1900` };
+  return { date: `${year}-${pad(month)}-${pad(day)}` };
+}
+
+/** Why a written date is not a date (see readWrittenDate), or null when it is one. */
+export function dateProblem(text: string, order: WrittenOrder): string | null {
+  const read = readWrittenDate(text, order);
+  return 'problem' in read ? read.problem : null;
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -101,7 +173,7 @@ export function latestIssueDate(today: string): string {
  * panel's validation sentence), or null when it is a real day from `earliest` to `latest`.
  * `latestName` names the upper bound in the message ("today") when it has one.
  */
-export function dateProblem(
+export function dateRangeProblem(
   value: string,
   bounds: { earliest: string; latest: string; latestName?: string },
 ): string | null {
@@ -116,12 +188,12 @@ export function dateProblem(
 
 /** A check's issue date (and a voucher's date, a positive pay range): from 2000 to a year after today. */
 export function issueDateProblem(value: string, today: string): string | null {
-  return dateProblem(value, { earliest: EARLIEST_DATE, latest: latestIssueDate(today) });
+  return dateRangeProblem(value, { earliest: EARLIEST_DATE, latest: latestIssueDate(today) });
 }
 
 /** A cleared date: the bank paid the check on a day that has happened (and after 2000). */
 export function clearedDateProblem(value: string, today: string): string | null {
-  return dateProblem(value, { earliest: EARLIEST_DATE, latest: today, latestName: 'today' });
+  return dateRangeProblem(value, { earliest: EARLIEST_DATE, latest: today, latestName: 'today' });
 }
 
 /** A cleared date against the check it clears: the bank cannot pay a check before its date. */

@@ -1,6 +1,7 @@
 // Which column of an imported sheet holds which field, and how a cell's text becomes the value the
 // API takes. Header names of common accounting exports are recognised (docs/imports.md lists them
 // with their sources); the user's own mapping, column -> field, always wins over the guess.
+import { readWrittenDate } from './dates.ts';
 import { PAYEE_FIELDS } from './payee.ts';
 import { unsafeCharacter, unsafeTextMessage } from './safe-text.ts';
 
@@ -266,20 +267,21 @@ export function sheetAmount(text: string): string {
 
 /**
  * A sheet's date as YYYY-MM-DD: ISO dates as they are, slashed dates as month/day/year (US exports)
- * or day/month/year when the file says so. A two-digit year is refused: it is ambiguous.
+ * or day/month/year when the file says so. A two-digit year is refused: it is ambiguous. A date
+ * that is no day of the calendar is refused in words quoting the cell (domain/dates.ts):
+ * `"02/30/2026" is not a date: February 2026 has 28 days`.
  */
 export function sheetDate(text: string, order: 'mdy' | 'dmy'): string {
   const t = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return t;
-  const iso = /^(\d{4})-(\d{2})-(\d{2})[T ]/.exec(t);
-  if (iso !== null) return `${iso[1]}-${iso[2]}-${iso[3]}`;
-  const slashed = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})$/.exec(t);
-  if (slashed === null) return t; // the API's rule names it: "must be a valid date (YYYY-MM-DD)"
-  const [first, second, year] = [slashed[1] ?? '', slashed[2] ?? '', slashed[3] ?? ''];
-  if (year.length !== 4)
-    throw new CellError(`The issueDate field "${t}" has a two-digit year, which is ambiguous: write the year in full.`);
-  const [month, day] = order === 'mdy' ? [first, second] : [second, first];
-  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  const iso = /^(\d{4}-\d{2}-\d{2})[T ]/.exec(t);
+  const day = iso?.[1] ?? t;
+  if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}$/.test(day))
+    throw new CellError(
+      `The issueDate field "${quotedCell(t)}" has a two-digit year, which is ambiguous: write the year in full.`,
+    );
+  const read = readWrittenDate(day, order);
+  if ('problem' in read) throw new CellError(`The issueDate field ${read.problem}.`);
+  return read.date;
 }
 
 /** Yes/no cells: true, yes, y, 1, x mean true; false, no, n, 0 and empty mean false. */

@@ -10,6 +10,7 @@ import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
 import { accountOf, signIn, signOut } from './session.ts';
+import { plainWords } from './wording.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -140,7 +141,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
       return reply.redirect('/panel/sign-in?notice=signed-up', 303);
     } catch (error) {
       if (error instanceof AppError && error.code === 'validation')
-        return sendPage(reply, signUpForm(request, values, error.message), 422);
+        return sendPage(reply, signUpForm(request, values, plainWords(error.message)), 422);
       throw error;
     }
   });
@@ -303,7 +304,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
       if (outcome !== 'done') return deadLink(request, reply, outcome);
     } catch (error) {
       if (error instanceof AppError && error.code === 'validation')
-        return sendPage(reply, resetForm(request, token, error.message), 422);
+        return sendPage(reply, resetForm(request, token, plainWords(error.message)), 422);
       throw error;
     }
     // Every session of the account ended with the reset, this browser's included.

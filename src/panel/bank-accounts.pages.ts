@@ -16,6 +16,7 @@ import { type FieldSpec, schemaProblems, type Values } from './record-form.ts';
 import type { RecordKind } from './records.pages.ts';
 import { envOf, principalFor } from './session.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
+import { plainWords } from './wording.ts';
 
 /** At most this many from addresses are offered as a bank account's drawer address. */
 const FROM_ADDRESS_CHOICES = 200;
@@ -252,8 +253,8 @@ export function uploadProblem(request: FastifyRequest, limit: number): UploadRef
 /** The service's refusal of an image (too large, not an image, too many pixels, damaged), or null for any other error. */
 export function imageRefusal(error: unknown): UploadRefusal | null {
   if (!(error instanceof AppError)) return null;
-  if (error.code === 'validation') return { message: error.message, status: 422 };
-  if (error.code === 'payload_too_large') return { message: error.message, status: 413 };
+  if (error.code === 'validation') return { message: plainWords(error.message), status: 422 };
+  if (error.code === 'payload_too_large') return { message: plainWords(error.message), status: 413 };
   return null;
 }
 

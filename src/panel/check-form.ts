@@ -9,6 +9,7 @@ import type { Category } from '../domain/category.ts';
 import type { Environment } from '../domain/owner.ts';
 import type { Payee } from '../domain/payee.ts';
 import { amountInWords } from '../domain/amount-words.ts';
+import { dateProblem } from '../domain/dates.ts';
 import { parseAmountToCents } from '../domain/money.ts';
 import { type AppError, validationError } from '../errors.ts';
 import { describeValidationError, validatorCompiler } from '../http/validation.ts';
@@ -17,6 +18,7 @@ import type { PayeeInput as PayeeInputSchema } from '../schemas/payees.ts';
 import { field, type FormBody } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField } from './layout.ts';
+import { pathInMessage, plainWords } from './wording.ts';
 
 /** Voucher rows on the form; the API takes up to 100, an office check stub a handful. */
 export const VOUCHER_ROWS = 5;
@@ -158,11 +160,6 @@ export function schemaProblem<S extends TSchema>(schema: S, data: Static<S>): Ap
 
 // ---- from the API's messages back to the form ----
 
-/** The field path the API's message names ("The checks.0.amount field ...", "The selected x is invalid."). */
-export function pathInMessage(message: string): string | null {
-  return /^The (?:selected )?([A-Za-z0-9_.]+) /.exec(message)?.[1] ?? null;
-}
-
 const LABELS: Readonly<Record<string, string>> = {
   bankAccountId: 'bank account',
   payee: 'payee',
@@ -216,8 +213,10 @@ export function formFieldOf(path: string, values: FormValues): string | null {
 export function placeError(error: AppError, values: FormValues): { fields: FieldErrors; problem: string } {
   const path = pathInMessage(error.message);
   const name = path === null ? null : formFieldOf(path, values);
-  if (path === null || name === null) return { fields: new Map(), problem: error.message };
-  const message = error.message.replace(path, labelOf(name));
+  if (path === null || name === null) return { fields: new Map(), problem: plainWords(error.message) };
+  // A date that is no day is explained with the date as it was typed (domain/dates.ts).
+  const dateWords = name === 'issueDate' ? dateProblem(values.issueDate, 'ymd') : null;
+  const message = dateWords === null ? plainWords(error.message.replace(path, labelOf(name))) : `${dateWords}.`;
   return { fields: new Map([[name, message]]), problem: 'Check the marked field: it was not saved.' };
 }
 

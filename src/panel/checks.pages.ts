@@ -15,7 +15,7 @@ import { listFilters, MAX_REFERENCE_ID, type ListFilters } from './list-query.ts
 import { money, page, pager, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
 import { checkPrintForm, listPrintFormEnd, listPrintFormStart, printCheckbox } from './print-forms.ts';
-import { checkActions } from './check-form.pages.ts';
+import { checkActions } from './check-confirm.pages.ts';
 import { envOf, principalFor } from './session.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';

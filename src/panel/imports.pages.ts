@@ -7,6 +7,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
+import type { BankAccount } from '../domain/bank-account.ts';
 import type { Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import * as bankAccountService from '../services/bank-account.service.ts';
@@ -22,6 +23,7 @@ import { field } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, money, page, sendPage, when, withEnv } from './layout.ts';
 import { accountOf, envOf, principalFor } from './session.ts';
+import { importFieldLabel, inFileWords, pathInMessage, plainWords, wordsFor } from './wording.ts';
 
 /** Rows of a finished import's created list shown on its page (all are in the API's GET). */
 const LISTED = 200;
@@ -71,6 +73,39 @@ function optionsOf(body: unknown): Omit<ImportOptions, 'csv' | 'kind'> {
   };
 }
 
+/** Which columns a message's field comes from: a payee's id may come from its name's column. */
+const SOURCES: Readonly<Record<string, readonly string[]>> = {
+  payee: ['payee', 'payeeId'],
+  payeeId: ['payeeId', 'payee'],
+  category: ['category'],
+  categoryId: ['category'],
+};
+
+/**
+ * A row's messages without "is required" for a field an earlier message already names: a cell
+ * refused for what it holds is not also empty.
+ */
+function rowWords(messages: readonly string[]): string[] {
+  return messages.filter((message, i) => {
+    const path = pathInMessage(message);
+    if (path === null || !message.endsWith(' is required.')) return true;
+    return !messages.slice(0, i).some((earlier) => pathInMessage(earlier) === path);
+  });
+}
+
+/** A row's message in the file's words: its column's header and the cell as the file has it. */
+function rowInFileWords(preview: Preview, row: number, message: string): string {
+  const path = pathInMessage(message);
+  if (path === null) return plainWords(message);
+  const at = preview.mapping.findIndex((f) => f !== null && (SOURCES[path] ?? [path]).includes(f));
+  const field = preview.mapping[at] ?? null;
+  const column = at < 0 ? null : (preview.header[at] ?? null);
+  const value = field === null ? null : (preview.cells[row - 1]?.[field] ?? null);
+  const missing =
+    path === 'bankAccountId' ? 'The bank account of every check' : `No column holds the ${wordsFor(path)}`;
+  return inFileWords(message, path, column === null ? null : cut(column), value, missing);
+}
+
 function stateText(record: ImportRecord): string {
   switch (record.state) {
     case 'draft':
@@ -105,17 +140,15 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     },
   });
 
-  const bankOptions = async (request: FastifyRequest, env: Environment, selected: string): Promise<Html> => {
-    const banks = await bankAccountService.listBankAccounts(ctx, principalFor(request, env), {
-      limit: 100,
-      offset: 0,
-      term: null,
-    });
-    return html`<option value="">— the file's Bank Account column —</option>${banks.items.map(
+  const bankAccountsOf = async (request: FastifyRequest, env: Environment): Promise<readonly BankAccount[]> =>
+    (await bankAccountService.listBankAccounts(ctx, principalFor(request, env), { limit: 100, offset: 0, term: null }))
+      .items;
+
+  const bankOptions = (banks: readonly BankAccount[], selected: string, fileColumn: string | null): Html =>
+    html`${banks.length === 1 && fileColumn === null ? '' : html`<option value="">${fileColumn === null ? '— choose a bank account —' : `— the file's column “${cut(fileColumn)}” —`}</option>`}${banks.map(
       (b) =>
         html`<option value="${b.id}"${b.id === selected ? html` selected` : ''}>${b.name} (${b.accountNumberMasked})</option>`,
     )}`;
-  };
 
   app.get('/imports', async (request, reply) => {
     const env = envOf(request);
@@ -159,6 +192,10 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     const principal = principalFor(request, env);
     const csv = draftCsv(record);
     const options = chosen === undefined ? {} : optionsOf(chosen);
+    const banks = record.kind === 'checks' ? await bankAccountsOf(request, env) : [];
+    // One bank account: every check is drawn on it, from the first preview on.
+    const only = banks.length === 1 ? banks[0] : undefined;
+    if (options.bankAccountId === undefined && only !== undefined) options.bankAccountId = only.id;
     let problem: string | undefined;
     let preview: Preview;
     try {
@@ -166,36 +203,51 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     } catch (error) {
       // A mapping that names a field twice: say so, and show the guess again.
       if (!(error instanceof AppError) || error.code !== 'validation') throw error;
-      problem = error.message;
-      preview = await previewImport(ctx, principal, { kind: record.kind, csv });
+      problem = plainWords(error.message);
+      preview = await previewImport(ctx, principal, {
+        kind: record.kind,
+        csv,
+        ...(only === undefined ? {} : { bankAccountId: only.id }),
+      });
     }
+    const bankColumnAt = preview.mapping.indexOf('bankAccountId');
+    const bankColumn = bankColumnAt < 0 ? null : (preview.header[bankColumnAt] ?? null);
+    // Several bank accounts and no column naming one: ask which, before any row's errors.
+    const askBank =
+      record.kind === 'checks' && banks.length > 1 && bankColumn === null && options.bankAccountId === undefined;
     const fields = fieldsOf(record.kind);
     const selects = preview.header.slice(0, PREVIEW_COLUMNS).map(
       (name, i) => html`<div><label for="col-${i}">Column “${cut(name)}”</label><select id="col-${i}" name="col.${i}">
 <option value="">— not imported —</option>${fields.map(
-        (f) => html`<option value="${f}"${preview.mapping[i] === f ? html` selected` : ''}>${f}</option>`,
+        (f) =>
+          html`<option value="${f}"${preview.mapping[i] === f ? html` selected` : ''}>${importFieldLabel(f)}</option>`,
       )}</select></div>`,
     );
-    const mappedFields = preview.mapping.filter((f): f is NonNullable<typeof f> => f !== null);
-    const sample = html`<div class="table"><table><thead><tr><th scope="col">Row</th>${mappedFields.map((f) => html`<th scope="col">${f}</th>`)}</tr></thead>
+    const mapped = preview.mapping.flatMap((f, i) =>
+      f === null ? [] : [{ field: f, header: preview.header[i] ?? '' }],
+    );
+    const sample = html`<div class="table"><table><thead><tr><th scope="col">Row</th>${mapped.map((m) => html`<th scope="col">${cut(m.header)}</th>`)}</tr></thead>
 <tbody>${preview.sample.map(
-      (row, i) => html`<tr><td>${i + 1}</td>${mappedFields.map((f) => html`<td>${cut(row[f] ?? '')}</td>`)}</tr>`,
+      (row, i) => html`<tr><td>${i + 1}</td>${mapped.map((m) => html`<td>${cut(row[m.field] ?? '')}</td>`)}</tr>`,
     )}</tbody></table></div>`;
-    const errors =
-      preview.errors.length === 0
+    const words = (row: number, message: string): string => rowInFileWords(preview, row, message);
+    const errors = askBank
+      ? html`<div class="notice" role="status">Choose the bank account of these checks above and press Update preview: the rows are checked then.</div>`
+      : preview.errors.length === 0
         ? html`<div class="notice" role="status">No errors: all ${preview.rowsTotal} rows can be imported.</div>`
         : html`<div class="problem" role="alert">${preview.errors.length} of ${preview.rowsTotal} rows have errors. Fix the file (or the columns) and preview again: nothing is imported while any row has an error.</div>
 <div class="table"><table><thead><tr><th scope="col">Row</th><th scope="col">Line</th><th scope="col">Errors</th></tr></thead>
-<tbody>${preview.errors
-            .slice(0, SHOWN_ERRORS)
-            .map(
-              (e) => html`<tr><td>${e.row}</td><td>${e.line}</td><td>${e.messages.join(' ')}</td></tr>`,
-            )}</tbody></table></div>
+<tbody>${preview.errors.slice(0, SHOWN_ERRORS).map(
+            (e) =>
+              html`<tr><td>${e.row}</td><td>${e.line}</td><td>${rowWords(e.messages)
+                .map((m) => words(e.row, m))
+                .join(' ')}</td></tr>`,
+          )}</tbody></table></div>
 ${preview.errors.length > SHOWN_ERRORS ? html`<p class="hint" id="more-errors">The first ${SHOWN_ERRORS} rows with errors are shown; ${preview.errors.length - SHOWN_ERRORS} more rows have errors.</p>` : ''}`;
     const chosenBody = chosen as Record<string, unknown> | undefined;
     const checksOptions =
       record.kind === 'checks'
-        ? html`<div class="row"><div><label for="bankAccountId">Bank account of every check</label><select id="bankAccountId" name="bankAccountId">${await bankOptions(request, env, options.bankAccountId ?? '')}</select></div>
+        ? html`<div class="row"><div><label for="bankAccountId">Bank account of every check${bankColumn === null ? '' : html` <span class="hint">whose row names none</span>`}</label><select id="bankAccountId" name="bankAccountId"${askBank ? html` autofocus` : ''}>${bankOptions(banks, options.bankAccountId ?? '', bankColumn)}</select>${banks.length === 0 ? html`<p class="hint">No bank account yet: add one under Bank accounts first.</p>` : ''}</div>
 <div><label for="dateOrder">Dates like 03/04/2026 are</label><select id="dateOrder" name="dateOrder"><option value="mdy">month/day/year</option><option value="dmy"${options.dateOrder === 'dmy' ? html` selected` : ''}>day/month/year</option></select></div>
 <div><label for="createPayees"><input id="createPayees" name="createPayees" type="checkbox" value="yes"${chosenBody?.createPayees === 'yes' ? html` checked` : ''}> Create payees the file names that are not yet payees</label></div></div>
 ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to create: ${preview.newPayees.slice(0, SHOWN_NEW_PAYEES).map(cut).join(', ')}${preview.newPayees.length > SHOWN_NEW_PAYEES ? ` and ${preview.newPayees.length - SHOWN_NEW_PAYEES} more` : ''}.</p>`}`
@@ -210,7 +262,7 @@ ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to creat
         : ''
     }${checksOptions}
 <p><button type="submit" formaction="${action}/preview" class="secondary">Update preview</button>
-<button type="submit"${preview.errors.length > 0 ? html` disabled` : ''}>Import ${preview.rowsTotal} rows</button></p></form>
+<button type="submit"${preview.errors.length > 0 || askBank ? html` disabled` : ''}>Import ${preview.rowsTotal} rows</button></p></form>
 <h2>Errors</h2>${errors}
 <h2>First rows</h2>${sample}`;
     return {
@@ -232,7 +284,7 @@ ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to creat
       detail = html`<div class="problem" role="alert">The import failed; nothing was written.</div>
 <ul>${errorsOf(record)
         .slice(0, SHOWN_ERRORS)
-        .map((e) => html`<li>Row ${e.row} (line ${e.line}): ${e.messages.join(' ')}</li>`)}</ul>`;
+        .map((e) => html`<li>Row ${e.row} (line ${e.line}): ${e.messages.map(plainWords).join(' ')}</li>`)}</ul>`;
     } else if (record.state === 'succeeded') {
       const created = await createdRecords(ctx, principalFor(request, env), record, LISTED);
       const made = created.ids.map((id) => {
@@ -287,8 +339,14 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
     const { id } = request.params as { id: string };
     const record = await getImport(ctx, principal, id);
     if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
+    const options = optionsOf(request.body);
+    if (record.kind === 'checks' && options.bankAccountId === undefined) {
+      // One bank account: every check is drawn on it, as the preview showed.
+      const banks = await bankAccountsOf(request, env);
+      if (banks.length === 1 && banks[0] !== undefined) options.bankAccountId = banks[0].id;
+    }
     try {
-      await startDraft(ctx, principal, id, optionsOf(request.body));
+      await startDraft(ctx, principal, id, options);
     } catch (error) {
       if (!(error instanceof ImportRefused)) throw error;
       const shown = await previewPage(request, record, request.body, 422);

@@ -22,6 +22,7 @@ import { printPages } from './print.pages.ts';
 import { registerPages } from './register.pages.ts';
 import { importsPages } from './imports.pages.ts';
 import type { PanelDeps } from './deps.ts';
+import { plainWords } from './wording.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -79,7 +80,7 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     const text =
       error.code === 'not_found'
         ? 'There is nothing here, or it belongs to another account or environment.'
-        : error.message;
+        : plainWords(error.message);
     return errorPage(request, reply, error.status, titles[error.status] ?? 'Something is wrong', text);
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')

@@ -14,6 +14,7 @@ import { csrfField, money, page, pager, sendPage, when, withEnv } from './layout
 import { listFilters } from './list-query.ts';
 import type { PanelDeps } from './deps.ts';
 import { accountOf, envOf, principalFor } from './session.ts';
+import { plainWords } from './wording.ts';
 
 interface FormValues {
   bankAccountId: string;
@@ -128,8 +129,8 @@ ${form}
         .send(file.content);
     } catch (error) {
       if (error instanceof AppError && (error.code === 'validation' || error.code === 'not_found')) {
-        const message = error.code === 'not_found' ? 'Choose one of your bank accounts.' : error.message;
-        const name = error.code === 'not_found' ? 'bankAccountId' : fieldOf(message);
+        const name = error.code === 'not_found' ? 'bankAccountId' : fieldOf(error.message);
+        const message = error.code === 'not_found' ? 'Choose one of your bank accounts.' : plainWords(error.message);
         const body =
           name === null
             ? await formPage(request, env, values, {}, message)

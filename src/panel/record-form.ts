@@ -8,6 +8,7 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { AppError } from '../errors.ts';
 import { describeValidationError } from '../http/validation.ts';
 import { html, type Html } from './html.ts';
+import { withLabel } from './wording.ts';
 
 const addFormats = addFormatsModule as unknown as FormatsPlugin;
 
@@ -35,7 +36,9 @@ function fieldId(name: string): string {
 export function renderField(spec: FieldSpec, values: Values, problems: Problems): Html {
   const id = fieldId(spec.name);
   const value = values[spec.name] ?? '';
-  const problem = problems[spec.name];
+  // The API's message, worded with this field's label ("The routing number field …").
+  const given = problems[spec.name];
+  const problem = given === undefined ? undefined : withLabel(given, spec.name, spec.label);
   const errorId = `${id}-error`;
   const invalid = problem === undefined ? '' : html` aria-invalid="true" aria-describedby="${errorId}"`;
   const common = html`id="${id}" name="${spec.name}"${spec.required === true ? html` required` : ''}${

@@ -33,6 +33,7 @@ import {
 } from './record-form.ts';
 import { envOf, principalFor } from './session.ts';
 import { settingsPages } from './settings.pages.ts';
+import { plainWords } from './wording.ts';
 
 /** One kind of record: how it is listed, which fields its form has, and the service calls behind it. */
 export interface RecordKind<T> {
@@ -377,7 +378,7 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}
     } catch (error) {
       if (error instanceof AppError && error.code === 'conflict') {
         const item = await kind.find(deps, owner, id);
-        return editPage(request, reply, item, kind.valuesOf(item), {}, 409, error.message);
+        return editPage(request, reply, item, kind.valuesOf(item), {}, 409, plainWords(error.message));
       }
       throw error;
     }

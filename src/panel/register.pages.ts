@@ -21,6 +21,8 @@ import { html, type Html } from './html.ts';
 import { listFilters } from './list-query.ts';
 import { csrfField, money, page, pager, sendPage, withEnv } from './layout.ts';
 import { envOf, principalFor } from './session.ts';
+import { plainWords } from './wording.ts';
+import { dateProblem } from '../domain/dates.ts';
 
 /** Register rows per page unless the visitor asks otherwise: a month of a small business's checks. */
 const REGISTER_PER_PAGE = 50;
@@ -31,6 +33,12 @@ interface Problem {
 }
 
 const envField = (env: Environment): Html => html`<input type="hidden" name="env" value="${env}">`;
+
+/** A refusal of the clearing form: a cleared date that is no day is explained with the date as typed. */
+function clearedDateWords(message: string, typed: string): string {
+  const problem = /\bclearedDate\b/.test(message) ? dateProblem(typed, 'ymd') : null;
+  return problem === null ? plainWords(message) : `The cleared date ${problem}.`;
+}
 
 function status(code: number): Html {
   const name = statusName(code);
@@ -184,7 +192,14 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
       if (error instanceof AppError && error.code === 'validation') {
         // The page the form came from, with the message next to the date and button.
         request.query = { page: field(request.body, 'page'), perPage: field(request.body, 'perPage') };
-        return sendPage(reply, await registerPage(deps, request, id, { field: 'clear', message: error.message }), 422);
+        return sendPage(
+          reply,
+          await registerPage(deps, request, id, {
+            field: 'clear',
+            message: clearedDateWords(error.message, field(request.body, 'clearedDate')),
+          }),
+          422,
+        );
       }
       throw error;
     }
@@ -238,7 +253,11 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
         result = await clearing.reconcile(ctx, principal, id, upload.file, upload.clearedDate);
       } catch (error) {
         if (error instanceof AppError && error.code === 'validation') {
-          return sendPage(reply, await registerPage(deps, request, id, { field: 'file', message: error.message }), 422);
+          return sendPage(
+            reply,
+            await registerPage(deps, request, id, { field: 'file', message: plainWords(error.message) }),
+            422,
+          );
         }
         throw error;
       }

@@ -11,6 +11,7 @@ import { csrfField, page, sendPage } from './layout.ts';
 import { type FieldSpec, formValues, type Problems, problemSummary, renderFields, type Values } from './record-form.ts';
 import { accountOf } from './session.ts';
 import { acceptUploads, uploadOf } from './uploads.ts';
+import { plainWords } from './wording.ts';
 
 const FIELDS: readonly FieldSpec[] = [
   {
@@ -127,7 +128,7 @@ ${
       await settingsService.setAccountLogo(ctx, account.id, upload.bytes);
     } catch (error) {
       const refusal = imageRefusal(error);
-      if (refusal !== null) return settingsPage(request, reply, null, {}, refusal.status, refusal.message);
+      if (refusal !== null) return settingsPage(request, reply, null, {}, refusal.status, plainWords(refusal.message));
       throw error;
     }
     return reply.redirect('/panel/settings?notice=logo-saved', 303);

@@ -10,6 +10,7 @@ import { html } from './html.ts';
 import { csrfField, page, sendPage, when, withEnv } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
 import { envOf, principalFor } from './session.ts';
+import { plainWords } from './wording.ts';
 
 function envField(env: Environment): ReturnType<typeof html> {
   return html`<input type="hidden" name="env" value="${env}">`;
@@ -57,7 +58,7 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
       return reply.redirect(withEnv(`/panel/webhooks/${endpoint.id}?notice=webhook-added`, env), 303);
     } catch (error) {
       if (error instanceof AppError && error.code === 'validation') {
-        return sendPage(reply, await listPage(request, error.message, url), 422);
+        return sendPage(reply, await listPage(request, plainWords(error.message), url), 422);
       }
       throw error;
     }

@@ -79,6 +79,13 @@ describe('sheet cells', () => {
     expect(sheetDate('3/4/2026', 'mdy')).toBe('2026-03-04');
     expect(sheetDate('3/4/2026', 'dmy')).toBe('2026-04-03');
     expect(() => sheetDate('3/4/26', 'mdy')).toThrow(CellError);
+    expect(() => sheetDate('02/30/2026', 'mdy')).toThrow(
+      'The issueDate field "02/30/2026" is not a date: February 2026 has 28 days.',
+    );
+    expect(() => sheetDate('30/02/2026', 'dmy')).toThrow('"30/02/2026" is not a date: February 2026 has 28 days.');
+    expect(() => sheetDate('Nov 2', 'mdy')).toThrow(
+      'The issueDate field "Nov 2" is not a date: write it as MM/DD/YYYY.',
+    );
   });
 
   it('guesses columns from export headers; the user mapping wins and moves a field', () => {

@@ -129,7 +129,11 @@ describe.each(dialects())('panel imports of hostile files (%s)', { timeout: 120_
     const preview = await visitor.get(response.headers.location as string);
     expect(preview.status).toBe(200);
     expect(preview.body).toContain('1 of 3 rows have errors');
-    expect(preview.body).toContain('The name field must not contain NUL characters.');
+    // The column's own header, the cell with its NUL written as a code, never echoed raw.
+    expect(preview.body).toContain('Column “Name”, &quot;Ac\\u0000me&quot;, must not contain NUL characters.');
+    const errorCells = [...preview.body.matchAll(/<tr><td>\d+<\/td><td>\d+<\/td><td>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(errorCells.join('')).not.toContain('\u0000');
+    expect(errorCells.join('')).not.toContain('is empty');
     // The invalid bytes were read as U+FFFD replacement characters: a name, shown escaped.
     expect(preview.body).toContain('Glob\uFFFD\uFFFD\uFFFDex');
   });

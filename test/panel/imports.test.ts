@@ -106,10 +106,16 @@ describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) =
       expect(preview.body).toMatch(
         new RegExp(`<select id="col-${i}" name="col.${i}">[\\s\\S]*?<option value="${field}" selected>`),
       );
-    expect(preview.body).toContain('3 of 3 rows have errors');
-    expect(preview.body).toContain('The category &quot;Office Supplies&quot; is not one of your categories.');
-    expect(preview.body).toContain('The bankAccountId field is required.');
+    // The account's one bank account is used from the first preview on: no row says it lacks one.
+    expect(preview.body).toMatch(new RegExp(`<option value="${bankAccountId}" selected>Operating`));
+    expect(preview.body).toContain('2 of 3 rows have errors');
+    // The file's own words: its column header and the cell, never the API's field name.
+    expect(preview.body).toContain('Column “Account”: &quot;Office Supplies&quot; is not one of your categories.');
+    expect(preview.body).not.toContain('bankAccountId field');
     expect(preview.body).toMatch(/<button type="submit" disabled>Import 3 rows<\/button>/);
+    // The column menus and the sample table speak the office's words too.
+    expect(preview.body).toContain('<option value="serialNumber" selected>Check number</option>');
+    expect(preview.body).toContain('<th scope="col">Num</th>');
     expect(preview.body).toContain(`<label for="col-0">Column “Date”</label>`);
 
     const id = /imp_\w+/.exec(path)?.[0] ?? '';
@@ -125,9 +131,9 @@ describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) =
       dateOrder: 'mdy',
     };
     // Starting with errors left is refused with the preview again, and nothing is written.
-    const refused = await visitor.post(`/panel/imports/${id}/start`, { ...choices, bankAccountId: '' });
+    const refused = await visitor.post(`/panel/imports/${id}/start`, { ...choices, 'col.4': 'category' });
     expect(refused.status).toBe(422);
-    expect(refused.body).toContain('The bankAccountId field is required.');
+    expect(refused.body).toContain('Column “Account”: &quot;Repairs&quot; is not one of your categories.');
     const updated = await visitor.post(`/panel/imports/${id}/preview`, choices);
     expect(updated.body).toContain('No errors: all 3 rows can be imported.');
     expect((await api.get('/checks')).body.data.meta.total).toBe(0);
@@ -146,6 +152,58 @@ describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) =
     const again = await visitor.post(`/panel/imports/${id}/start`, choices);
     expect(again.status).toBe(303);
     expect((await api.get('/checks')).body.data.meta.total).toBe(3);
+  });
+
+  it("with several bank accounts it asks for one before any row error; then every error of every row, in the file's words", async () => {
+    const banks = (await api.get('/bankAccounts')).body.data.bankAccounts as { bankAccountId: string }[];
+    expect(banks.length).toBeGreaterThan(0);
+    await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Payroll', routingNumber: '021000021', accountNumber: '87654321' }],
+    });
+    const csv = [
+      'Date,Name,Amount',
+      '02/30/2026,Acme Paper Co.,"1,23.45"',
+      '02/01/2026,,5.00',
+      '13/01/2026,Acme Paper Co.,7.00',
+    ].join('\r\n');
+    const res = await upload(visitor, 'checks', 'several.csv', csv);
+    const path = res.headers.location as string;
+    const first = await visitor.get(path);
+    expect(first.body).toContain('Choose the bank account of these checks above and press Update preview');
+    expect(first.body).not.toContain('rows have errors');
+    expect(first.body).toMatch(/<button type="submit" disabled>Import 3 rows<\/button>/);
+    expect(first.body).toContain('<option value="">— choose a bank account —</option>');
+
+    const id = /imp_\w+/.exec(path)?.[0] ?? '';
+    const chosen = await visitor.post(`/panel/imports/${id}/preview`, {
+      _csrf: csrfOf(first.body),
+      bankAccountId: banks[0]?.bankAccountId ?? '',
+      dateOrder: 'mdy',
+    });
+    expect(chosen.body).toContain('3 of 3 rows have errors');
+    const row = (n: number): string =>
+      (new RegExp(`<tr><td>${n}</td><td>${n + 1}</td><td>([^<]*)</td></tr>`).exec(chosen.body)?.[1] ?? '').replace(
+        /&quot;/g,
+        '"',
+      );
+    // Row 1: the day that does not exist and the amount, both, quoted as the file writes them.
+    expect(row(1)).toContain('Column “Date”, "02/30/2026", is not a date: February 2026 has 28 days.');
+    expect(row(1)).toContain('Column “Amount”, "1,23.45", is ambiguous');
+    expect(row(2)).toBe('Column “Name” is empty: it is required.');
+    expect(row(3)).toContain(
+      'Column “Date”, "13/01/2026", is not a date: there is no month 13; if the day comes first, choose day/month/year.',
+    );
+    for (const n of [1, 2, 3]) expect(row(n)).not.toMatch(/\b[a-z]+[A-Z]\w*/);
+
+    // Day-first files are quoted in their own order.
+    const dmy = await visitor.post(`/panel/imports/${id}/preview`, {
+      _csrf: csrfOf(first.body),
+      bankAccountId: banks[0]?.bankAccountId ?? '',
+      dateOrder: 'dmy',
+    });
+    expect(dmy.body.replace(/&quot;/g, '"')).toContain(
+      'Column “Date”, "02/30/2026", is not a date: there is no month 30',
+    );
   });
 
   it('another account and the other environment get 404; no CSRF token, 403; a file past the limit, 413', async () => {

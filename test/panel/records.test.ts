@@ -167,7 +167,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(bad.status).toBe(422);
     expect(fieldError(bad.body, 'name')).toBe('The name field is required.');
     expect(fieldError(bad.body, 'email')).toBe('The email field must be a valid email address.');
-    expect(fieldError(bad.body, 'zip')).toBe('The zip field must not be greater than 20 characters.');
+    expect(fieldError(bad.body, 'zip')).toBe('The ZIP code field must not be greater than 20 characters.');
     expect(bad.body).toContain('value="not-an-email"');
     expect(bad.body).toContain('aria-invalid="true" aria-describedby="f-email-error"');
     // The service's own rule (a phone that cannot be a number) lands under the phone field.
@@ -185,7 +185,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     });
     expect(refused.status).toBe(422);
     expect(fieldError(refused.body, 'routingNumber')).toBe(
-      'The routingNumber field must be a valid 9-digit ABA routing number.',
+      'The routing number field must be a valid 9-digit ABA routing number.',
     );
     // The full number typed is not drawn back, even into the refused form.
     expect(refused.body).not.toContain('9876543210');
@@ -194,7 +194,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
       routingNumber: ROUTING,
       accountNumber: '12',
     });
-    expect(fieldError(shortNumber.body, 'accountNumber')).toBe('The accountNumber field must be 4 to 17 digits.');
+    expect(fieldError(shortNumber.body, 'accountNumber')).toBe('The account number field must be 4 to 17 digits.');
 
     const created = await v.submit('/panel/bank-accounts/new', '/panel/bank-accounts', {
       name: 'Operating',
@@ -237,8 +237,10 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
       printOffsetX: '99',
     });
     expect(badEdit.status).toBe(422);
-    expect(fieldError(badEdit.body, 'nextSerial')).toBe('The nextSerial field must be an integer.');
-    expect(fieldError(badEdit.body, 'printOffsetX')).toBe('The printOffsetX field must not be greater than 50.');
+    expect(fieldError(badEdit.body, 'nextSerial')).toBe('The next check number field must be an integer.');
+    expect(fieldError(badEdit.body, 'printOffsetX')).toBe(
+      'The printer offset right field must not be greater than 50.',
+    );
     expect((await api.get(`/bankAccounts/${bankId}`)).body.data.nextSerial).toBe('7002');
 
     // A check is drawn on it and names the payee: neither can be deleted, and nothing changes.
@@ -514,7 +516,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
       timeZone: 'Mars/Olympus_Mons',
     });
     expect(bad.status).toBe(422);
-    expect(fieldError(bad.body, 'company')).toBe('The company field is required.');
+    expect(fieldError(bad.body, 'company')).toBe('The company name field is required.');
     expect(fieldError(bad.body, 'companyPhone')).toBe('The phone field must be a valid phone number.');
     expect(fieldError(bad.body, 'timeZone')).toContain('must be an IANA time zone name');
     expect(

@@ -42,6 +42,8 @@ export interface Preview {
   errors: RowError[];
   newPayees: string[];
   sample: Partial<Record<ImportField, string>>[];
+  /** Every row's cells by field (row i+1 at index i): what the panel quotes beside a row's error. */
+  cells: Partial<Record<ImportField, string>>[];
   input: ImportInput;
 }
 
@@ -59,10 +61,77 @@ class RowMessages {
   ok(index: number): boolean {
     return !this.byRow.has(index);
   }
+  /** The fields a row's messages name ("The amount field …" -> amount). */
+  fields(index: number): Set<string> {
+    return new Set((this.byRow.get(index) ?? []).map(fieldOfMessage).filter((f): f is string => f !== null));
+  }
   list(lines: readonly number[]): RowError[] {
     return [...this.byRow.entries()]
       .sort(([a], [b]) => a - b)
       .map(([i, messages]) => ({ row: i + 1, line: lines[i] ?? 0, messages }));
+  }
+}
+
+/** The field a row's message names: "The issueDate field …", "The selected categoryId …", "The payee "x" …". */
+export function fieldOfMessage(message: string): string | null {
+  const path = /^The (?:selected )?([A-Za-z][A-Za-z0-9]*)\b/.exec(message)?.[1] ?? null;
+  if (path === 'payee') return 'payeeId';
+  if (path === 'category') return 'categoryId';
+  return path;
+}
+
+/**
+ * A check request without the fields that already have an error, so the services' rules can judge
+ * the rest: a field left out that is required gets a stand-in the rules pass. Null when a field in
+ * error cannot be left out (a check needs its bank account): the rules would only repeat it.
+ */
+function withoutFieldsInError(item: CheckRequest, fields: ReadonlySet<string>): CheckRequest | null {
+  const rest: Record<string, unknown> = { ...item };
+  for (const field of fields) {
+    if (field === 'bankAccountId') return null;
+    delete rest[field];
+    if (field === 'payeeId') rest.noPayee = true;
+    if (field === 'amount') rest.amount = '1.00';
+  }
+  return rest as unknown as CheckRequest;
+}
+
+/** Passes of the services' rules at most: each pass can only add an error on a field not yet in error. */
+const RULE_PASSES = 4;
+
+/**
+ * The services' rules (createChecks would apply the same) on every row, so that a row shows every
+ * error it has (docs/imports.md), not only the first one found: the rules stop at a row's first
+ * error, so a row that gets one is judged again without that field, up to RULE_PASSES times.
+ */
+async function serviceRules(ctx: ServiceContext, principal: Principal, plans: CheckPlan[], rows: RowMessages) {
+  let judged = plans.map((_, i) => i);
+  for (let pass = 0; pass < RULE_PASSES && judged.length > 0; pass++) {
+    const items: { i: number; item: CheckRequest }[] = [];
+    for (const i of judged) {
+      const plan = plans[i];
+      if (plan === undefined) continue;
+      // A check whose payee the import will create is checked as if it had none: the payee is new.
+      const own = plan.newPayee === null ? plan.item : { ...plan.item, noPayee: true };
+      const item = withoutFieldsInError(own, rows.fields(i));
+      if (item !== null) items.push({ i, item });
+    }
+    const gained = new Set<number>();
+    await validateChecks(
+      ctx,
+      principal,
+      items.map((x) => x.item),
+      (index, error) => {
+        const i = items[index]?.i;
+        if (i === undefined) return;
+        const message = rowMessage(error.message);
+        const field = fieldOfMessage(message);
+        if (field !== null && rows.fields(i).has(field)) return;
+        rows.add(i, message);
+        gained.add(i);
+      },
+    );
+    judged = [...gained];
   }
 }
 
@@ -108,7 +177,7 @@ async function planChecks(
       else if (ids.length > 1)
         rows.add(
           i,
-          `The payee ${quoted(b.payeeName)} matches ${ids.length} payees: give the payee's id in a payeeId column.`,
+          `The payee ${quoted(b.payeeName)} matches ${ids.length} payees: give the payee's id (pay_…) in place of the name.`,
         );
       else if (options.createPayees === true) {
         newPayee = b.payeeName;
@@ -131,15 +200,7 @@ async function planChecks(
     for (const message of file.schemaErrors[i] ?? []) rows.add(i, message);
     return { row: i + 1, item: b.item as CheckRequest, newPayee };
   });
-  // The services' rules, on the rows the schema let through (as the API would only then call them).
-  // A check whose payee the import will create is checked as if it had none: the payee is new.
-  const passing = plans.filter((_, i) => rows.ok(i));
-  await validateChecks(
-    ctx,
-    principal,
-    passing.map((p) => (p.newPayee === null ? p.item : { ...p.item, noPayee: true })),
-    (index, error) => rows.add((passing[index]?.row ?? 1) - 1, rowMessage(error.message)),
-  );
+  await serviceRules(ctx, principal, plans, rows);
   return { plans, newPayees: [...newPayees] };
 }
 
@@ -148,7 +209,8 @@ function planPayees(file: ImportFile, rows: RowMessages): PayeeRow[] {
     for (const message of file.cellErrors[i] ?? []) rows.add(i, message);
     for (const message of file.schemaErrors[i] ?? []) rows.add(i, message);
   });
-  const passing = file.payees.map((item, i) => ({ item, i })).filter(({ i }) => rows.ok(i));
+  // Every row's phone, unless the phone already has an error: a row shows every error it has.
+  const passing = file.payees.map((item, i) => ({ item, i })).filter(({ i }) => !rows.fields(i).has('phone'));
   validatePayees(
     passing.map((p) => p.item),
     (index, error) => rows.add(passing[index]?.i ?? 0, rowMessage(error.message)),
@@ -206,6 +268,7 @@ export async function previewImport(
     errors: rows.list(file.lines),
     newPayees: input.newPayees,
     sample: file.sample,
+    cells: file.cells,
     input,
   };
 }

@@ -93,6 +93,8 @@ export interface ImportFile {
   schemaErrors: string[][];
   /** The first rows, mapped column by column (field -> text): the preview's sample table. */
   sample: Partial<Record<ImportField, string>>[];
+  /** Every row, mapped column by column (field -> text): what a row's message quotes. */
+  cells: Partial<Record<ImportField, string>>[];
 }
 
 export type ImportFileResult =
@@ -242,6 +244,7 @@ export function readImportFile(
     cellErrors,
     schemaErrors,
     sample: cells.slice(0, SAMPLE_ROWS),
+    cells,
   };
   if (request.kind === 'checks') {
     checkSchema ??= compileRowValidator(CheckInput);
