@@ -8,8 +8,7 @@ import { IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
 import { ENVIRONMENTS, type Environment, type Principal } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys } from '../services/api-key.service.ts';
-import type { ServiceContext } from '../services/context.ts';
-import { InlineHeavyWork } from '../heavy-work/inline.ts';
+import { commandContext } from './command-context.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
 import { MAX_IMPORT_BYTES } from '../services/imports/read-import-file.ts';
@@ -91,14 +90,7 @@ export async function importCommand(config: Config, kind: string | undefined, ar
     const account = await findAccountByEmail(db, email);
     if (account === undefined || account === null) throw usage(`no account with email ${email}`);
     const keys = await ApiKeys.open(db, config);
-    const ctx: ServiceContext = {
-      db,
-      config,
-      now: Date.now,
-      secret: keys.secret,
-      vault: keys.vault,
-      heavyWork: new InlineHeavyWork(),
-    };
+    const ctx = commandContext(db, config, keys);
     const principal: Principal = { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
     const options: ImportOptions = {
       kind: kind as ImportKind,

@@ -10,8 +10,7 @@ import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { isPositivePayFormat } from '../domain/positive-pay.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys } from '../services/api-key.service.ts';
-import type { ServiceContext } from '../services/context.ts';
-import { InlineHeavyWork } from '../heavy-work/inline.ts';
+import { commandContext } from './command-context.ts';
 import { createExport } from '../services/positive-pay.service.ts';
 import { findAccountByEmail } from '../store/accounts.repository.ts';
 import type { Db } from '../store/db.ts';
@@ -70,14 +69,7 @@ export async function positivePayCommand(
   if (account === undefined) throw new AppError('not_found', `no account with email ${email}`);
 
   const keys = await ApiKeys.open(db, config);
-  const ctx: ServiceContext = {
-    db,
-    config,
-    now: Date.now,
-    secret: keys.secret,
-    vault: keys.vault,
-    heavyWork: new InlineHeavyWork(),
-  };
+  const ctx = commandContext(db, config, keys);
   const { record, file } = await createExport(
     ctx,
     { accountId: account.id, env },

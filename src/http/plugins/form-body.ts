@@ -20,9 +20,8 @@
 import type { FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { AppError, validationError } from '../../errors.ts';
-import { findUnsafeText, unsafeTextMessage } from '../../domain/safe-text.ts';
 import { MAX_BATCH } from '../../schemas/common.ts';
-import { MAX_DEPTH, withoutFileFields } from './json-body.ts';
+import { MAX_DEPTH, unsafeBodyText } from './json-body.ts';
 
 /** 500 items of 40 fields each: the largest batch of the API, with room. */
 export const MAX_FORM_PARAMETERS = 20_000;
@@ -166,15 +165,8 @@ export function registerFormBody(scope: FastifyInstance): void {
       return done(qsFailure(error), undefined);
     }
     const value = coerceFormValues(schema, parsed);
-    const { rest, nulIn } = withoutFileFields(value, request.routeOptions.config.fileFields ?? []);
-    const unsafe = nulIn === null ? findUnsafeText(rest) : { path: nulIn, kind: 'nul' as const };
-    if (unsafe !== null) {
-      const prefix = request.routeOptions.config.validationPrefix ?? '';
-      return done(
-        validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`),
-        undefined,
-      );
-    }
+    const unsafe = unsafeBodyText(request, value);
+    if (unsafe !== null) return done(unsafe, undefined);
     return done(null, value);
   });
 }

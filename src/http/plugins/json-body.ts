@@ -11,7 +11,7 @@
 //   before anything reaches the database. The scan is linear in the size of the body.
 // The parser is registered in the authenticated API scope only (app.ts): a stranger's body is
 // never parsed, and a route without a body schema never parses one.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../../errors.ts';
 import { findUnsafeText, unsafeTextMessage } from '../../domain/safe-text.ts';
 
@@ -136,6 +136,19 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return shapeProblem(text, { depth: limit, members: Number.POSITIVE_INFINITY }) === 'depth';
 }
 
+/**
+ * A NUL or other unsafe control character anywhere in a parsed body (file fields, which may hold
+ * any text, aside), as the 422 naming its path; null when the body is clean. Used by every body
+ * parser (JSON here, form-encoded in form-body.ts), so both refuse the same text the same way.
+ */
+export function unsafeBodyText(request: FastifyRequest, value: unknown): AppError | null {
+  const { rest, nulIn } = withoutFileFields(value, request.routeOptions.config.fileFields ?? []);
+  const unsafe = nulIn === null ? findUnsafeText(rest) : { path: nulIn, kind: 'nul' as const };
+  if (unsafe === null) return null;
+  const prefix = request.routeOptions.config.validationPrefix ?? '';
+  return validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`);
+}
+
 export function registerJsonBody(scope: FastifyInstance): void {
   const parse = scope.getDefaultJsonParser('error', 'error');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -162,15 +175,8 @@ export function registerJsonBody(scope: FastifyInstance): void {
       parse(request, quoteMoneyLiterals(text), (error: Error | null, value?: unknown) => {
         if (error !== null) return done(error, undefined);
         step(() => {
-          const { rest, nulIn } = withoutFileFields(value, request.routeOptions.config.fileFields ?? []);
-          const unsafe = nulIn === null ? findUnsafeText(rest) : { path: nulIn, kind: 'nul' as const };
-          if (unsafe !== null) {
-            const prefix = request.routeOptions.config.validationPrefix ?? '';
-            return done(
-              validationError(`${prefix}${unsafeTextMessage(unsafe.path === '' ? 'body' : unsafe.path, unsafe.kind)}`),
-              undefined,
-            );
-          }
+          const unsafe = unsafeBodyText(request, value);
+          if (unsafe !== null) return done(unsafe, undefined);
           step(() => done(null, value));
         });
       }),
