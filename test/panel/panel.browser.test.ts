@@ -127,7 +127,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await shoot('home');
 
     // A test key, shown once, copied with the button.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('navigation', { name: 'Developer' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel(/Name/).fill('Browser test');
     await page.getByLabel('Environment').selectOption('test');
     await page.getByRole('button', { name: 'Create key' }).click();
