@@ -193,7 +193,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     expect(await page.textContent('main')).toContain('One Thousand Two Hundred Thirty-Four and 56/100');
     expect(await page.getByRole('row', { name: /emailed/ }).count()).toBeGreaterThan(0);
     await shoot('check');
-    const pdfHref = await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href');
+    const pdfHref = await page.getByRole('link', { name: 'Preview the PDF' }).getAttribute('href');
     const pdf = await context.request.get(new URL(pdfHref ?? '', base).toString());
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
