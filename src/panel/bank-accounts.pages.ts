@@ -141,14 +141,14 @@ export const bankAccountsKind: RecordKind<BankAccount> = {
         label: 'Printer offset right',
         kind: 'number',
         inputmode: 'numeric',
-        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET} (docs/printing.md)`,
+        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET}: print one check on plain paper, hold it over your check stock against the light, and move the print right (positive) or left (negative) by what it is off`,
       },
       {
         name: 'printOffsetY',
         label: 'Printer offset down',
         kind: 'number',
         inputmode: 'numeric',
-        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET}`,
+        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET}: down (positive) or up (negative), measured the same way`,
       },
     ];
   },
