@@ -76,6 +76,16 @@ iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radi
 textarea{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
 input[type=file]{font:inherit;max-width:100%}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
+/* The bank account page uses a desktop's width (issue 24 item 8): form and facts left, uploads right. */
+.columns{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1rem;align-items:start}
+@media (max-width:52rem){.columns{grid-template-columns:minmax(0,1fr)}}
+/* An id is one word: it wraps whole to its own line rather than breaking inside. */
+code.id{overflow-wrap:normal;word-break:keep-all;white-space:nowrap}
+dl.facts dd:has(code.id){overflow-x:auto}
+.signature-preview{margin:0 0 1rem;width:100%;max-width:17rem}
+.signature-box{aspect-ratio:2.4/0.54;display:flex;align-items:flex-end;justify-content:center;border-bottom:1px solid var(--ink);background:#fff}
+.signature-box img{max-width:100%;max-height:100%;object-fit:contain}
+.signature-preview figcaption{text-align:center;font-size:.7rem;color:var(--muted);letter-spacing:.04em}
 footer{max-width:72rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.85rem}
 .field-error{color:var(--bad);font-weight:600;margin:.2rem 0 0}
 [aria-invalid=true]{border-color:var(--bad);border-width:2px}

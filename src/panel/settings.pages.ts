@@ -4,13 +4,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as settingsService from '../services/account-settings.service.ts';
 import { MAX_LOGO_BYTES } from '../services/bank-account.service.ts';
-import { imageRefusal, uploadProblem } from './bank-accounts.pages.ts';
 import type { PanelDeps } from './deps.ts';
 import { html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
 import { type FieldSpec, formValues, type Problems, problemSummary, renderFields, type Values } from './record-form.ts';
 import { accountOf } from './session.ts';
-import { acceptUploads, uploadOf } from './uploads.ts';
+import { acceptUploads, imageRefusal, uploadOf, uploadProblem } from './uploads.ts';
 
 const FIELDS: readonly FieldSpec[] = [
   {
