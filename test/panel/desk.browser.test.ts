@@ -14,6 +14,7 @@ import {
   createTestKey,
   PHONE_VIEWPORT,
   fitsWindow,
+  axeViolations,
   type PanelInBrowser,
 } from '../support/panel-browser.ts';
 
@@ -182,5 +183,18 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office desk in Chromiu
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/panel/checks`);
     for (const box of await tableBoxes(page)) expect(box.cue.display).toBe('none');
+  });
+
+  it('has no WCAG 2.1 AA violation (axe-core) on any panel page, signed in with data', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(`${base}${path}`);
+      for (const v of await axeViolations(page)) found.push(`${path} ${v}`);
+    }
+    expect(found).toEqual([]);
+    // axe really looked: an image without a text alternative, put on the last page, is reported.
+    await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<img src="/panel">'));
+    expect((await axeViolations(page)).some((v) => v.startsWith('image-alt'))).toBe(true);
   });
 });

@@ -15,6 +15,7 @@ import {
   unlabelledControls,
   PHONE_VIEWPORT,
   fitsWindow,
+  axeViolations,
   ScreenshotFolder,
   type PanelInBrowser,
 } from '../support/panel-browser.ts';
@@ -74,6 +75,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await page.goto(`${base}/`);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/sign-in');
     await shoot('sign-in');
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Create an account' }).click();
     expect(await unlabelledControls(page)).toEqual([]);
 
@@ -223,6 +225,8 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     ]);
     await payeePage.waitForLoadState();
     expect(await payeePage.textContent('h1')).toBe('Acme Payables sent you a check');
+    // The payee page meets WCAG 2.1 AA too (axe-core; the panel's pages are checked in desk.browser.test.ts).
+    expect(await axeViolations(payeePage)).toEqual([]);
     // Its stylesheet is allowed by the page's CSP hash (a browser refuses it otherwise), and the
     // download is the form's button (a POST: GET and HEAD change nothing).
     expect(
