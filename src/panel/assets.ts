@@ -18,6 +18,9 @@ header.top .brand{font-weight:700;font-size:1.15rem;text-decoration:none;margin-
 header.top nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
 header.top nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
 header.top form{margin:0}
+header.top .bar.dev{padding-top:0;padding-bottom:.45rem;font-size:.9rem}
+header.top .dev nav{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem .9rem}
+header.top .dev-label{color:#dbe6f5}
 header.top button.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;margin:0;font:inherit;font-weight:400;cursor:pointer}
 .envbar{max-width:72rem;margin:0 auto;padding:.5rem 1rem 0;display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
 .env{display:inline-block;padding:.1rem .6rem;border-radius:1rem;border:1px solid var(--line);background:#fff;text-decoration:none;color:var(--ink)}
@@ -48,6 +51,12 @@ button.small{margin-top:0;padding:.3rem .7rem;font-size:.9rem}
 .problem{background:#fdecea;border-color:#e7a39c}
 .warn{background:#fff6e0;border:1px solid #e8c77a;padding:.7rem 1rem;border-radius:6px;margin-bottom:1rem}
 .table{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:8px}
+/* A table wider than a phone scrolls inside its box; the cue above it says so (issue 24 item 5).
+   It stays put while the table scrolls (sticky), is hidden from screen readers (alt text ""), and
+   where the browser can tell (scroll-state queries) it shows only when there is more to see. */
+.table::before{content:"Scroll sideways to see every column →" / "";display:none;position:sticky;left:0;padding:.3rem .7rem;font-size:.85rem;color:var(--muted);background:#f8f9fb;border-bottom:1px solid var(--line)}
+@media (max-width:40rem){.table::before{display:block}}
+@supports (container-type:scroll-state){.table{container-type:scroll-state}@media (max-width:40rem){.table::before{display:none}@container scroll-state(scrollable:inline){.table::before{display:block}}}}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.5rem .7rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);font-weight:600;white-space:nowrap}
@@ -67,6 +76,16 @@ iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radi
 textarea{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
 input[type=file]{font:inherit;max-width:100%}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
+/* The bank account page uses a desktop's width (issue 24 item 8): form and facts left, uploads right. */
+.columns{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1rem;align-items:start}
+@media (max-width:52rem){.columns{grid-template-columns:minmax(0,1fr)}}
+/* An id is one word: it wraps whole to its own line rather than breaking inside. */
+code.id{overflow-wrap:normal;word-break:keep-all;white-space:nowrap}
+dl.facts dd:has(code.id){overflow-x:auto}
+.signature-preview{margin:0 0 1rem;width:100%;max-width:17rem}
+.signature-box{aspect-ratio:2.4/0.54;display:flex;align-items:flex-end;justify-content:center;border-bottom:1px solid var(--ink);background:#fff}
+.signature-box img{max-width:100%;max-height:100%;object-fit:contain}
+.signature-preview figcaption{text-align:center;font-size:.7rem;color:var(--muted);letter-spacing:.04em}
 footer{max-width:72rem;margin:2rem auto;padding:0 1rem;color:var(--muted);font-size:.85rem}
 .field-error{color:var(--bad);font-weight:600;margin:.2rem 0 0}
 [aria-invalid=true]{border-color:var(--bad);border-width:2px}

@@ -13,10 +13,9 @@ import type { PanelDeps } from './deps.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage, withEnv } from './layout.ts';
 import { type FieldSpec, schemaProblems, type Values } from './record-form.ts';
-import type { RecordKind } from './records.pages.ts';
+import type { RecordKind } from './record-kind.ts';
 import { envOf, principalFor } from './session.ts';
-import { acceptUploads, uploadOf } from './uploads.ts';
-import { plainWords } from './wording.ts';
+import { acceptUploads, imageRefusal, type UploadRefusal, uploadOf, uploadProblem } from './uploads.ts';
 
 /** At most this many from addresses are offered as a bank account's drawer address. */
 const FROM_ADDRESS_CHOICES = 200;
@@ -142,14 +141,14 @@ export const bankAccountsKind: RecordKind<BankAccount> = {
         label: 'Printer offset right',
         kind: 'number',
         inputmode: 'numeric',
-        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET} (docs/printing.md)`,
+        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET}: print one check on plain paper, hold it over your check stock against the light, and move the print right (positive) or left (negative) by what it is off`,
       },
       {
         name: 'printOffsetY',
         label: 'Printer offset down',
         kind: 'number',
         inputmode: 'numeric',
-        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET}`,
+        hint: `hundredths of an inch, −${MAX_PRINT_OFFSET} to ${MAX_PRINT_OFFSET}: down (positive) or up (negative), measured the same way`,
       },
     ];
   },
@@ -178,7 +177,8 @@ export const bankAccountsKind: RecordKind<BankAccount> = {
   secretFields: ['accountNumber'],
   facts: (b) => html`<section class="card"><dl class="facts"><dt>Routing number</dt><dd>${b.routingNumber}</dd>
 <dt>Account number</dt><dd>${b.accountNumberMasked} <span class="hint">(only the last four digits are ever shown)</span></dd>
-<dt>Signature</dt><dd>${b.hasSignature ? 'On file' : 'None'}</dd><dt>Bank account id</dt><dd><code>${b.id}</code></dd></dl></section>`,
+<dt>Signature</dt><dd>${b.hasSignature ? 'On file' : 'None'}</dd><dt>Bank account id</dt><dd><code class="id">${b.id}</code></dd></dl></section>`,
+  wide: true,
   extra: async (deps, request, env, b) =>
     uploadForms(request, env, b, await bankAccountService.hasLogo(deps.ctx, principalFor(request, env), b.id)),
 };
@@ -198,6 +198,16 @@ const IMAGE_TEXT: Record<ImageKind, { title: string; limit: number; hint: string
   },
 };
 
+/**
+ * The signature as a check prints it: the image fitted into the signature box (2.4 by 0.54 inches
+ * on the check, kept in proportion here), resting on the line, centred, above AUTHORIZED SIGNATURE.
+ */
+function signaturePreview(b: BankAccount, env: Environment): Html {
+  const src = withEnv(`/panel/bank-accounts/${encodeURIComponent(b.id)}/signature`, env);
+  return html`<figure class="signature-preview"><div class="signature-box"><img src="${src}" alt="The signature on file for ${b.name}, as checks print it"></div>
+<figcaption>AUTHORIZED SIGNATURE</figcaption></figure>`;
+}
+
 function uploadForm(
   request: FastifyRequest,
   env: Environment,
@@ -211,7 +221,7 @@ function uploadForm(
   const id = `upload-${what}`;
   const errorId = `${id}-error`;
   return html`<section class="card" aria-labelledby="${id}-h"><h2 id="${id}-h">${text.title}</h2>
-<p>${onFile ? html`<span class="status ok">On file</span>` : html`<span class="status">None</span>`} <span class="hint">${text.hint}.</span></p>
+${what === 'signature' && onFile ? signaturePreview(b, env) : ''}<p>${onFile ? html`<span class="status ok">On file</span>` : html`<span class="status">None</span>`} <span class="hint">${text.hint}.</span></p>
 <form method="post" action="${action}" enctype="multipart/form-data">${csrfField(request)}<input type="hidden" name="env" value="${env}">
 <label for="${id}">${onFile ? 'Replace with' : 'Upload'} a PNG or JPEG image <span class="hint">— at most ${Math.round(text.limit / 1024)} KB</span></label>
 <input type="file" id="${id}" name="file" accept="image/png,image/jpeg" required${problem === undefined ? '' : html` aria-invalid="true" aria-describedby="${errorId}"`}>
@@ -232,30 +242,6 @@ function uploadForms(
   problems: Partial<Record<ImageKind, string>> = {},
 ): Html {
   return html`${uploadForm(request, env, b, 'signature', b.hasSignature, problems.signature)}${uploadForm(request, env, b, 'logo', hasLogo, problems.logo)}`;
-}
-
-/** A refused upload: the message shown beside the file field and the page's status. */
-export interface UploadRefusal {
-  message: string;
-  /** 413 for a file over the limit, 422 for anything else. */
-  status: 413 | 422;
-}
-
-/** What is wrong with an upload before the service looks at its bytes, or null. */
-export function uploadProblem(request: FastifyRequest, limit: number): UploadRefusal | null {
-  const upload = uploadOf(request);
-  if (upload === null) return { message: 'Choose a PNG or JPEG file to upload.', status: 422 };
-  if (upload.tooLarge)
-    return { message: `The file is larger than ${Math.round(limit / 1024)} KB: choose a smaller image.`, status: 413 };
-  return null;
-}
-
-/** The service's refusal of an image (too large, not an image, too many pixels, damaged), or null for any other error. */
-export function imageRefusal(error: unknown): UploadRefusal | null {
-  if (!(error instanceof AppError)) return null;
-  if (error.code === 'validation') return { message: plainWords(error.message), status: 422 };
-  if (error.code === 'payload_too_large') return { message: plainWords(error.message), status: 413 };
-  return null;
 }
 
 /** The signature and logo upload routes (multipart, this scope only). */
@@ -292,6 +278,16 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
       status,
     );
   };
+
+  // The signature preview's image: the stored bytes, PNG or JPEG by their first bytes. A GET that
+  // reads only; another account's or environment's id is a 404 (getBankAccount in the service).
+  app.get('/bank-accounts/:id/signature', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const image = await bankAccountService.signatureImage(ctx, principalFor(request, envOf(request)), id);
+    if (image === null) throw new AppError('not_found', 'No signature is on file for this bank account.');
+    const png = image.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    return reply.type(png ? 'image/png' : 'image/jpeg').send(image);
+  });
 
   for (const what of ['signature', 'logo'] as const) {
     const limit = IMAGE_TEXT[what].limit;

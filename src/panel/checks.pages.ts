@@ -3,7 +3,7 @@
 // with its statements, deliveries, PDF and Print/Reprint form.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { amountInWords } from '../domain/amount-words.ts';
-import { CHECK_STATUSES, statusCode, statusDescription, statusName } from '../domain/check-status.ts';
+import { CHECK_STATUSES, canPrint, statusCode, statusDescription, statusName } from '../domain/check-status.ts';
 import { MAX_PER_PAGE, MAX_TERM_LENGTH } from '../domain/paging.ts';
 import type { Check } from '../domain/check.ts';
 import * as checkList from '../services/check-list.service.ts';
@@ -143,23 +143,26 @@ export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promis
           )}</tbody></table></div>`;
     const body = html`<p><a href="${withEnv('/panel/checks', env)}">← All checks</a></p>
 <h1>Check ${check.serialNumber} <span class="hint">(${env})</span></h1>
-<p><a class="button" href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Open the PDF</a></p>
+${checkPrintForm(request, check, env)}
+<p><a href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Preview the PDF</a> <span class="hint">— stamped PREVIEW — NOT PRINTED, and the check stays ${statusName(check.status)}: to put a check on paper, use ${canPrint(check.status) ? 'the print form above' : 'the print form of a new or printed check'}, so positive pay lists it.</span></p>
 ${checkActions(check, env)}
 <section class="card" aria-label="Details"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
-${checkPrintForm(request, check, env)}
 <h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}`;
     return sendPage(reply, page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));
   });
 
   app.get('/checks/:id/pdf', async (request, reply) => {
     const { id } = request.params as { id: string };
-    // A preview: the check's status does not change (as GET /checks/{id}/pdf).
-    const { pdf, serialNumber } = await printService.checkPdf(ctx, principalFor(request, envOf(request)), id);
+    // A preview: the check's status does not change (as GET /checks/{id}/pdf), and every page says
+    // so on the check's face, since paper from it would be a check positive pay does not list.
+    const { pdf, serialNumber } = await printService.checkPdf(ctx, principalFor(request, envOf(request)), id, {
+      preview: true,
+    });
     // The browser's own PDF viewer shows it; the pages' script policy is not for it.
     reply.removeHeader('content-security-policy');
     return reply
       .type('application/pdf')
-      .header('content-disposition', `inline; filename="check-${serialNumber}.pdf"`)
+      .header('content-disposition', `inline; filename="check-${serialNumber}-preview.pdf"`)
       .send(pdf);
   });
 }

@@ -11,6 +11,7 @@ export type NavKey =
   | 'home'
   | 'keys'
   | 'checks'
+  | 'write'
   | 'payees'
   | 'bank-accounts'
   | 'register'
@@ -23,28 +24,41 @@ export type NavKey =
   | 'inbox'
   | 'webhooks';
 
-// The office's daily work first (checks, payees, bank accounts and their registers, bank files),
-// then the records and settings behind it, then the developer's tools.
-const NAV: readonly [NavKey, string, string][] = [
+type NavEntry = readonly [NavKey, string, string];
+
+// Two kinds of users, two navigations (issue 24 item 5): the office's daily work on the first line,
+// the developer's tools on a second, quieter one. Categories and the custom addresses are records
+// behind the settings, linked from the settings page, so the office line stays one line wide.
+const OFFICE_NAV: readonly NavEntry[] = [
   ['home', '/panel', 'Home'],
   ['checks', '/panel/checks', 'Checks'],
+  ['write', '/panel/checks/new', 'Write a check'],
   ['payees', '/panel/payees', 'Payees'],
-  ['bank-accounts', '/panel/bank-accounts', 'Bank accounts'],
   ['register', '/panel/register', 'Register'],
   ['imports', '/panel/imports', 'Import'],
   ['positive-pay', '/panel/positive-pay', 'Positive pay'],
-  ['categories', '/panel/categories', 'Categories'],
-  ['from-addresses', '/panel/from-addresses', 'From addresses'],
-  ['to-addresses', '/panel/to-addresses', 'To addresses'],
+  ['bank-accounts', '/panel/bank-accounts', 'Bank accounts'],
   ['settings', '/panel/settings', 'Settings'],
+];
+
+const DEVELOPER_NAV: readonly NavEntry[] = [
   ['keys', '/panel/keys', 'API keys'],
   ['webhooks', '/panel/webhooks', 'Webhooks'],
   ['inbox', '/panel/inbox', 'Sandbox inbox'],
 ];
 
+/** The navigation entry a page belongs to: the records behind the settings light up Settings. */
+function navEntryOf(current: NavKey | undefined, path: string): NavKey | undefined {
+  if (current === 'categories' || current === 'from-addresses' || current === 'to-addresses') return 'settings';
+  // The check form's pages say 'checks'; a new check (or a duplicate) is the "Write a check" entry.
+  if (current === 'checks' && path === '/panel/checks/new') return 'write';
+  return current;
+}
+
 /** Views whose data belongs to one environment keep it in their links. */
 const ENV_VIEWS = new Set<NavKey>([
   'checks',
+  'write',
   'payees',
   'bank-accounts',
   'register',
@@ -113,12 +127,16 @@ function header(options: PageOptions): Html {
 <nav aria-label="Account"><ul><li><a href="/panel/sign-in">Sign in</a></li><li><a href="/panel/sign-up">Sign up</a></li></ul></nav></div></header>`;
   }
   const keepEnv = (key: NavKey): Environment | undefined => (ENV_VIEWS.has(key) ? env : undefined);
+  const active = navEntryOf(current, request.url.split('?')[0] ?? '');
+  const links = (entries: readonly NavEntry[]): Html[] =>
+    entries.map(
+      ([key, path, label]) =>
+        html`<li><a href="${withEnv(path, keepEnv(key))}"${key === active ? html` aria-current="page"` : ''}>${label}</a></li>`,
+    );
   return html`<header class="top"><div class="bar"><a class="brand" href="/panel">checkwriter</a>
-<nav aria-label="Main"><ul>${NAV.map(
-    ([key, path, label]) =>
-      html`<li><a href="${withEnv(path, keepEnv(key))}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`,
-  )}</ul></nav>
-<form method="post" action="/panel/sign-out">${csrfField(request)}<button class="link" type="submit">Sign out</button></form></div></header>`;
+<nav aria-label="Office"><ul>${links(OFFICE_NAV)}</ul></nav>
+<form method="post" action="/panel/sign-out">${csrfField(request)}<button class="link" type="submit">Sign out</button></form></div>
+<div class="bar dev"><nav aria-label="Developer"><span class="dev-label">For developers</span><ul>${links(DEVELOPER_NAV)}</ul></nav></div></header>`;
 }
 
 function envSwitch(options: PageOptions): Html | '' {

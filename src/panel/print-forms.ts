@@ -20,8 +20,9 @@ import { csrfField, withEnv } from './layout.ts';
 export const MAX_PRINT = MAX_BATCH;
 
 export const STOCK_LABELS: Readonly<Record<CheckStock, string>> = {
-  blank: 'Blank check paper: everything, MICR line too',
-  preprinted: 'Pre-printed checks: filled-in fields only',
+  // Short enough for a phone's select (issue 24 item 8); the hint under "Paper" says the rest.
+  blank: 'Blank check paper',
+  preprinted: 'Pre-printed checks',
 };
 
 export const LAYOUT_LABELS: Readonly<Record<PageLayout, string>> = {
@@ -35,9 +36,9 @@ export const LAYOUT_LABELS: Readonly<Record<PageLayout, string>> = {
 export function printOptionFields(idPrefix: string, chosen: PrintOptions = DEFAULT_PRINT_OPTIONS): Html {
   const option = (value: string, label: string, selected: boolean): Html =>
     html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
-  return html`<div><label for="${idPrefix}-stock">Paper</label><select id="${idPrefix}-stock" name="stock">${CHECK_STOCKS.map(
+  return html`<div><label for="${idPrefix}-stock">Paper</label><select id="${idPrefix}-stock" name="stock" aria-describedby="${idPrefix}-stock-hint">${CHECK_STOCKS.map(
     (s) => option(s, STOCK_LABELS[s], s === chosen.stock),
-  )}</select></div>
+  )}</select><p class="hint fixed" id="${idPrefix}-stock-hint">Blank: we print everything, MICR line too. Pre-printed: only the filled-in fields.</p></div>
 <div><label for="${idPrefix}-layout">Layout</label><select id="${idPrefix}-layout" name="layout">${PAGE_LAYOUTS.map(
     (l) => option(l, LAYOUT_LABELS[l], l === chosen.layout),
   )}</select></div>`;

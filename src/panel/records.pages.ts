@@ -8,7 +8,6 @@ import type { TSchema } from 'typebox';
 import { ADDRESS_FIELDS, type Address, type AddressKind } from '../domain/address.ts';
 import type { Category } from '../domain/category.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
-import type { Paged } from '../domain/paging.ts';
 import { PAYEE_FIELDS, type Payee } from '../domain/payee.ts';
 import { AppError } from '../errors.ts';
 import { AddressInput } from '../schemas/addresses.ts';
@@ -19,7 +18,7 @@ import * as payeeService from '../services/payee.service.ts';
 import { bankAccountsKind, bankAccountUploads } from './bank-accounts.pages.ts';
 import type { PanelDeps } from './deps.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, page, pager, sendPage, withEnv, type NavKey } from './layout.ts';
+import { csrfField, page, pager, sendPage, withEnv } from './layout.ts';
 import { listFilters } from './list-query.ts';
 import {
   type FieldSpec,
@@ -31,44 +30,10 @@ import {
   schemaProblems,
   type Values,
 } from './record-form.ts';
+import type { RecordKind } from './record-kind.ts';
 import { envOf, principalFor } from './session.ts';
 import { settingsPages } from './settings.pages.ts';
 import { plainWords } from './wording.ts';
-
-/** One kind of record: how it is listed, which fields its form has, and the service calls behind it. */
-export interface RecordKind<T> {
-  key: NavKey;
-  /** The list's path under /panel, e.g. '/payees'. */
-  path: string;
-  title: string;
-  /** "payee", "bank account", … as a sentence names one. */
-  singular: string;
-  searchHint: string;
-  columns: readonly string[];
-  row: (item: T) => readonly (string | Html)[];
-  idOf: (item: T) => string;
-  nameOf: (item: T) => string;
-  list: (
-    deps: PanelDeps,
-    owner: Principal,
-    page: { limit: number; offset: number; term: string | null },
-  ) => Promise<Paged<T>>;
-  find: (deps: PanelDeps, owner: Principal, id: string) => Promise<T>;
-  /** The form's fields; `editing` is the record being edited (create form when absent). */
-  fields: (deps: PanelDeps, owner: Principal, editing?: T) => Promise<readonly FieldSpec[]>;
-  valuesOf: (item: T) => Values;
-  /** Field problems by the API's schema, before any service call. */
-  check: (values: Values, editing: boolean) => Problems;
-  create: (deps: PanelDeps, owner: Principal, values: Values) => Promise<T>;
-  update: (deps: PanelDeps, owner: Principal, id: string, values: Values) => Promise<void>;
-  remove: (deps: PanelDeps, owner: Principal, id: string) => Promise<void>;
-  /** Values never drawn back into a form (a bank account's full number). */
-  secretFields?: readonly string[];
-  /** Facts shown above the edit form (read-only values). */
-  facts?: (item: T) => Html;
-  /** More sections on the edit page (uploads). */
-  extra?: (deps: PanelDeps, request: FastifyRequest, env: Environment, item: T) => Promise<Html>;
-}
 
 const joined = (...parts: string[]): string => parts.filter((p) => p !== '').join(', ');
 
@@ -284,13 +249,14 @@ ${renderFields(await kind.fields(deps, owner), values, problems)}
     const owner = principalFor(request, env);
     const action = `${listPath}/${encodeURIComponent(kind.idOf(item))}`;
     const name = kind.nameOf(item);
+    const wide = kind.wide === true;
     const body = html`<p><a href="${withEnv(listPath, env)}">← ${kind.title}</a></p>
 <h1>${name} <span class="hint">(${kind.singular}, ${env})</span></h1>
-${kind.facts === undefined ? '' : kind.facts(item)}
+${wide ? html`<div class="columns"><div>` : ''}${kind.facts === undefined ? '' : kind.facts(item)}
 <form method="post" action="${action}" class="card" novalidate><h2>Edit</h2>${csrfField(request)}${envField(env)}
 ${renderFields(await kind.fields(deps, owner, item), values, problems)}
-<button type="submit">Save changes</button></form>
-${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}
+<button type="submit">Save changes</button></form>${wide ? html`</div><div>` : ''}
+${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${wide ? html`</div></div>` : ''}
 <form method="post" action="${action}/delete" class="card"><h2>Delete</h2>${csrfField(request)}${envField(env)}
 <p class="hint">Only ${article} ${kind.singular} nothing depends on can be deleted.</p>
 <button class="danger" type="submit">Delete this ${kind.singular}</button></form>`;
@@ -303,7 +269,7 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}
           current: kind.key,
           env,
           problem: problem ?? problemSummary(problems),
-          narrow: true,
+          narrow: !wide,
         },
         body,
       ),

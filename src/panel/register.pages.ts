@@ -24,6 +24,19 @@ import { envOf, principalFor } from './session.ts';
 import { plainWords } from './wording.ts';
 import { dateProblem } from '../domain/dates.ts';
 
+/** "1 check", "2 checks". */
+export function checksCount(count: number): string {
+  return `${count} ${count === 1 ? 'check' : 'checks'}`;
+}
+
+/**
+ * A row's check number as the office knows it: the check's own number when the row matched one,
+ * else the bank's digits without the zeros its fixed-width field adds ("0020299" is 20299).
+ */
+function checkNumberShown(row: clearing.ReconciledRow): string {
+  return row.check?.serialNumber ?? row.checkNumber.replace(/^0+(?=\d)/, '');
+}
+
 /** Register rows per page unless the visitor asks otherwise: a month of a small business's checks. */
 const REGISTER_PER_PAGE = 50;
 
@@ -169,7 +182,7 @@ export async function registerPages(app: FastifyInstance, deps: PanelDeps): Prom
         : html`<div class="table"><table><thead><tr><th scope="col">Bank account</th><th scope="col">Bank</th><th scope="col" class="num">Outstanding checks</th><th scope="col" class="num">Outstanding total</th></tr></thead>
 <tbody>${result.items.map(
             ({ bankAccount: b, outstanding }) =>
-              html`<tr><td><a href="${withEnv(`/panel/bank-accounts/${b.id}/register`, env)}">${b.name}</a></td><td>${b.bankName}</td><td class="num">${outstanding.count}</td><td class="num">${money(outstanding.totalCents)}</td></tr>`,
+              html`<tr><td><a href="${withEnv(`/panel/bank-accounts/${b.id}/register`, env)}">${b.name}</a></td><td>${b.bankName.trim() === '' ? '—' : b.bankName}</td><td class="num">${outstanding.count}</td><td class="num">${money(outstanding.totalCents)}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`<h1>Check register <span class="hint">(${env})</span></h1>
 <p class="hint">Outstanding checks were issued (printed, mailed, emailed or e-printed) and have not cleared the bank. Open a bank account's register to mark checks cleared or to reconcile with the bank's file.</p>
@@ -278,7 +291,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
               .slice(0, SHOWN_RESULT_ROWS)
               .map(
                 (m) =>
-                  html`<tr><td>${m.line}</td><td>${link(m.check?.id, m.checkNumber)}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td></tr>`,
+                  html`<tr><td>${m.line}</td><td>${link(m.check?.id, checkNumberShown(m))}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td></tr>`,
               )}</tbody></table></div>${more(result.matched.length, 'cleared')}`;
       const mismatched =
         result.mismatched.length === 0
@@ -288,7 +301,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
               .slice(0, SHOWN_RESULT_ROWS)
               .map(
                 (m) =>
-                  html`<tr data-reason="${m.reason}"><td>${m.line}</td><td>${link(m.check?.id, m.checkNumber)}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td><td>${m.message}</td></tr>`,
+                  html`<tr data-reason="${m.reason}"><td>${m.line}</td><td>${link(m.check?.id, checkNumberShown(m))}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td><td>${m.message}</td></tr>`,
               )}</tbody></table></div>${more(result.mismatched.length, 'not cleared')}`;
       const body = html`<p><a href="${back}">← Register: ${view.bankAccount.name}</a></p>
 <h1>Reconciled: ${view.bankAccount.name} <span class="hint">(${env})</span></h1>
@@ -297,7 +310,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
 <dt>Rows that did not match</dt><dd id="mismatched-count">${result.mismatched.length}</dd>
 <dt>Rows without a check number</dt><dd>${result.skippedLines}</dd>
 <dt>Columns read</dt><dd>${result.columns.checkNumber}, ${result.columns.amount}${result.columns.date === null ? ' (no date column: the date chosen)' : `, ${result.columns.date}`}</dd>
-<dt>Outstanding now</dt><dd id="outstanding-total">${view.outstanding.count} checks, ${money(view.outstanding.totalCents)}</dd></dl></section>
+<dt>Outstanding now</dt><dd id="outstanding-total">${checksCount(view.outstanding.count)}, ${money(view.outstanding.totalCents)}</dd></dl></section>
 <h2>Cleared</h2>${matched}<h2>Not cleared</h2><p class="hint">Nothing was changed for these rows.</p>${mismatched}`;
       return sendPage(reply, page({ title: 'Reconciled', request, current: 'register', env }, body));
     },

@@ -4,13 +4,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as settingsService from '../services/account-settings.service.ts';
 import { MAX_LOGO_BYTES } from '../services/bank-account.service.ts';
-import { imageRefusal, uploadProblem } from './bank-accounts.pages.ts';
 import type { PanelDeps } from './deps.ts';
 import { html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
 import { type FieldSpec, formValues, type Problems, problemSummary, renderFields, type Values } from './record-form.ts';
 import { accountOf } from './session.ts';
-import { acceptUploads, uploadOf } from './uploads.ts';
+import { acceptUploads, imageRefusal, uploadOf, uploadProblem } from './uploads.ts';
 import { plainWords } from './wording.ts';
 
 const FIELDS: readonly FieldSpec[] = [
@@ -89,7 +88,11 @@ ${
   saved.hasLogo
     ? html`<form method="post" action="/panel/settings/logo/delete">${csrfField(request)}<button class="secondary" type="submit">Remove the logo</button></form>`
     : ''
-}</section>`;
+}</section>
+<section class="card" aria-labelledby="records-h"><h2 id="records-h">Lists behind your checks</h2>
+<ul class="plain"><li><a href="/panel/categories">Categories</a> <span class="hint">— what a check is filed under</span></li>
+<li><a href="/panel/from-addresses">From addresses</a> <span class="hint">— drawer addresses a bank account can print</span></li>
+<li><a href="/panel/to-addresses">To addresses</a> <span class="hint">— addresses checks are mailed to</span></li></ul></section>`;
     const problem = logoProblem === undefined ? problemSummary(problems) : 'The logo was not saved.';
     return sendPage(
       reply,

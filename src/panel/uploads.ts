@@ -6,6 +6,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { plainWords } from './wording.ts';
 
 export interface Upload {
   bytes: Buffer;
@@ -46,4 +47,28 @@ export function uploadOf(request: FastifyRequest): Upload | null {
   const upload = uploads.get(request);
   if (upload === undefined || (upload.bytes.length === 0 && !upload.tooLarge)) return null;
   return upload;
+}
+
+/** A refused upload: the message shown beside the file field and the page's status. */
+export interface UploadRefusal {
+  message: string;
+  /** 413 for a file over the limit, 422 for anything else. */
+  status: 413 | 422;
+}
+
+/** What is wrong with an upload before the service looks at its bytes, or null. */
+export function uploadProblem(request: FastifyRequest, limit: number): UploadRefusal | null {
+  const upload = uploadOf(request);
+  if (upload === null) return { message: 'Choose a PNG or JPEG file to upload.', status: 422 };
+  if (upload.tooLarge)
+    return { message: `The file is larger than ${Math.round(limit / 1024)} KB: choose a smaller image.`, status: 413 };
+  return null;
+}
+
+/** The service's refusal of an image (too large, not an image, too many pixels, damaged), or null for any other error. */
+export function imageRefusal(error: unknown): UploadRefusal | null {
+  if (!(error instanceof AppError)) return null;
+  if (error.code === 'validation') return { message: plainWords(error.message), status: 422 };
+  if (error.code === 'payload_too_large') return { message: plainWords(error.message), status: 413 };
+  return null;
 }

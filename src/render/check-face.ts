@@ -168,6 +168,32 @@ export function drawVoidMark(doc: Pdf): void {
 }
 
 /**
+ * The preview stamp (issue 24 item 4): across the face, below the test stamp and above the memo and
+ * the MICR clear band, so whoever holds the paper sees it is no check to send.
+ */
+export function drawPreviewMark(doc: Pdf): void {
+  const cx = PAGE_WIDTH / 2;
+  doc.save();
+  doc.fillOpacity(0.6);
+  put(doc, PREVIEW_MARK, cx, 1.88 * IN, { font: 'Helvetica-Bold', size: 26, align: 'center', color: VOID_RED });
+  put(
+    doc,
+    'This check is not printed yet: print it from its page in the panel, so positive pay lists it.',
+    cx,
+    2.28 * IN,
+    {
+      font: 'Helvetica-Bold',
+      size: 8,
+      align: 'center',
+      color: VOID_RED,
+    },
+  );
+  doc.restore();
+}
+
+export const PREVIEW_MARK = 'PREVIEW — NOT PRINTED';
+
+/**
  * Draws the check face with its top-left corner at the current origin (the caller moves the
  * origin to the layout's slot). The stock decides which fixed parts are drawn; the filled-in
  * fields are drawn on every stock at the same coordinates.

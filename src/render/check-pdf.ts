@@ -9,7 +9,7 @@
 // described in docs/e13b.md and in check-document.ts.
 
 import type { CheckDocument } from './check-document.ts';
-import { drawCheckFace } from './check-face.ts';
+import { drawCheckFace, drawPreviewMark } from './check-face.ts';
 import { IN } from './check-layout.ts';
 import { drawPerforationGuide, drawStub } from './check-stubs.ts';
 import { type PreparedCheck, prepare, withImages } from './check-validation.ts';
@@ -23,6 +23,7 @@ function drawSlot(doc: Pdf, prepared: PreparedCheck, slot: CheckSlot, options: P
   doc.save();
   doc.translate(0, slot.checkY);
   drawCheckFace(doc, prepared, options.stock);
+  if (options.preview === true) drawPreviewMark(doc);
   doc.restore();
   // Both stubs show the same voucher rows, so the shorter stub sets the table's capacity.
   const shortest = Math.min(...slot.stubs.map((s) => s.height));

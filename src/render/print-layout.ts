@@ -149,6 +149,12 @@ export const LAYOUTS: Readonly<Record<PageLayout, LayoutSpec>> = {
 export interface PrintOptions {
   readonly stock: CheckStock;
   readonly layout: PageLayout;
+  /**
+   * Marks every check "PREVIEW — NOT PRINTED" (the panel's "Preview the PDF"): paper from a preview
+   * must not pass for a check, since the check stays new and positive pay does not list it. The
+   * API's GET /checks/{id}/pdf never sets it, so its bytes are unchanged.
+   */
+  readonly preview?: boolean;
 }
 
 /** What POST /checks/print has always printed: blank stock, check on top. */

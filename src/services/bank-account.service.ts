@@ -125,6 +125,16 @@ export async function createBankAccounts(
   return accounts;
 }
 
+/**
+ * The signature image of a live (not deleted) bank account as stored, the bytes checks print, or
+ * null when none is on file (the panel's preview); another owner's id is a 404.
+ */
+export async function signatureImage(ctx: ServiceContext, owner: Owner, id: string): Promise<Buffer | null> {
+  await getBankAccount(ctx, owner, id);
+  const found = await bankAccountStore.findBankAccountForPrinting(ctx.db, owner, id);
+  return found?.signature ?? null;
+}
+
 export async function getBankAccount(ctx: ServiceContext, owner: Owner, id: string): Promise<BankAccount> {
   const account = await bankAccountStore.findBankAccount(ctx.db, owner, id);
   if (account === undefined) throw notFound('Bank account');

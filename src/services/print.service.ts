@@ -152,17 +152,26 @@ async function render(
   }
 }
 
-/** GET /checks/{id}/pdf: the check as it would print; its status does not change. */
+/**
+ * GET /checks/{id}/pdf: the check as it would print; its status does not change. The panel asks
+ * for a `preview`, which is stamped "PREVIEW — NOT PRINTED"; the API's bytes are unmarked.
+ */
 export async function checkPdf(
   ctx: ServiceContext,
   principal: Principal,
   checkId: string,
+  { preview = false }: { preview?: boolean } = {},
 ): Promise<{ pdf: Buffer; serialNumber: string }> {
   const check = await checks.findCheck(ctx.db, principal, checkId);
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
   return {
-    pdf: await render(ctx, [await documentFor(ctx, ctx.db, principal, check)], [''], DEFAULT_PRINT_OPTIONS),
+    pdf: await render(
+      ctx,
+      [await documentFor(ctx, ctx.db, principal, check)],
+      [''],
+      preview ? { ...DEFAULT_PRINT_OPTIONS, preview } : DEFAULT_PRINT_OPTIONS,
+    ),
     serialNumber: check.serialNumber,
   };
 }

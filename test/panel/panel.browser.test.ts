@@ -15,6 +15,7 @@ import {
   unlabelledControls,
   PHONE_VIEWPORT,
   fitsWindow,
+  axeViolations,
   ScreenshotFolder,
   type PanelInBrowser,
 } from '../support/panel-browser.ts';
@@ -74,6 +75,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await page.goto(`${base}/`);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/sign-in');
     await shoot('sign-in');
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Create an account' }).click();
     expect(await unlabelledControls(page)).toEqual([]);
 
@@ -127,7 +129,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await shoot('home');
 
     // A test key, shown once, copied with the button.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('navigation', { name: 'Developer' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel(/Name/).fill('Browser test');
     await page.getByLabel('Environment').selectOption('test');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -193,7 +195,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     expect(await page.textContent('main')).toContain('One Thousand Two Hundred Thirty-Four and 56/100');
     expect(await page.getByRole('row', { name: /emailed/ }).count()).toBeGreaterThan(0);
     await shoot('check');
-    const pdfHref = await page.getByRole('link', { name: 'Open the PDF' }).getAttribute('href');
+    const pdfHref = await page.getByRole('link', { name: 'Preview the PDF' }).getAttribute('href');
     const pdf = await context.request.get(new URL(pdfHref ?? '', base).toString());
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
@@ -223,6 +225,8 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     ]);
     await payeePage.waitForLoadState();
     expect(await payeePage.textContent('h1')).toBe('Acme Payables sent you a check');
+    // The payee page meets WCAG 2.1 AA too (axe-core; the panel's pages are checked in desk.browser.test.ts).
+    expect(await axeViolations(payeePage)).toEqual([]);
     // Its stylesheet is allowed by the page's CSP hash (a browser refuses it otherwise), and the
     // download is the form's button (a POST: GET and HEAD change nothing).
     expect(

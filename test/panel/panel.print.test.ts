@@ -89,7 +89,13 @@ describe.each(dialects())('printing from the panel (%s)', (dialect) => {
         `<input type="checkbox" name="checkIds" value="${c.id}" aria-label="Select check ${c.number}">`,
       );
     }
-    expect(list.body).toContain('<label for="print-stock">Paper</label><select id="print-stock" name="stock">');
+    expect(list.body).toContain(
+      '<label for="print-stock">Paper</label><select id="print-stock" name="stock" aria-describedby="print-stock-hint">',
+    );
+    // Short option texts that a phone's select does not cut (issue 24: "everything, MIC"); the rest is the hint.
+    expect(list.body).toContain('<option value="blank" selected>Blank check paper</option>');
+    expect(list.body).toContain('<option value="preprinted">Pre-printed checks</option>');
+    expect(list.body).toContain('id="print-stock-hint">Blank: we print everything, MICR line too.');
     expect(list.body).toContain('<label for="print-layout">Layout</label><select id="print-layout" name="layout">');
     for (const value of ['blank', 'preprinted', 'top', 'middle', 'bottom', 'three-per-page'])
       expect(list.body).toContain(`value="${value}"`);
@@ -147,6 +153,55 @@ describe.each(dialects())('printing from the panel (%s)', (dialect) => {
     expect(await statements(api, c5.id)).toEqual(['created']);
     const page = await visitor.get(`/panel/checks/${c1.id}`);
     expect(page.body).toMatch(/<td>created<\/td>[\s\S]*<td>printed<\/td>/);
+  });
+
+  it("a check's page puts its print form first; its PDF is a preview stamped so on its face, the API's PDF is not", async () => {
+    const { visitor } = await account('preview@print.test');
+    const key = await visitor.createKey('preview', 'test');
+    const api = clientFor(t.app, key);
+    const [check] = await makeChecks(api, 1);
+    if (check === undefined) throw new Error('no check');
+    const page = await visitor.get(`/panel/checks/${check.id}`);
+    const printAt = page.body.indexOf(`action="/panel/checks/${check.id}/print"`);
+    const previewAt = page.body.indexOf(`href="/panel/checks/${check.id}/pdf"`);
+    expect(printAt).toBeGreaterThan(0);
+    // The print form comes before the preview link, and nothing but the print form is a button there.
+    expect(previewAt).toBeGreaterThan(printAt);
+    expect(page.body).not.toContain('Open the PDF');
+    expect(page.body).toContain('Preview the PDF');
+
+    const panelPdf = await t.app.inject({
+      method: 'GET',
+      url: `/panel/checks/${check.id}/pdf`,
+      remoteAddress: visitor.address,
+      headers: { cookie: [...visitor.cookies].map(([k, value]) => `${k}=${value}`).join('; ') },
+    });
+    expect(panelPdf.statusCode).toBe(200);
+    expect(panelPdf.headers['content-disposition']).toBe(`inline; filename="check-${check.number}-preview.pdf"`);
+    const [previewPage] = await parsePdf(panelPdf.rawPayload);
+    if (previewPage === undefined) throw new Error('no page');
+    const previewText = pageText(previewPage);
+    expect(previewText).toContain('PREVIEW — NOT PRINTED');
+    expect(previewText).toContain('print it from its page in the panel, so positive pay lists it');
+    // The stamp is on the check's face (its top 3.5 in), above the MICR clear band.
+    const stamp = previewPage.texts.find((x) => x.str === 'PREVIEW — NOT PRINTED');
+    // (pdf.js gives the baseline from the page's bottom.)
+    expect(stamp?.y).toBeGreaterThan(PAGE_HEIGHT - 2.875 * 72);
+    expect(stamp?.y).toBeLessThan(PAGE_HEIGHT);
+    expect(clearBandFills(previewPage, 0).length).toBeGreaterThan(20);
+
+    // The API's GET /checks/{id}/pdf is the unmarked check, as before; neither changes the status.
+    const apiPdf = await t.app.inject({
+      method: 'GET',
+      url: `/api/v3/checks/${check.id}/pdf`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(apiPdf.statusCode).toBe(200);
+    const [apiPage] = await parsePdf(apiPdf.rawPayload);
+    if (apiPage === undefined) throw new Error('no page');
+    expect(pageText(apiPage)).not.toContain('PREVIEW');
+    expect(pageText(apiPage)).toContain(check.number);
+    expect(await statements(api, check.id)).toEqual(['created']);
   });
 
   it("reprints from the check's page: the same number, a reprinted statement, blank stock with its MICR line", async () => {

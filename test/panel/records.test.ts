@@ -316,6 +316,22 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(pngHeaderSize(kept)).toEqual({ width: 120, height: 40 });
     expect(chunksNotWritten(kept)).toEqual([]);
     expect((await sharp(kept).raw().toBuffer()).equals(await sharp(png).raw().toBuffer())).toBe(true);
+    // The page previews it as a check prints it: the stored bytes, in the signature box.
+    const withSignature = (await v.get(pageUrl)).body;
+    expect(withSignature).toContain(
+      `<div class="signature-box"><img src="${pageUrl}/signature" alt="The signature on file for`,
+    );
+    expect(withSignature).toContain('<figcaption>AUTHORIZED SIGNATURE</figcaption>');
+    const cookie = [...v.cookies].map(([k, value]) => `${k}=${value}`).join('; ');
+    const image = await t.app.inject({
+      method: 'GET',
+      url: `${pageUrl}/signature`,
+      remoteAddress: v.address,
+      headers: { cookie },
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.rawPayload.equals(kept)).toBe(true);
 
     // The logo's limit is 256 KB: a 300 KB PNG fits the signature's limit but not the logo's.
     const bigLogo = await upload(v, pageUrl, `${pageUrl}/logo`, {
@@ -332,6 +348,8 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     const removed = await v.submit(pageUrl, `${pageUrl}/signature/delete`, {});
     expect(removed.status).toBe(303);
     expect((await api.get(`/bankAccounts/${bankId}`)).body.data.hasSignature).toBe(false);
+    expect((await v.get(`${pageUrl}/signature`)).status).toBe(404);
+    expect((await v.get(pageUrl)).body).not.toContain('class="signature-box"');
   });
 
   it('categories: create, edit, delete; one a check is filed under is kept', async () => {
@@ -441,6 +459,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
       bytes: signaturePng(40, 20),
     });
     expect(strangerUpload.status).toBe(404);
+    expect((await stranger.get(`/panel/bank-accounts/${bankId}/signature`)).status).toBe(404);
     expect((await api.get(`/bankAccounts/${bankId}`)).body.data.hasSignature).toBe(false);
     for (const url of [
       `/panel/payees/${payeeId}`,

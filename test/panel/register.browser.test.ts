@@ -93,7 +93,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('register in Chromium (%s)'
       total: Number(((await page.textContent('#outstanding-total')) ?? '').replace(/[$,]/g, '')),
     });
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Register' }).click();
+    await page.getByRole('navigation', { name: 'Office' }).getByRole('link', { name: 'Register' }).click();
     await shoot('register-accounts');
     await page.getByRole('link', { name: 'Operating' }).click();
     expect(await unlabelledControls(page)).toEqual([]);

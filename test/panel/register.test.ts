@@ -6,6 +6,7 @@ import { today } from '../../src/domain/dates.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
+import { checksCount } from '../../src/panel/register.pages.ts';
 
 const PASSWORD = 'correct horse battery';
 const TODAY = today('UTC');
@@ -209,11 +210,12 @@ describe.each(dialects())('register pages (%s)', (dialect) => {
 
     const csv = [
       'Check #,Posted Date,Amount',
-      `${c.serialNumber},${daysAgo(2)},75.50`,
+      // Banks pad their numbers with zeros; the result shows the office's own numbers.
+      `000${c.serialNumber},${daysAgo(2)},75.50`,
       `${b.serialNumber},${daysAgo(2)},250.00`,
       `${a.serialNumber},${daysAgo(2)},100.00`,
       `${fresh.serialNumber},${daysAgo(2)},42.00`,
-      `424242,${daysAgo(2)},5.00`,
+      `00424242,${daysAgo(2)},5.00`,
     ].join('\n');
     const result = await upload(v, ids.bankAccountId, csv);
     expect(result.status).toBe(200);
@@ -226,9 +228,14 @@ describe.each(dialects())('register pages (%s)', (dialect) => {
       'unknown_number',
     ]);
     expect(result.body).toContain(`Check ${b.serialNumber} is for $250.25; the bank paid $250.00.`);
+    expect(result.body).toContain(`">${c.serialNumber}</a></td><td class="num">$75.50</td>`);
+    expect(result.body).toContain('<td>424242</td>');
+    expect(result.body).not.toContain(`000${c.serialNumber}`);
     const after = await apiRegister(ids.bankAccountId);
     expect(after.outstanding).toEqual({ count: 2, total: 1250.25 });
     expect(byId(result.body, 'outstanding-total')).toBe('2 checks, $1,250.25');
+    // The same words for one check ("1 checks" before).
+    expect([checksCount(0), checksCount(1), checksCount(2)]).toEqual(['0 checks', '1 check', '2 checks']);
     expect((await api.get(`/checks/${c.checkId}`)).body.data.clearedDate).toBe(daysAgo(2));
     expect((await api.get(`/checks/${b.checkId}`)).body.data.clearedDate).toBeNull();
   });

@@ -1,7 +1,8 @@
 // What the panel's Chromium tests share: a server process on a fresh database with a browser page
 // pointed at it, signing up and in through the panel's own forms, a test key made on /panel/keys,
 // screenshots, and the accessibility and phone-width checks. Each test keeps its own assertions.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -98,6 +99,32 @@ export function unlabelledControls(page: Page): Promise<string[]> {
       .filter((c) => (c as HTMLInputElement).labels?.length === 0 && c.getAttribute('aria-label') === null)
       .map((c) => c.outerHTML),
   );
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * axe-core's WCAG 2.1 A and AA rules on the page as it is, each violation as "id (help): target".
+ * axe is evaluated through the browser's debugging protocol, which the pages' CSP does not govern
+ * (a script tag would be refused), so the page is tested with its real policy.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    return (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] })).violations;
+  });
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}): ${JSON.stringify(n.target)}`));
 }
 
 /** The screen the phone checks use: a 390-px-wide phone. */

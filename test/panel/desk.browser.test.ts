@@ -1,0 +1,200 @@
+// The panel as an office desk in a real browser (issue 24): the two navigations (the office's work,
+// the developer's tools) on at most two lines at 1280 px, and at 390 px every table either fits or
+// scrolls inside its box under a visible cue. Signed in, with data made over the API: a bank
+// account without a bank name, payees, printed and new checks, so the tables are as wide as they
+// get in an office.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { dialects } from '../support/databases.ts';
+import { http } from '../support/processes.ts';
+import { chromiumAvailable } from '../support/browser.ts';
+import {
+  startPanelInBrowser,
+  signUpAndIn,
+  createTestKey,
+  PHONE_VIEWPORT,
+  fitsWindow,
+  axeViolations,
+  type PanelInBrowser,
+} from '../support/panel-browser.ts';
+
+const daysAgo = (n: number): string => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+interface TableBox {
+  html: string;
+  scrollWidth: number;
+  clientWidth: number;
+  cue: { display: string; content: string; height: number };
+}
+
+/** Each `.table` box on the page: how wide its table is against the box, and its cue's state. */
+function tableBoxes(page: Page): Promise<TableBox[]> {
+  return page.$$eval('.table', (boxes) =>
+    boxes.map((box) => {
+      const cue = getComputedStyle(box, '::before');
+      return {
+        html: box.outerHTML.slice(0, 120),
+        scrollWidth: box.scrollWidth,
+        clientWidth: box.clientWidth,
+        cue: { display: cue.display, content: cue.content, height: Number.parseFloat(cue.height) || 0 },
+      };
+    }),
+  );
+}
+
+describe.runIf(chromiumAvailable()).each(dialects())('the office desk in Chromium (%s)', (dialect) => {
+  let panel: PanelInBrowser;
+  let page: Page;
+  let base: string;
+  const pages: string[] = [];
+
+  beforeAll(async () => {
+    panel = await startPanelInBrowser(dialect, { viewport: { width: 1280, height: 800 } });
+    ({ page, base } = panel);
+    page.setDefaultTimeout(15_000);
+    await signUpAndIn(page, base, {
+      company: 'Acme Payables',
+      email: 'desk@browser.test',
+      phone: '+14155550142',
+      password: 'a long enough passphrase',
+    });
+    const key = await createTestKey(page, base, 'Desk test');
+    const api = `${base}/api/v3`;
+    // No bank name on purpose: the pages must not show "Payroll ·  ****7766".
+    const bank = await http(`${api}/bankAccounts`, {
+      method: 'POST',
+      key,
+      body: { bankAccounts: [{ name: 'Payroll', routingNumber: '011000015', accountNumber: '12347766' }] },
+    });
+    const bankAccountId: string = bank.body.data.bankAccounts[0].bankAccountId;
+    const payee = await http(`${api}/payees`, {
+      method: 'POST',
+      key,
+      body: { payees: [{ name: 'Globex Corporation International Holdings', email: 'ap@globex.test' }] },
+    });
+    const payeeId: string = payee.body.data.payees[0].payeeId;
+    const made = await http(`${api}/checks`, {
+      method: 'POST',
+      key,
+      body: {
+        checks: [3193, 12.5, 870.25].map((amount, i) => ({
+          bankAccountId,
+          payeeId,
+          amount,
+          issueDate: daysAgo(20 - i * 7),
+          memo: 'Invoice 2026-0042 for services rendered',
+        })),
+      },
+    });
+    expect(made.status).toBe(201);
+    const checks: { checkId: string }[] = made.body.data.checks;
+    const printed = await fetch(`${api}/checks/print`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ checkIds: checks.slice(0, 2).map((c) => c.checkId) }),
+    });
+    expect(printed.status).toBe(200);
+    pages.push(
+      '/panel',
+      '/panel/checks',
+      `/panel/checks/${checks[0]?.checkId ?? ''}`,
+      '/panel/checks/new',
+      '/panel/payees',
+      `/panel/payees/${payeeId}`,
+      '/panel/register',
+      `/panel/bank-accounts/${bankAccountId}/register`,
+      '/panel/imports',
+      '/panel/positive-pay',
+      '/panel/bank-accounts',
+      `/panel/bank-accounts/${bankAccountId}`,
+      '/panel/settings',
+      '/panel/categories',
+      '/panel/keys',
+      '/panel/webhooks',
+      '/panel/inbox',
+    );
+  }, 90_000);
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  it('keeps the office and the developer navigations apart, on at most two lines at 1280 px', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const path of pages) {
+      await page.goto(`${base}${path}`);
+      const office = page.getByRole('navigation', { name: 'Office' });
+      const developer = page.getByRole('navigation', { name: 'Developer' });
+      expect(await office.getByRole('link').allTextContents()).toEqual([
+        'Home',
+        'Checks',
+        'Write a check',
+        'Payees',
+        'Register',
+        'Import',
+        'Positive pay',
+        'Bank accounts',
+        'Settings',
+      ]);
+      expect(await developer.getByRole('link').allTextContents()).toEqual(['API keys', 'Webhooks', 'Sandbox inbox']);
+      // Every link and button of the header sits on one of at most two lines.
+      // (The middle of each item, so the bigger brand name counts on the line it shares.)
+      const middles = await page.$$eval('header.top a:not(.skip), header.top button', (items) =>
+        items.map((item) => {
+          const box = item.getBoundingClientRect();
+          return box.top + box.height / 2;
+        }),
+      );
+      const lines = middles.sort((a, b) => a - b).filter((middle, i, all) => i === 0 || middle - (all[i - 1] ?? 0) > 8);
+      expect(lines.length, `${path}: header lines at ${middles.join(', ')}`).toBeLessThanOrEqual(2);
+      const lineHeight = await page.$eval('header.top nav a', (a) => Number.parseFloat(getComputedStyle(a).lineHeight));
+      const navHeight = await page.$eval('header.top', (h) => h.getBoundingClientRect().height);
+      // Two lines of text plus the bar's padding; three lines would not fit.
+      expect(navHeight, path).toBeLessThan(lineHeight * 3 + 24);
+    }
+    // The page a link opens is marked current in its own navigation.
+    await page.goto(`${base}/panel/checks/new`);
+    expect(await page.getByRole('link', { name: 'Write a check' }).getAttribute('aria-current')).toBe('page');
+    await page.goto(`${base}/panel/categories`);
+    expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
+    await page.goto(`${base}/panel/settings`);
+    expect(await page.getByRole('link', { name: 'Categories' }).count()).toBe(1);
+  });
+
+  it('at 390 px, every table fits or scrolls in its box under a visible cue', async () => {
+    await page.setViewportSize(PHONE_VIEWPORT);
+    let overflowing = 0;
+    for (const path of pages) {
+      await page.goto(`${base}${path}`);
+      expect(await fitsWindow(page), `${path} is wider than the phone`).toBe(true);
+      for (const box of await tableBoxes(page)) {
+        expect(box.clientWidth, `${path}: ${box.html}`).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
+        if (box.scrollWidth > box.clientWidth) {
+          overflowing += 1;
+          expect(box.cue.display, `${path}: ${box.html} overflows without its cue`).toBe('block');
+          expect(box.cue.content, path).toContain('Scroll sideways');
+          expect(box.cue.height, path).toBeGreaterThan(0);
+        }
+      }
+    }
+    // The checks list at least is wider than a phone: the cue was really looked at.
+    expect(overflowing).toBeGreaterThan(0);
+    // And on a desktop, where the tables fit, no cue shows.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/panel/checks`);
+    for (const box of await tableBoxes(page)) expect(box.cue.display).toBe('none');
+  });
+
+  it('has no WCAG 2.1 AA violation (axe-core) on any panel page, signed in with data', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(`${base}${path}`);
+      for (const v of await axeViolations(page)) found.push(`${path} ${v}`);
+    }
+    expect(found).toEqual([]);
+    // axe really looked: an image without a text alternative, put on the last page, is reported.
+    await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<img src="/panel">'));
+    expect((await axeViolations(page)).some((v) => v.startsWith('image-alt'))).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+// The panel's modules import one way (issue 24 item 9): no file of src/panel reaches itself again
+// through its relative imports. Read from the files' own import lines, as a madge-like walk.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const PANEL = resolve(import.meta.dirname, '../../src/panel');
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.{1,2}\/[^']+)'/gms)]
+    .map((m) => resolve(dirname(file), m[1] ?? ''))
+    .filter((target) => target.startsWith(PANEL));
+}
+
+function cyclesIn(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles.map((cycle) => cycle.map((f) => relative(PANEL, f)));
+}
+
+describe('the panel modules', () => {
+  const files = readdirSync(PANEL)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(PANEL, name));
+
+  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+  it('import each other without a cycle', () => {
+    expect(files.length).toBeGreaterThan(20);
+    expect(cyclesIn(graph).map((c) => c.join(' → '))).toEqual([]);
+  });
+
+  it('the walk reports the cycle of before when its edge is put back (bank-accounts.pages → records.pages)', () => {
+    const records = join(PANEL, 'records.pages.ts');
+    const banks = join(PANEL, 'bank-accounts.pages.ts');
+    expect(graph.get(records)).toContain(banks);
+    const withOldEdge = new Map(graph);
+    withOldEdge.set(banks, [...(graph.get(banks) ?? []), records]);
+    const found = cyclesIn(withOldEdge);
+    expect(found).toHaveLength(1);
+    expect(new Set(found[0])).toEqual(new Set(['records.pages.ts', 'bank-accounts.pages.ts']));
+  });
+});
