@@ -147,8 +147,8 @@ describe.each(dialects())('register pages (%s)', (dialect) => {
     expect(future.body).toContain('must not be after today');
     // Issue 22: a clearing dated before the check itself (the year 1900; the day before its date).
     for (const [clearedDate, message] of [
-      ['1900-01-01', 'The clearedDate field must not be before 2000-01-01.'],
-      [daysAgo(7), `The clearedDate field must not be before the check&#39;s issue date (${daysAgo(6)}).`],
+      ['1900-01-01', 'The cleared date field must not be before 2000-01-01.'],
+      [daysAgo(7), `The cleared date field must not be before the check&#39;s issue date (${daysAgo(6)}).`],
     ] as [string, string][]) {
       const early = await v.submit(path, `${path}/clear`, { env: 'test', checkId: a.checkId, clearedDate });
       expect(early.status).toBe(422);

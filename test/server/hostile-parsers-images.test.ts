@@ -37,11 +37,14 @@ describe.each(dialects())('image parsers on a server process (%s)', { timeout: 3
   let api = '';
   let panel: HttpVisitor;
 
+  // Each row its own real account: the same number twice is one account (a duplicate, refused).
+  let accounts = 0;
   const bankAccount = async (name: string): Promise<string> => {
+    accounts += 1;
     const bank = await http(`${api}/bankAccounts`, {
       method: 'POST',
       key,
-      body: { bankAccounts: [{ name, routingNumber: '011000015', accountNumber: '123456789' }] },
+      body: { bankAccounts: [{ name, routingNumber: '011000015', accountNumber: String(123456700 + accounts) }] },
     });
     expect(bank.status).toBe(201);
     return bank.body.data.bankAccounts[0].bankAccountId;

@@ -217,6 +217,9 @@ export async function createCheckOverHttp(
   check: { bankAccount: Record<string, unknown>; payee: Record<string, unknown>; amount: number },
 ): Promise<string> {
   const bank = await http(`${api}/bankAccounts`, { method: 'POST', key, body: { bankAccounts: [check.bankAccount] } });
+  // The same bank account again is the one already there: its create answers the existing id.
+  const existing = bank.status === 422 ? bank.body.bankAccountId : undefined;
+  const bankAccountId = typeof existing === 'string' ? existing : bank.body.data.bankAccounts[0].bankAccountId;
   const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [check.payee] } });
   const created = await http(`${api}/checks`, {
     method: 'POST',
@@ -224,14 +227,14 @@ export async function createCheckOverHttp(
     body: {
       checks: [
         {
-          bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
+          bankAccountId,
           payeeId: payee.body.data.payees[0].payeeId,
           amount: check.amount,
         },
       ],
     },
   });
-  for (const reply of [bank, payee, created])
+  for (const reply of typeof existing === 'string' ? [payee, created] : [bank, payee, created])
     if (reply.status !== 201) throw new Error(`expected 201, got ${reply.status}: ${JSON.stringify(reply.body)}`);
   return created.body.data.checks[0].checkId;
 }
