@@ -29,9 +29,13 @@ describe.each(dialects())('migration 018: images stored before normalization (%s
   });
   afterAll(() => t.close());
 
+  // Each its own real account: the same number twice is one account (a duplicate, refused).
+  let accounts = 0;
   const newBankAccount = async (name: string): Promise<string> => {
+    accounts += 1;
+    const accountNumber = String(123456700 + accounts);
     const made = await api.post('/bankAccounts', {
-      bankAccounts: [{ name, bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' }],
+      bankAccounts: [{ name, bankName: 'First Test Bank', routingNumber: '011000015', accountNumber }],
     });
     expect(made.status, made.raw).toBe(201);
     return made.body.data.bankAccounts[0].bankAccountId as string;
