@@ -50,6 +50,11 @@ describe('readImportFile, the import step a worker thread can run', () => {
         header: ['Date', 'Num', 'Payee', 'Amount', 'Memo'],
         mapping: ['issueDate', 'serialNumber', 'payee', 'amount', 'memo'],
         lines: [2, 3],
+        // Each row's cells as the file wrote them, by field: what the panel quotes in its messages.
+        cells: [
+          { issueDate: '11/02/2026', serialNumber: '1045', payee: 'Acme', amount: '1,234.50', memo: 'Paper, October' },
+          { issueDate: '2026-11-03', serialNumber: 'x1', payee: 'pay_abc', amount: '-5', memo: '' },
+        ],
         checks: [
           {
             item: {
