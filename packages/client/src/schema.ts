@@ -694,7 +694,7 @@ export interface paths {
                                     line: number;
                                     message: string;
                                     /** @enum {string} */
-                                    reason: "unknown_number" | "amount_differs" | "void" | "not_issued" | "already_cleared" | "duplicate_line";
+                                    reason: "unknown_number" | "amount_differs" | "void" | "not_issued" | "already_cleared" | "duplicate_line" | "date_before_issue";
                                 }[];
                                 /** @description Rows that did not clear, all of them; mismatched lists the first 1,000. */
                                 mismatchedCount: number;
