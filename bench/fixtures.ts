@@ -38,11 +38,14 @@ interface PayeesReply {
   data: { payees: { payeeId: string; name: string }[] };
 }
 
+/** Bank accounts made in this run: each its own number (the same number twice is one account, a duplicate). */
+let bankAccountsMade = 0;
+
 export async function createBasics(client: HttpClient, payeeNames: readonly string[]): Promise<Basics> {
+  const accountNumber = String(123456789 + bankAccountsMade);
+  bankAccountsMade += 1;
   const bank = await client.json<BankAccountsReply>('POST', '/bankAccounts', 201, {
-    bankAccounts: [
-      { name: 'Operating', bankName: 'First Bench Bank', routingNumber: '011000015', accountNumber: '123456789' },
-    ],
+    bankAccounts: [{ name: 'Operating', bankName: 'First Bench Bank', routingNumber: '011000015', accountNumber }],
   });
   const bankAccountId = bank.data.bankAccounts[0]?.bankAccountId;
   if (bankAccountId === undefined) throw new Error('POST /bankAccounts returned no bank account');
