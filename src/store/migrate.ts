@@ -20,6 +20,7 @@ import * as normalizeImages from './migrations/018-normalize-images.ts';
 import * as searchIndexByOwner from './migrations/019-search-index-by-owner.ts';
 import * as sharedLimits from './migrations/020-shared-limits.ts';
 import * as fieldClients from './migrations/021-field-clients.ts';
+import * as searchTextsByOwner from './migrations/022-search-texts-by-owner.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -52,6 +53,7 @@ const MIGRATIONS: readonly Migration[] = [
   searchIndexByOwner,
   sharedLimits,
   fieldClients,
+  searchTextsByOwner,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

@@ -3,14 +3,17 @@
 // triggers through inserts, edits and deletes, and built from 011's index's database on upgrade; on both
 // databases the amount part as a difference of counts. They must agree exactly, for every owner.
 // On PostgreSQL the trigram index holds the owner too (migration 019, btree_gin): its bitmap is the
-// owner's candidates alone, which the plan shape below pins.
+// owner's candidates alone, which the plan shape below pins. A term matching a good share of the
+// owner's checks is counted over the owner's narrow texts instead (migration 022, check_texts,
+// hash-partitioned by owner and kept by triggers): the mirror and the one-partition plan are pinned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '../../src/domain/owner.ts';
-import { allMatchIds, countMatches } from '../../src/store/check-search.ts';
+import { allMatchIds, countMatches, textCountFromTexts } from '../../src/store/check-search.ts';
 import { deleteCheck } from '../../src/store/checks.repository.ts';
 import { data as checkSearch011 } from '../../src/store/migrations/011-check-search.ts';
 import { data as searchByOwner } from '../../src/store/migrations/017-search-by-owner.ts';
 import { data as searchIndexByOwner } from '../../src/store/migrations/019-search-index-by-owner.ts';
+import { data as searchTextsByOwner } from '../../src/store/migrations/022-search-texts-by-owner.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -27,6 +30,7 @@ const TERMS: [string, number | null][] = [
   ['12.50', 1250],
   ['bistro', null],
   ['overhaul', null],
+  ['consulting', null],
 ];
 
 describe.each(dialects())('check search counts (%s): every plan agrees with the rule', (dialect) => {
@@ -86,7 +90,28 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
     }
   };
 
+  /** PostgreSQL: check_texts holds exactly every check's owner number, id and text (migration 022). */
+  const expectMirror = async () => {
+    if (dialect !== 'postgres') return;
+    const db = t.database.db;
+    const fromChecks = await db.all<{ row: string }>(
+      `SELECT o.owner_no || ' ' || c.id || ' ' || c.search_text AS row
+       FROM checks c JOIN search_owners o ON o.account_id = c.account_id AND o.env = c.env ORDER BY 1`,
+    );
+    const mirrored = await db.all<{ row: string }>(
+      `SELECT owner_no || ' ' || check_id || ' ' || search_text AS row FROM check_texts ORDER BY 1`,
+    );
+    expect(fromChecks.length).toBeGreaterThan(0);
+    expect(mirrored.map((r) => r.row)).toEqual(fromChecks.map((r) => r.row));
+    const unnumbered = await db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM checks c
+       WHERE NOT EXISTS (SELECT 1 FROM search_owners o WHERE o.account_id = c.account_id AND o.env = c.env)`,
+    );
+    expect(Number(unnumbered?.n)).toBe(0);
+  };
+
   it('for every owner and term, before and after the planner has statistics (ANALYZE)', async () => {
+    await expectMirror();
     await expectAgreement();
     await t.database.db.run('ANALYZE');
     await expectAgreement();
@@ -119,6 +144,7 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
         ]);
     }
     await expectAgreement();
+    await expectMirror();
     // Not vacuous: the rewritten text is found by its new word, and some of it was "services".
     const owner = owners[0] as Owner;
     const rewritten = await db.get<{ n: number }>(
@@ -225,6 +251,45 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
   );
 
   it.runIf(dialect === 'postgres')(
+    "a broad term is counted over the owner's texts in one partition; a narrow one on the index (migration 022)",
+    async () => {
+      const db = t.database.db;
+      const owner = owners[0] as Owner;
+      const filter = (term: string) => ({ status: null, referenceId: null, term, termCents: null });
+      // "consulting" is in a fifth of the owner's memos (edits kept the word); "inv-0042" in one
+      // check's invoice number.
+      const broad = await textCountFromTexts(db, owner, filter('consulting'));
+      expect(broad).not.toBeNull();
+      expect(await textCountFromTexts(db, owner, filter('inv-0042'))).toBeNull();
+      expect(await textCountFromTexts(db, owner, { ...filter('consulting'), status: 0 })).toBeNull();
+      const row = await db.get<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) SELECT ${broad?.text}`, broad?.args);
+      const plan = row?.['QUERY PLAN'];
+      const top = (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[];
+      const scanned = nodesOf(top[0]?.Plan)
+        .map((n) => n['Relation Name'])
+        .filter((name): name is string => name !== undefined);
+      // Pruned to the owner's partition: one of check_texts' 32, never checks.
+      expect(scanned).toHaveLength(1);
+      expect(scanned[0]).toMatch(/^check_texts_\d+$/);
+    },
+  );
+
+  it.runIf(dialect === 'postgres')('after an upgrade to migration 022, as a database at 021 holds it', async () => {
+    const db = t.database.db;
+    await db.transaction(async (tx) => {
+      for (const trigger of ['checks_texts_insert', 'checks_texts_update', 'checks_texts_delete'])
+        await tx.run(`DROP TRIGGER ${trigger} ON checks`);
+      for (const fn of ['check_texts_added', 'check_texts_changed', 'check_texts_removed'])
+        await tx.run(`DROP FUNCTION ${fn}()`);
+      await tx.run('DROP TABLE check_texts');
+      await tx.run('DROP TABLE search_owners');
+    });
+    await db.transaction((tx) => searchTextsByOwner(tx));
+    await expectMirror();
+    await expectAgreement();
+  });
+
+  it.runIf(dialect === 'postgres')(
     "after an upgrade from migration 011's index, as a database at 018 holds it",
     async () => {
       const db = t.database.db;
@@ -265,6 +330,7 @@ interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;
   'Index Cond'?: string;
+  'Relation Name'?: string;
   Filter?: string;
   Plans?: PlanNode[];
 }
