@@ -157,7 +157,9 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromiu
     });
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.waitForURL(/\/panel\/imports\/imp_\w+$/);
-    await page.getByLabel('Bank account of every check').selectOption({ label: 'Operating (****3210)' });
+    await page
+      .getByLabel('Bank account of every check')
+      .selectOption({ label: 'Operating · First Test Bank ****3210' });
     await page.getByRole('button', { name: 'Update preview' }).click();
     await shoot('office-import-preview');
     await page.getByRole('button', { name: 'Import 500 rows' }).click();
