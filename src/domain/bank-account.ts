@@ -48,3 +48,12 @@ export const BANK_ACCOUNT_DETAILS = [
 ] as const;
 
 export type BankAccountDetail = (typeof BANK_ACCOUNT_DETAILS)[number];
+
+/**
+ * How a person tells bank accounts apart in a menu or a list: "Payroll · First Bank ****7766", and
+ * without a bank name "Payroll · ****7766" (never a dangling separator or a double space).
+ */
+export function bankAccountLabel(b: Pick<BankAccount, 'name' | 'bankName' | 'accountNumberMasked'>): string {
+  const where = [b.bankName.trim(), b.accountNumberMasked].filter((part) => part !== '').join(' ');
+  return [b.name.trim(), where].filter((part) => part !== '').join(' · ');
+}

@@ -1,5 +1,6 @@
-// Sign up, sign in and out, email and phone verification, password reset, and the home page that
-// says what is still missing before checks can be emailed.
+// Sign up, sign in and out, email and phone verification, password reset, and the home page: the
+// office's bank accounts and latest work (home.ts), and what is still missing before checks can be
+// emailed.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { type Account, senderName } from '../domain/account.ts';
@@ -9,7 +10,8 @@ import { field, queryText } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage } from './layout.ts';
 import type { PanelDeps } from './deps.ts';
-import { accountOf, signIn, signOut } from './session.ts';
+import { officeSections } from './home.ts';
+import { accountOf, envOf, principalFor, signIn, signOut } from './session.ts';
 import { plainWords } from './wording.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -88,14 +90,16 @@ Everything else — creating, listing and printing checks — works already, and
 ${operatorNote}<ul class="plain">${email}${phone}</ul></section>`;
 }
 
-function homePage(deps: PanelDeps, request: FastifyRequest, problem?: string): string {
+async function homePage(deps: PanelDeps, request: FastifyRequest, problem?: string): Promise<string> {
   const account = accountOf(request);
+  const env = envOf(request);
   const base = `${deps.ctx.config.publicUrl}/api/v3`;
   return page(
-    { title: 'Home', request, current: 'home', problem },
-    html`<h1>${senderName(account)}</h1>
+    { title: 'Home', request, current: 'home', env, problem },
+    html`<h1>${senderName(account)} <span class="hint">(${env})</span></h1>
+${await officeSections(deps.ctx, principalFor(request, env))}
 ${verificationCard(deps, request, account)}
-<section class="card" aria-labelledby="start-h"><h2 id="start-h">Get started</h2>
+<section class="card" aria-labelledby="start-h"><h2 id="start-h">Get started with the API</h2>
 <ol><li><a href="/panel/keys">Create a test API key</a>. Test keys see only test data, and their emails and texts land in your <a href="/panel/inbox">sandbox inbox</a>.</li>
 <li>Call the API with it: <pre>curl ${base}/checks -H "Authorization: Bearer YOUR_KEY"</pre></li>
 <li>Read the <a href="/api/v3/docs">API reference</a>, then watch your <a href="/panel/checks">checks</a> appear here.</li></ol></section>`,
@@ -118,7 +122,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   const signUps = { limit: 10, ms: HOUR };
   const resets = { limit: 10, ms: HOUR };
 
-  app.get('', async (request, reply) => sendPage(reply, homePage(deps, request)));
+  app.get('', async (request, reply) => sendPage(reply, await homePage(deps, request)));
 
   app.get('/sign-up', PUBLIC, async (request, reply) => {
     if (request.panel.account !== null) return reply.redirect('/panel', 303);
@@ -227,7 +231,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
       'too-many': 'Too many wrong codes. Ask for a new one.',
       none: 'There is no code waiting. Ask for a new one.',
     };
-    return sendPage(reply, homePage(deps, request, problems[outcome]), 422);
+    return sendPage(reply, await homePage(deps, request, problems[outcome]), 422);
   });
 
   app.post('/resend', async (request, reply) => {

@@ -104,6 +104,21 @@ ul.options li[aria-selected=true]{background:var(--brand);color:#fff}
 ul.options li[aria-selected=true] .hint{color:#e6edf3}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-bottom:1rem}
 .actions .button{margin-top:0}
+/* The home page (issue 24 item 7): a bank account's figures beside its chart of the last weeks. */
+.home-bank-body{display:grid;grid-template-columns:minmax(11rem,15rem) minmax(0,1fr);gap:1rem 2rem;align-items:start}
+@media (max-width:52rem){.home-bank-body{grid-template-columns:minmax(0,1fr)}}
+figure.weeks{margin:0}
+figure.weeks figcaption{font-weight:600;margin-bottom:.3rem}
+.legend{font-weight:400;font-size:.9rem;color:var(--muted);white-space:nowrap}
+.swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;vertical-align:-.05rem;margin:0 .3rem 0 .6rem}
+.swatch.written{background:#1f4e8c}.swatch.cleared{background:#2f8f57}
+.weeks-chart{display:block;width:100%;max-width:34rem;height:auto}
+.weeks-chart .bar-written{fill:#1f4e8c}.weeks-chart .bar-cleared{fill:#2f8f57}
+.weeks-chart .grid{stroke:#d8dde3;stroke-width:1}
+.weeks-chart .axis{fill:#5b6570;font-size:11px}
+figure.weeks details{margin-top:.5rem}
+figure.weeks summary{cursor:pointer;color:var(--brand);font-weight:600}
+ul.recent{margin:0 0 .5rem}ul.recent li{margin:.3rem 0}
 @media (max-width:40rem){h1{font-size:1.35rem}main{padding:.75rem}th,td{padding:.45rem .5rem}}
 `;
 

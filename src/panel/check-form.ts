@@ -4,7 +4,7 @@
 // and the services; this file only translates between form fields and API field paths.
 import type { FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import type { BankAccount } from '../domain/bank-account.ts';
+import { type BankAccount, bankAccountLabel } from '../domain/bank-account.ts';
 import type { Category } from '../domain/category.ts';
 import type { Environment } from '../domain/owner.ts';
 import type { Payee } from '../domain/payee.ts';
@@ -288,7 +288,7 @@ function bankAccountControl(view: FormView): Html {
   return html`<div><label for="bankAccountId">Bank account</label>
 <select id="bankAccountId" name="bankAccountId"${autofocus}${invalid(view, 'bankAccountId')}>${choices.bankAccounts.length === 1 ? '' : html`<option value="">Choose a bank account</option>`}${choices.bankAccounts.map(
     (b) =>
-      html`<option value="${b.id}"${values.bankAccountId === b.id ? html` selected` : ''}>${b.name} · ${b.bankName} ${b.accountNumberMasked}</option>`,
+      html`<option value="${b.id}"${values.bankAccountId === b.id ? html` selected` : ''}>${bankAccountLabel(b)}</option>`,
   )}</select>${errorOf(view, 'bankAccountId')}${choices.bankAccounts.length === 0 ? html`<p class="hint">No bank account yet: add one through the API first.</p>` : ''}</div>`;
 }
 

@@ -7,7 +7,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
-import type { BankAccount } from '../domain/bank-account.ts';
+import { type BankAccount, bankAccountLabel } from '../domain/bank-account.ts';
 import type { Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import * as bankAccountService from '../services/bank-account.service.ts';
@@ -146,8 +146,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
 
   const bankOptions = (banks: readonly BankAccount[], selected: string, fileColumn: string | null): Html =>
     html`${banks.length === 1 && fileColumn === null ? '' : html`<option value="">${fileColumn === null ? '— choose a bank account —' : `— the file's column “${cut(fileColumn)}” —`}</option>`}${banks.map(
-      (b) =>
-        html`<option value="${b.id}"${b.id === selected ? html` selected` : ''}>${b.name} (${b.accountNumberMasked})</option>`,
+      (b) => html`<option value="${b.id}"${b.id === selected ? html` selected` : ''}>${bankAccountLabel(b)}</option>`,
     )}`;
 
   app.get('/imports', async (request, reply) => {

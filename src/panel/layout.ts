@@ -57,6 +57,7 @@ function navEntryOf(current: NavKey | undefined, path: string): NavKey | undefin
 
 /** Views whose data belongs to one environment keep it in their links. */
 const ENV_VIEWS = new Set<NavKey>([
+  'home',
   'checks',
   'write',
   'payees',

@@ -2,6 +2,7 @@
 // to download and records the export. The page lists past exports (who, when, range, count,
 // totals). The same service as POST /api/v3/positive-pay-exports (docs/positive-pay.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bankAccountLabel } from '../domain/bank-account.ts';
 import { today } from '../domain/dates.ts';
 import { MAX_RANGE_DAYS, isPositivePayFormat } from '../domain/positive-pay.ts';
 import type { Environment } from '../domain/owner.ts';
@@ -47,7 +48,7 @@ export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): P
   ): Promise<string> => {
     const principal = principalFor(request, env);
     const banks = await bankAccountService.listBankAccounts(ctx, principal, { limit: 500, offset: 0, term: null });
-    const bankName = new Map(banks.items.map((b) => [b.id, `${b.name} (${b.accountNumberMasked})`]));
+    const bankName = new Map(banks.items.map((b) => [b.id, bankAccountLabel(b)]));
     const filters = listFilters(request.query);
     const past = await positivePay.listExports(ctx, principal, {
       limit: filters.perPage,
@@ -66,7 +67,7 @@ export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): P
 <label for="bankAccountId">Bank account</label>
 <select id="bankAccountId" name="bankAccountId" required${invalid('bankAccountId')}>${banks.items.map(
             (b) =>
-              html`<option value="${b.id}"${b.id === values.bankAccountId ? html` selected` : ''}>${b.name} (${b.accountNumberMasked})</option>`,
+              html`<option value="${b.id}"${b.id === values.bankAccountId ? html` selected` : ''}>${bankAccountLabel(b)}</option>`,
           )}</select>${error('bankAccountId')}
 <label for="from">From <span class="hint">(issue date or void date, included)</span></label>
 <input id="from" name="from" type="date" required value="${values.from}"${invalid('from')}>${error('from')}

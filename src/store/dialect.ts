@@ -60,3 +60,13 @@ export async function waitForLocksAtMost(q: Queryable, ms: number | null): Promi
     ms === null ? 'SET LOCAL lock_timeout TO DEFAULT' : `SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}`,
   );
 }
+
+/**
+ * Whole weeks from the date bound to the `?` to the date in `column` (both YYYY-MM-DD text, the
+ * column's date not before the bound's): 0 for its first seven days, 1 for the next seven, …
+ */
+export function weeksAfter(dialect: Dialect, column: string): string {
+  return dialect === 'sqlite'
+    ? `CAST((julianday(${column}) - julianday(?)) / 7 AS INTEGER)`
+    : `((CAST(${column} AS DATE) - CAST(? AS DATE)) / 7)`;
+}

@@ -21,6 +21,7 @@ import * as searchIndexByOwner from './migrations/019-search-index-by-owner.ts';
 import * as sharedLimits from './migrations/020-shared-limits.ts';
 import * as fieldClients from './migrations/021-field-clients.ts';
 import * as searchTextsByOwner from './migrations/022-search-texts-by-owner.ts';
+import * as clearedByDay from './migrations/023-cleared-by-day.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -54,6 +55,7 @@ const MIGRATIONS: readonly Migration[] = [
   sharedLimits,
   fieldClients,
   searchTextsByOwner,
+  clearedByDay,
 ];
 
 /** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */

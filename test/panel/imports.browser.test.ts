@@ -53,7 +53,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('imports in Chromium (%s)',
     });
     expect(bank.status).toBe(201);
 
-    await page.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('navigation', { name: 'Office' }).getByRole('link', { name: 'Import' }).click();
     await page.waitForURL(/\/panel\/imports$/);
     expect(await unlabelledControls(page)).toEqual([]);
     await page.getByLabel('The file holds').selectOption('payees');

@@ -135,7 +135,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromiu
     expect(bank).toMatchObject({ name: 'Operating', hasSignature: true });
 
     // 2. 200 payees, then 500 checks, from CSV files; every row checked on the preview first.
-    await page.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('navigation', { name: 'Office' }).getByRole('link', { name: 'Import' }).click();
     await page.getByLabel('The file holds').selectOption('payees');
     await page.getByLabel('CSV file').setInputFiles({
       name: 'vendors.csv',
@@ -157,7 +157,9 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromiu
     });
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.waitForURL(/\/panel\/imports\/imp_\w+$/);
-    await page.getByLabel('Bank account of every check').selectOption({ label: 'Operating (****3210)' });
+    await page
+      .getByLabel('Bank account of every check')
+      .selectOption({ label: 'Operating · First Test Bank ****3210' });
     await page.getByRole('button', { name: 'Update preview' }).click();
     await shoot('office-import-preview');
     await page.getByRole('button', { name: 'Import 500 rows' }).click();
@@ -232,7 +234,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromiu
     expect(printed.map((c) => c.checkId).sort()).toEqual(toPrint.map((c) => c.checkId).sort());
 
     // 5. Positive pay for the bank account: the 20 printed checks are the issued ones.
-    await page.getByRole('link', { name: 'Positive pay' }).click();
+    await page.getByRole('navigation', { name: 'Office' }).getByRole('link', { name: 'Positive pay' }).click();
     await page.getByLabel('Bank account').selectOption(bankAccountId);
     await page.getByLabel(/^From/).fill('2026-01-01');
     await page.getByLabel(/^To/).fill('2026-11-25');

@@ -126,7 +126,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('developer panel in Chromiu
     await page.getByRole('button', { name: 'Verify phone' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Your phone number is verified.');
     expect(await page.textContent('main')).toContain('Your email address and phone number are verified');
-    await shoot('home');
+    await shoot('home-new');
 
     // A test key, shown once, copied with the button.
     await page.getByRole('navigation', { name: 'Developer' }).getByRole('link', { name: 'API keys' }).click();

@@ -184,6 +184,32 @@ describe.each(dialects())('the panel speaks people’s words (%s)', { timeout: 1
     expect(offending.map((o) => `${o.where}: ${o.message}`)).toEqual([]);
   });
 
+  it('the home page, with a bank account’s weeks and figures, speaks people’s words', async () => {
+    // The check is issued and paid, so the home has an outstanding figure, a chart and its table.
+    const printed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v3/checks/print',
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ checkIds: [checkId] }),
+    });
+    expect(printed.statusCode).toBe(200);
+    for (const url of ['/panel', '/panel?env=live', '/panel?env=nope']) {
+      const home = await visitor.get(url);
+      expect(home.status, url).toBe(200);
+      // What a person reads: the page's main text, without the code samples meant for developers.
+      const main = /<main[^>]*>([\s\S]*?)<\/main>/.exec(home.body)?.[1] ?? '';
+      const words = decode(main.replace(/<(code|pre)>[\s\S]*?<\/\1>/g, ' '));
+      // (A nonsense environment is the test one.)
+      if (url === '/panel?env=live') expect(words).toContain('No bank account yet');
+      else {
+        expect(words).toContain('Operating');
+        expect(words).toContain('Checks written and cleared per week');
+        expect(words).toContain("Every week's numbers");
+      }
+      expect(apiNames(words), url).toEqual([]);
+    }
+  });
+
   it('the import preview names the file’s columns and cells, for checks and payees', async () => {
     const upload = async (kind: string, name: string, text: string): Promise<PanelResponse> => {
       const form = await visitor.get('/panel/imports');

@@ -95,7 +95,7 @@ describe.runIf(chromiumAvailable()).each(dialects())(
     });
 
     it('the form downloads the file, and the export joins the list', async () => {
-      await page.getByRole('link', { name: 'Positive pay' }).click();
+      await page.getByRole('navigation', { name: 'Office' }).getByRole('link', { name: 'Positive pay' }).click();
       await page.waitForURL(/\/panel\/positive-pay$/);
       await page.getByLabel('Bank account').selectOption(bankAccountId);
       await page.getByLabel(/^From/).fill(from);

@@ -19,8 +19,9 @@ export async function getImport(ctx: ServiceContext, owner: Owner, id: string): 
   return running === undefined ? record : { ...record, rowsDone: Math.max(record.rowsDone, running) };
 }
 
-export function listImports(ctx: ServiceContext, owner: Owner): Promise<ImportRecord[]> {
-  return importStore.listImports(ctx.db, owner, 50);
+/** The owner's newest imports (drafts left out), newest first. */
+export function listImports(ctx: ServiceContext, owner: Owner, limit = 50): Promise<ImportRecord[]> {
+  return importStore.listImports(ctx.db, owner, limit);
 }
 
 export function resultOf(record: ImportRecord): ImportResult {
