@@ -14,7 +14,12 @@ import * as bankAccountService from '../services/bank-account.service.ts';
 import { draftCsv, saveDraft, startDraft } from '../services/imports/drafts.service.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, type Preview, previewImport } from '../services/imports/preview.service.ts';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from '../services/imports/read-import-file.ts';
+import {
+  fileTooLargeMessage,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_COLUMNS,
+  MAX_IMPORT_ROWS,
+} from '../services/imports/read-import-file.ts';
 import { createdRecords, errorsOf, getImport, listImports, resultOf } from '../services/imports/records.service.ts';
 import { importRunner } from '../services/imports/runner.service.ts';
 import type { ImportRecord } from '../store/imports.repository.ts';
@@ -131,10 +136,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
         (part as MultipartFile & { value: Upload }).value = { name: part.filename, data: await part.toBuffer() };
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(
-            'payload_too_large',
-            `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
-          );
+          throw new AppError('payload_too_large', fileTooLargeMessage(MAX_IMPORT_BYTES));
         throw error;
       }
     },

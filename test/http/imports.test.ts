@@ -201,6 +201,31 @@ describe.each(dialects())('CSV imports over the API (%s)', { timeout: 60_000 }, 
     expect(theirs.body.data.errors[0].messages).toContain('The selected bankAccountId is invalid.');
   });
 
+  it('a file past 4 MB is refused by its decoded size on the raw body, before the parse; one at 4 MB whose JSON is near 8 MB is read', async () => {
+    const max = 4 * 1024 * 1024;
+    // Cells of quotes: as JSON every byte of the file is two (\" and \n), the body near 8 MB.
+    const row = `"${'""'.repeat(1_000)}"\n`;
+    const rows = row.repeat(Math.floor((max - 5) / row.length));
+    const atLimit = `Name\n${rows}${'x'.repeat(max - 5 - rows.length)}`;
+    expect(Buffer.byteLength(atLimit)).toBe(max);
+    const body = (csv: string): string => JSON.stringify({ type: 'payees', csv, dryRun: true });
+    expect(body(atLimit).length).toBeGreaterThan(1.9 * max);
+    const read = await api.post('/imports', body(atLimit));
+    expect(read.status).toBe(200);
+    expect(read.body.data.rowsTotal).toBe(rows.length / row.length + 1);
+    // One byte more (a two-byte character for a one-byte one), and the body's JSON broken after the
+    // file: parsed, it would be a 400 for the JSON; refused first by the file's size, it is a 413.
+    const past = body(`${atLimit.slice(0, -1)}é`).replace(/}$/, ',');
+    const refused = await api.post('/imports', past);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toEqual({
+      success: false,
+      errorMsg: 'The file is larger than 4 MB: split it into smaller files.',
+    });
+    // The same broken JSON with a file at the limit reaches the parser, which refuses it.
+    expect((await api.post('/imports', body(atLimit).replace(/}$/, ','))).status).toBe(400);
+  });
+
   it('an idempotency key replays the same import instead of making a second one', async () => {
     const body = JSON.stringify({ type: 'payees', csv: 'Name\nOnce Only\n' });
     const send = () =>

@@ -4,8 +4,9 @@
 // the hostile bodies on anonymous paths and on an API route with a valid key, while /healthz is
 // probed: every probe must answer within a second, and every hostile request gets a 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { createKeyWithCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { dialects } from '../support/databases.ts';
+import { type HostileServer, startHostileServer } from '../support/hostile-server.ts';
+import type { ServerProcess } from '../support/processes.ts';
 
 const HALF = 1_000_000; // 2,000,000 bytes in all: under the default 2 MiB body limit
 const NESTED_ARRAYS = '['.repeat(HALF) + ']'.repeat(HALF);
@@ -32,19 +33,16 @@ async function send(
 }
 
 describe.each(dialects())('hostile bodies against a server process on %s', (dialect) => {
+  let hostile: HostileServer;
   let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let key = '';
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    server = await startServerProcess(fresh.env);
-    key = await createKeyWithCli('hostile@example.com', fresh.env);
+    hostile = await startHostileServer(dialect, 'hostile@example.com');
+    ({ server, key } = hostile);
   }, 60_000);
   afterAll(async () => {
-    await server.stop();
-    await cleanup();
+    await hostile?.close();
   });
 
   it('answers /healthz within 1 s while 2 MB nested bodies arrive, and answers each with a 4xx in the error shape', async () => {

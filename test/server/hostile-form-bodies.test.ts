@@ -3,8 +3,9 @@
 // key while /healthz is probed. Each must be refused with a 4xx in the spec's error shape, naming
 // the bound it broke, and no probe may wait a second. Nothing may be written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
-import { createKeyWithCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { dialects } from '../support/databases.ts';
+import { type HostileServer, startHostileServer } from '../support/hostile-server.ts';
+import type { ServerProcess } from '../support/processes.ts';
 
 const many = (count: number, part: (i: number) => string) => Array.from({ length: count }, (_, i) => part(i)).join('&');
 
@@ -85,19 +86,16 @@ const HOSTILE: { name: string; body: string; status: number; says: RegExp }[] = 
 ];
 
 describe.each(dialects())('hostile form bodies against a server process on %s', (dialect) => {
+  let hostile: HostileServer;
   let server: ServerProcess;
-  let cleanup: () => Promise<void>;
   let key = '';
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    server = await startServerProcess(fresh.env);
-    key = await createKeyWithCli('hostile-forms@example.com', fresh.env);
+    hostile = await startHostileServer(dialect, 'hostile-forms@example.com');
+    ({ server, key } = hostile);
   }, 60_000);
   afterAll(async () => {
-    await server.stop();
-    await cleanup();
+    await hostile?.close();
   });
 
   it('refuses each with its 4xx in the error shape while /healthz answers within 1 s; nothing is written', async () => {

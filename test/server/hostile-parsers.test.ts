@@ -4,19 +4,20 @@
 // answered within 100 ms throughout (probed every ~20 ms from a worker thread) and its memory
 // bounded; shapes that take work in proportion to their size are sent at N and 2N and must take
 // at most ~2.5 times as long at 2N. Rows for the CSV readers and the images are in
-// hostile-csv.test.ts and hostile-images.test.ts.
+// hostile-parsers-csv.test.ts and hostile-parsers-images.test.ts.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../../src/domain/dates.ts';
-import { dialects, freshDatabaseConfig } from '../support/databases.ts';
+import { dialects } from '../support/databases.ts';
 import { FORM_END, FORM_TYPE, FORMULA_NAMES, FORMULA_START, formPart } from '../support/hostile-inputs.ts';
-import { createKeyWithCli, http, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { type HostileServer, startHostileServer } from '../support/hostile-server.ts';
+import { http, type ServerProcess } from '../support/processes.ts';
 import { rawRequest } from '../support/raw-http.ts';
 import {
   DOUBLING_RATIO,
   doubling,
   expectErrorShape,
-  HealthProbe,
+  type HealthProbe,
   hostileRow,
   NOISE_FLOOR_MS,
 } from '../support/responsiveness.ts';
@@ -31,9 +32,9 @@ interface Answer {
 }
 
 describe.each(dialects())('parsers of untrusted input on a server process (%s)', { timeout: 300_000 }, (dialect) => {
+  let hostile: HostileServer;
   let server: ServerProcess;
   let probe: HealthProbe;
-  let cleanup: () => Promise<void>;
   let key = '';
   let api = '';
   let checkId = '';
@@ -98,17 +99,10 @@ describe.each(dialects())('parsers of untrusted input on a server process (%s)',
   };
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseConfig(dialect);
-    cleanup = fresh.cleanup;
-    server = await startServerProcess(fresh.env);
-    key = await createKeyWithCli('hostile-parsers@example.com', fresh.env);
-    api = `${server.url}/api/v3`;
-    const bank = await http(`${api}/bankAccounts`, {
-      method: 'POST',
-      key,
-      body: { bankAccounts: [{ name: 'Operating', routingNumber: '011000015', accountNumber: '123456789' }] },
-    });
-    bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
+    hostile = await startHostileServer(dialect, 'hostile-parsers@example.com', { probe: true });
+    ({ server, key, api } = hostile);
+    probe = hostile.probe as HealthProbe;
+    bankAccountId = await hostile.bankAccount();
     const payees = await http(`${api}/payees`, {
       method: 'POST',
       key,
@@ -135,12 +129,9 @@ describe.each(dialects())('parsers of untrusted input on a server process (%s)',
     });
     expect(printed.status).toBe(200);
     await printed.arrayBuffer();
-    probe = await HealthProbe.start(server.url);
   }, 120_000);
   afterAll(async () => {
-    await probe?.close();
-    await server?.stop();
-    await cleanup?.();
+    await hostile?.close();
   });
 
   // ---- JSON bodies ----

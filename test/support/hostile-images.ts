@@ -29,18 +29,23 @@ function channels(colorType: number): number {
   return colorType === 6 ? 4 : colorType === 2 ? 3 : colorType === 4 ? 2 : 1;
 }
 
-/** Raw (unfiltered, filter byte 0 per row) scanlines of an all-zero image, deflated. */
-export function zeroIdat(width: number, height: number, bitDepth = 8, colorType = 6): Buffer {
+/** Raw (unfiltered, filter byte 0 per row) scanlines whose every sample byte is `fill`, deflated. */
+export function zeroIdat(width: number, height: number, bitDepth = 8, colorType = 6, fill = 0): Buffer {
   const stride = Math.ceil((width * channels(colorType) * bitDepth) / 8) + 1;
-  return deflateSync(Buffer.alloc(stride * height), { level: 9 });
+  const rows = Buffer.alloc(stride * height, fill);
+  for (let row = 0; row < height; row += 1) rows[row * stride] = 0; // filter type None
+  return deflateSync(rows, { level: 9 });
 }
 
-/** A valid PNG of an all-zero (transparent black, or black) image. */
-export function plainPng(width: number, height: number, bitDepth = 8, colorType = 6): Buffer {
+/**
+ * A valid PNG of one flat colour, each sample byte `fill`: all-zero (transparent black, or black)
+ * by default; 16-bit RGBA filled with 0x40 is a grey the old decoder stored undecoded.
+ */
+export function plainPng(width: number, height: number, bitDepth = 8, colorType = 6, fill = 0): Buffer {
   return Buffer.concat([
     PNG_SIGNATURE,
     pngChunk('IHDR', ihdr(width, height, bitDepth, colorType)),
-    pngChunk('IDAT', zeroIdat(width, height, bitDepth, colorType)),
+    pngChunk('IDAT', zeroIdat(width, height, bitDepth, colorType, fill)),
     pngChunk('IEND'),
   ]);
 }
@@ -195,6 +200,32 @@ export function jpegClaiming(width = 65535, height = 65535): Buffer {
     segment(0xda, sos),
     Buffer.from([0x00, 0x00, 0x00, 0x00, 0xff, 0xd9]),
   ]);
+}
+
+/**
+ * The other 41-byte JPEG of issue 22: SOI, a JFIF APP0, a frame header declaring `width`×`height`
+ * and EOI — no scan at all, where jpegClaiming has an empty one.
+ */
+export function jpegFrameOnly(width = 65535, height = 65535): Buffer {
+  const jfif = Buffer.from([0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
+  const sof = Buffer.from([
+    8,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    3,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ]);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), segment(0xe0, jfif), segment(0xc0, sof), Buffer.from([0xff, 0xd9])]);
 }
 
 /** A JPEG's bytes with an APP1 Exif segment whose Orientation tag (0x0112) is `orientation`, put after SOI. */

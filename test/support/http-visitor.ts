@@ -50,6 +50,27 @@ export class HttpVisitor {
     return this.send(action, { method: 'POST', body, type: 'application/x-www-form-urlencoded' });
   }
 
+  /** The CSRF token of `page`, opening it as a browser does. */
+  async csrf(page: string): Promise<string> {
+    return csrfOf((await this.get(page)).text);
+  }
+
+  /** Posts `fields` and one file to `action` as multipart/form-data, with a CSRF token already read. */
+  postFile(
+    action: string,
+    csrf: string,
+    fields: Record<string, string>,
+    file: { name: string; type: string; bytes: Buffer },
+  ): Promise<HttpAnswer> {
+    const parts = Object.entries({ ...fields, _csrf: csrf }).map(([k, v]) => formPart(k, v));
+    const body = Buffer.concat([
+      ...parts,
+      formPart('file', file.bytes, { filename: file.name, type: file.type }),
+      FORM_END,
+    ]);
+    return this.send(action, { method: 'POST', body: new Uint8Array(body), type: FORM_TYPE });
+  }
+
   /** Opens `page`, then posts `fields` and one file to `action` as multipart/form-data. */
   async upload(
     page: string,
@@ -57,14 +78,7 @@ export class HttpVisitor {
     fields: Record<string, string>,
     file: { name: string; type: string; bytes: Buffer },
   ): Promise<HttpAnswer> {
-    const opened = await this.get(page);
-    const parts = Object.entries({ ...fields, _csrf: csrfOf(opened.text) }).map(([k, v]) => formPart(k, v));
-    const body = Buffer.concat([
-      ...parts,
-      formPart('file', file.bytes, { filename: file.name, type: file.type }),
-      FORM_END,
-    ]);
-    return this.send(action, { method: 'POST', body: new Uint8Array(body), type: FORM_TYPE });
+    return this.postFile(action, await this.csrf(page), fields, file);
   }
 
   /** Signs up and in, as a new owner does. */

@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../../errors.ts';
 import { findUnsafeText, unsafeTextMessage } from '../../domain/safe-text.ts';
+import { oversizeFileField } from './json-file-fields.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,6 +23,11 @@ declare module 'fastify' {
      * they may hold line breaks and tabs, never NUL; their contents are checked cell by cell.
      */
     fileFields?: readonly string[];
+    /**
+     * The most UTF-8 bytes a file field may decode to, and the 413's message: checked on the raw
+     * text before the parse (json-file-fields.ts), as the service checks the parsed text after.
+     */
+    fileTooLarge?: { readonly maxBytes: number; readonly message: string };
   }
 }
 
@@ -159,7 +165,10 @@ export function registerJsonBody(scope: FastifyInstance): void {
     // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
     // that needs a body still answers 400 for it, as for a request without one.
     if (text.trim() === '') return done(null, undefined);
-    const hasFiles = (request.routeOptions.config.fileFields ?? []).length > 0;
+    const { fileFields = [], fileTooLarge } = request.routeOptions.config;
+    const hasFiles = fileFields.length > 0;
+    if (fileTooLarge !== undefined && oversizeFileField(text, fileFields, fileTooLarge.maxBytes) !== null)
+      return done(new AppError('payload_too_large', fileTooLarge.message), undefined);
     const shape = shapeProblem(text, {
       depth: MAX_DEPTH,
       members: MAX_MEMBERS,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../services/context.ts';
 import type { ImportOptions } from '../../services/imports/model.ts';
 import { MAX_LISTED_ROW_ERRORS, previewImport, startImport } from '../../services/imports/preview.service.ts';
-import { MAX_IMPORT_BYTES } from '../../services/imports/read-import-file.ts';
+import { fileTooLargeMessage, MAX_IMPORT_BYTES } from '../../services/imports/read-import-file.ts';
 import { errorsOf, getImport, resultOf } from '../../services/imports/records.service.ts';
 import { importRunner } from '../../services/imports/runner.service.ts';
 import type { ImportRecord } from '../../store/imports.repository.ts';
@@ -29,15 +29,19 @@ export function importWire(record: ImportRecord) {
   };
 }
 
-/** A JSON-escaped CSV can be near twice its size: the body limit leaves room for that, the service checks the file. */
+/**
+ * A JSON-escaped CSV can be near twice its size: the body limit leaves room for that, and the
+ * file's own bound (its decoded bytes) is checked on the raw text before the body is parsed.
+ */
 const BODY_LIMIT = 2 * MAX_IMPORT_BYTES + 64 * 1024;
+const FILE_TOO_LARGE = { maxBytes: MAX_IMPORT_BYTES, message: fileTooLargeMessage(MAX_IMPORT_BYTES) };
 
 export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.post(
     '/imports',
     {
       bodyLimit: BODY_LIMIT,
-      config: { fileFields: ['csv'] },
+      config: { fileFields: ['csv'], fileTooLarge: FILE_TOO_LARGE },
       schema: {
         summary: 'Import payees or checks from a CSV file (all or nothing; dryRun previews every row’s errors)',
         tags: ['imports'],

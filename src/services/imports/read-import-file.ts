@@ -28,6 +28,9 @@ import type { DateOrder, PayeeRow } from './model.ts';
 
 /** Bytes of one file, at most (10,000 rows of a wide export fit with room to spare). */
 export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
+/** What a file over `maxBytes` is told, wherever it is refused (API before its parse, service, panel). */
+export const fileTooLargeMessage = (maxBytes: number): string =>
+  `The file is larger than ${maxBytes / 1024 / 1024} MB: split it into smaller files.`;
 /** Rows of one file, at most; a larger file is refused whole (split it). */
 export const MAX_IMPORT_ROWS = 10_000;
 /** Columns of one line: accounting exports have tens (a Xero contacts export about 60). */
@@ -192,10 +195,7 @@ export function readImportFile(
   limits: ImportLimits = IMPORT_LIMITS,
 ): ImportFileResult {
   if (Buffer.byteLength(text, 'utf8') > limits.maxBytes)
-    return refused(
-      'payload_too_large',
-      `The file is larger than ${limits.maxBytes / 1024 / 1024} MB: split it into smaller files.`,
-    );
+    return refused('payload_too_large', fileTooLargeMessage(limits.maxBytes));
   const read = readCsv(text, {
     maxColumns: limits.maxColumns,
     maxCellChars: limits.maxCellChars,
