@@ -17,7 +17,7 @@ import type { CheckEdit, CheckInput, VoucherInput } from '../schemas/checks.ts';
 import type { PayeeInput as PayeeInputSchema } from '../schemas/payees.ts';
 import { field, type FormBody } from './form.ts';
 import { html, type Html } from './html.ts';
-import { csrfField } from './layout.ts';
+import { csrfField, withEnv } from './layout.ts';
 import { pathInMessage, plainWords } from './wording.ts';
 
 /** Voucher rows on the form; the API takes up to 100, an office check stub a handful. */
@@ -289,7 +289,7 @@ function bankAccountControl(view: FormView): Html {
 <select id="bankAccountId" name="bankAccountId"${autofocus}${invalid(view, 'bankAccountId')}>${choices.bankAccounts.length === 1 ? '' : html`<option value="">Choose a bank account</option>`}${choices.bankAccounts.map(
     (b) =>
       html`<option value="${b.id}"${values.bankAccountId === b.id ? html` selected` : ''}>${bankAccountLabel(b)}</option>`,
-  )}</select>${errorOf(view, 'bankAccountId')}${choices.bankAccounts.length === 0 ? html`<p class="hint">No bank account yet: add one through the API first.</p>` : ''}</div>`;
+  )}</select>${errorOf(view, 'bankAccountId')}${choices.bankAccounts.length === 0 ? html`<p class="hint">No bank account yet: <a href="${withEnv('/panel/bank-accounts/new', view.env)}">add your bank account</a> first, then write the check.</p>` : ''}</div>`;
 }
 
 function payeeControl(view: FormView): Html {

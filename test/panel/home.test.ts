@@ -339,5 +339,10 @@ describe.each(dialects())('the panel home (%s)', { timeout: 120_000 }, (dialect)
       expect(home.body, url).toContain('No positive pay file yet.');
       expect(home.body, url).not.toContain('<svg');
     }
+    // The check form sends them to the same place, not to the API.
+    const form = await newcomer.get('/panel/checks/new?env=live');
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('href="/panel/bank-accounts/new?env=live">add your bank account</a>');
+    expect(form.body).not.toContain('through the API');
   });
 });
