@@ -28,47 +28,36 @@ const toTotal = (r: Row): WeekTotal => ({
 });
 
 /**
- * Per bank account and week, the checks whose date falls in `from`..`to` (both included) and what
- * they add up to; checks of every status (a voided check was still written). A range of
- * checks_register, which carries the amount.
+ * Per bank account and week, the checks whose `column` date falls in `from`..`to` (both included)
+ * and what they add up to, read from a range of `index`, which carries the amount. SQLite, without
+ * statistics, may otherwise take checks_bank_issue_date and read every row for its amount.
  */
-export async function writtenByWeek(
+async function byWeek(
   q: Queryable,
+  column: 'issue_date' | 'cleared_date',
+  index: 'checks_register' | 'checks_cleared',
   bankAccountIds: readonly string[],
   from: string,
   to: string,
 ): Promise<WeekTotal[]> {
   if (bankAccountIds.length === 0) return [];
-  // SQLite, without statistics, may take checks_bank_issue_date and read every row for its amount.
-  const index = q.dialect === 'sqlite' ? ' INDEXED BY checks_register' : '';
+  const indexedBy = q.dialect === 'sqlite' ? ` INDEXED BY ${index}` : '';
   const rows = await q.all<Row>(
-    `SELECT bank_account_id, ${weeksAfter(q.dialect, 'issue_date')} AS week, COUNT(*) AS n, SUM(COALESCE(amount_cents, 0)) AS cents
-     FROM checks${index}
-     WHERE bank_account_id IN (${bankAccountIds.map(() => '?').join(', ')}) AND issue_date >= ? AND issue_date <= ?
+    `SELECT bank_account_id, ${weeksAfter(q.dialect, column)} AS week, COUNT(*) AS n, SUM(COALESCE(amount_cents, 0)) AS cents
+     FROM checks${indexedBy}
+     WHERE bank_account_id IN (${bankAccountIds.map(() => '?').join(', ')}) AND ${column} >= ? AND ${column} <= ?
      GROUP BY bank_account_id, week`,
     [from, ...bankAccountIds, from, to],
   );
   return rows.map(toTotal);
 }
 
-/**
- * Per bank account and week, the checks the bank paid (cleared date) in `from`..`to` (both
- * included) and what they add up to. A range of checks_cleared (migration 023).
- */
-export async function clearedByWeek(
-  q: Queryable,
-  bankAccountIds: readonly string[],
-  from: string,
-  to: string,
-): Promise<WeekTotal[]> {
-  if (bankAccountIds.length === 0) return [];
-  const index = q.dialect === 'sqlite' ? ' INDEXED BY checks_cleared' : '';
-  const rows = await q.all<Row>(
-    `SELECT bank_account_id, ${weeksAfter(q.dialect, 'cleared_date')} AS week, COUNT(*) AS n, SUM(COALESCE(amount_cents, 0)) AS cents
-     FROM checks${index}
-     WHERE bank_account_id IN (${bankAccountIds.map(() => '?').join(', ')}) AND cleared_date >= ? AND cleared_date <= ?
-     GROUP BY bank_account_id, week`,
-    [from, ...bankAccountIds, from, to],
-  );
-  return rows.map(toTotal);
+/** The checks written (dated) in each week, of every status: a voided check was still written. */
+export function writtenByWeek(q: Queryable, bankAccountIds: readonly string[], from: string, to: string) {
+  return byWeek(q, 'issue_date', 'checks_register', bankAccountIds, from, to);
+}
+
+/** The checks the bank paid (cleared date) in each week: a range of checks_cleared (migration 023). */
+export function clearedByWeek(q: Queryable, bankAccountIds: readonly string[], from: string, to: string) {
+  return byWeek(q, 'cleared_date', 'checks_cleared', bankAccountIds, from, to);
 }
