@@ -13,12 +13,8 @@ import { signaturePng } from '../render/support/png.ts';
 import { BASE, type Client, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
-/**
- * A heap cap a one-check PDF fits under and a 500-check print does not. It moves with V8: measured,
- * Node 20 renders 500 checks in 20 MB and one in 16; Node 22 and 24 start with a larger heap and
- * need 20 MB for one check, while 500 still go past it (24 MB is enough for 500 there).
- */
-const SMALL_HEAP_MB = Number(process.versions.node.split('.')[0]) >= 22 ? 20 : 16;
+/** The heap cap of the heap-cap tests: a one-check PDF fits under it on Node 20, 22 and 24. */
+const HEAP_MB = 24;
 
 /** The most checks one print names (MAX_BATCH): the heaviest task a tenant can ask for. */
 const MOST = 500;
@@ -235,25 +231,36 @@ describe.each(dialects())('heavy work in the worker pool (%s)', (dialect) => {
     let api: Client;
     let basics: { bankAccountId: string; payeeId: string };
 
-    // 16 MB (the least allowed) holds one check's PDF, not 500 of them.
+    // A cap a one-check PDF fits under on every runtime (Node 22 and 24 need 20 MB for one check
+    // with tsx loaded, Node 20 up to 16), and a CSV of 4 MB in 400,000 distinct cells does not: read
+    // into rows, its strings alone take more. (A 500-check print is no such task: it renders in
+    // about 4 MB more than one check, so no cap split the two on every runtime.)
     beforeAll(async () => {
-      t = await startTestApp(dialect, { HEAVY_WORK_HEAP_MB: String(SMALL_HEAP_MB) });
+      t = await startTestApp(dialect, { HEAVY_WORK_HEAP_MB: String(HEAP_MB) });
       api = await t.client('heap@example.com');
       basics = await seedBasics(api);
     });
     afterAll(() => t.close());
 
-    it('is stopped and answered 413 in the spec shape; nothing is printed, the process lives and serves on', async () => {
-      const ids = await newChecks(api, basics, MOST);
-      const res = await call(t, api, 'POST', '/checks/print', { checkIds: ids });
+    it('is stopped and answered 413 in the spec shape; nothing is imported, the process lives and serves on', async () => {
+      const columns = 40;
+      const header = Array.from({ length: columns }, (_, c) => `Column ${c}`).join(',');
+      const rows = Array.from({ length: 10_000 }, (_, r) =>
+        Array.from({ length: columns }, (_, c) => `r${r}c${c}`.padEnd(9, 'x')).join(','),
+      );
+      const csv = [header, ...rows].join('\n');
+      expect(Buffer.byteLength(csv)).toBeLessThan(4 * 1024 * 1024);
+      const res = await call(t, api, 'POST', '/imports', { type: 'payees', csv, dryRun: true });
       expect(res.status).toBe(413);
       expect(res.json).toEqual({
         success: false,
-        errorMsg: `Rendering the PDF needed more than ${SMALL_HEAP_MB} MB of memory, the most one task may use; print fewer checks at a time.`,
+        errorMsg: `Reading the CSV file needed more than ${HEAP_MB} MB of memory, the most one task may use; split it into smaller files.`,
       });
-      expect(await statuses(api, ids)).toEqual([0, 0, 0, 0, 0]);
+      const payees = await api.get('/payees');
+      expect(payees.body.data.payees).toHaveLength(1);
       // A new thread replaced the one stopped: a one-check PDF renders.
-      const one = await call(t, api, 'GET', `/checks/${ids[0]}/pdf`);
+      const [id] = await newChecks(api, basics, 1);
+      const one = await call(t, api, 'GET', `/checks/${id}/pdf`);
       expect(one.status).toBe(200);
       expect(await parsePdf(one.bytes)).toHaveLength(1);
     });
