@@ -102,6 +102,16 @@ async function start(
   };
 }
 
+/** The worker threads render: a one-check PDF of one page, and the bank account's MICR test page. */
+async function expectOneCheckAndMicrPage(r: Running): Promise<void> {
+  const headers = { authorization: `Bearer ${r.key}` };
+  const one = await fetch(`${r.api}/checks/${r.checkId}/pdf`, { headers });
+  expect(one.status).toBe(200);
+  expect(pageCount(Buffer.from(await one.arrayBuffer()))).toBe(1);
+  const page = await fetch(`${r.api}/bankAccounts/${r.bankAccountId}/micr-test.pdf`, { headers });
+  expect(page.status).toBe(200);
+}
+
 async function newChecks(r: Running, count: number): Promise<string[]> {
   const res = await post(`${r.api}/checks`, r.key, {
     checks: Array.from({ length: count }, (_, i) => ({
@@ -153,13 +163,7 @@ describe.each(dialects())('heavy work in a server process (%s)', (dialect) => {
     // machine's load. 16 MB (the least allowed) for the built dist/ on Node 20, 22 and 24, measured.
     const heapMb = 16;
     const r = await start(dialect, { HEAVY_WORK_HEAP_MB: String(heapMb) }, 'dist');
-    const one = await fetch(`${r.api}/checks/${r.checkId}/pdf`, { headers: { authorization: `Bearer ${r.key}` } });
-    expect(one.status).toBe(200);
-    expect(pageCount(Buffer.from(await one.arrayBuffer()))).toBe(1);
-    const page = await fetch(`${r.api}/bankAccounts/${r.bankAccountId}/micr-test.pdf`, {
-      headers: { authorization: `Bearer ${r.key}` },
-    });
-    expect(page.status).toBe(200);
+    await expectOneCheckAndMicrPage(r);
     // Only a task on a worker thread can be stopped: the main thread would have finished it.
     const ids = await newChecks(r, 500);
     const stopped = await post(`${r.api}/checks/print`, r.key, { checkIds: ids });
@@ -179,13 +183,7 @@ describe.each(dialects())('heavy work in a server process (%s)', (dialect) => {
   // this run is about the threads themselves — they start from the sources and render.
   it('run from the sources through tsx, its worker threads render a check, the MICR page and a 500-check print', async () => {
     const r = await start(dialect, {}, 'sources');
-    const one = await fetch(`${r.api}/checks/${r.checkId}/pdf`, { headers: { authorization: `Bearer ${r.key}` } });
-    expect(one.status).toBe(200);
-    expect(pageCount(Buffer.from(await one.arrayBuffer()))).toBe(1);
-    const page = await fetch(`${r.api}/bankAccounts/${r.bankAccountId}/micr-test.pdf`, {
-      headers: { authorization: `Bearer ${r.key}` },
-    });
-    expect(page.status).toBe(200);
+    await expectOneCheckAndMicrPage(r);
     const ids = await newChecks(r, 500);
     const printed = await post(`${r.api}/checks/print`, r.key, { checkIds: ids });
     expect(printed.status).toBe(200);
