@@ -10,7 +10,9 @@ import { readClearedItems } from '../../src/domain/cleared-items.ts';
 import { readImportFile } from '../../src/services/imports/read-import-file.ts';
 
 /** Time per doubling of the input, on average over the sizes: at most this (linear is 2, quadratic 4). */
-const RATIO = 2.5;
+// Linear work doubles per doubling, quadratic quadruples: 3 sits between with room for a loaded
+// machine (2.51 was seen once in CI on linear work).
+const RATIO = 3;
 
 /** The best of `runs` timings of `work`, in ms. */
 function best(work: () => unknown, runs: number): number {
@@ -26,7 +28,7 @@ function best(work: () => unknown, runs: number): number {
 /**
  * Times `work(size)` at each size (each twice the one before): the time per doubling, from the
  * smallest size to the largest, must stay under RATIO (quadratic work would be 4 per doubling,
- * 16 over the 1 → 4 MB span; RATIO allows 6.25). One middle size timed lucky or unlucky on a
+ * 16 over the 1 → 4 MB span; RATIO allows 9). One middle size timed lucky or unlucky on a
  * loaded machine does not decide it.
  */
 function expectLinear(label: string, sizes: readonly number[], work: (size: number) => unknown, runs = 5): number[] {

@@ -159,18 +159,25 @@ describe.each(dialects())('heavy work in a server process (%s)', (dialect) => {
   it('run from the built dist/, its worker threads render, and stop a task at its heap cap', async (context) => {
     if (!requiredInCiElseSkipped(distIsCurrent(), 'an up-to-date dist/ (the build)', 'npm run build'))
       return context.skip();
-    // A cap one check's PDF fits under and 500 checks' do not; unlike a deadline, whatever the
-    // machine's load. 16 MB (the least allowed) for the built dist/ on Node 20, 22 and 24, measured.
-    const heapMb = 16;
+    // A cap a one-check PDF fits under with room on every runtime (16 MB refused one check once on
+    // Node 24), and a task that needs far more: a 4 MB CSV of 1,300,000 cells read into rows.
+    const heapMb = 24;
     const r = await start(dialect, { HEAVY_WORK_HEAP_MB: String(heapMb) }, 'dist');
     await expectOneCheckAndMicrPage(r);
     // Only a task on a worker thread can be stopped: the main thread would have finished it.
-    const ids = await newChecks(r, 500);
-    const stopped = await post(`${r.api}/checks/print`, r.key, { checkIds: ids });
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const cell = (n: number) => `${letters[n % 26]}${letters[Math.floor(n / 26) % 26]}`;
+    const header = Array.from({ length: 130 }, (_, c) => `Column ${c}`).join(',');
+    const rows = Array.from({ length: 10_000 }, (_, row) =>
+      Array.from({ length: 130 }, (_, c) => cell(row * 131 + c)).join(','),
+    );
+    const csv = [header, ...rows].join('\n');
+    expect(Buffer.byteLength(csv)).toBeLessThan(4 * 1024 * 1024);
+    const stopped = await post(`${r.api}/imports`, r.key, { type: 'payees', csv, dryRun: true });
     expect(stopped.status).toBe(413);
     expect(await stopped.json()).toEqual({
       success: false,
-      errorMsg: `Rendering the PDF needed more than ${heapMb} MB of memory, the most one task may use; print fewer checks at a time.`,
+      errorMsg: `Reading the CSV file needed more than ${heapMb} MB of memory, the most one task may use; split it into smaller files.`,
     });
     const again = await fetch(`${r.api}/checks/${r.checkId}/pdf`, { headers: { authorization: `Bearer ${r.key}` } });
     expect(again.status).toBe(200);
