@@ -200,27 +200,27 @@ const BROAD_SHARE = 0.1;
  * Counting 250,000 matches of a million on the GIN index rechecks each on the wide checks heap
  * (~270 ms); reading all million ~45-byte texts of the owner's partition takes ~100 ms, and less
  * as the share grows. A term matching few stays on the GIN index (a millisecond for a thousand).
- * The owner's number is read apart: a literal lets the planner keep to its one partition.
+ * The owner's number is read with the sample and sent back as a literal: the planner then keeps
+ * to its one partition.
  */
 export async function textCountFromTexts(q: Queryable, owner: Owner, f: SearchFilter): Promise<Sql | null> {
   if (q.dialect !== 'postgres' || f.status !== null || f.referenceId !== null) return null;
   const needle = f.term.toLowerCase();
-  const sample = await q.get<{ seen: number | string; matched: number | string }>(
-    `SELECT COUNT(*) AS seen, COUNT(*) FILTER (WHERE strpos(search_text, ?) > 0) AS matched FROM (
+  // One round trip: the sample's share and the owner's number (null: never had a check).
+  const sample = await q.get<{ seen: number | string; matched: number | string; owner_no: number | null }>(
+    `SELECT COUNT(*) AS seen, COUNT(*) FILTER (WHERE strpos(search_text, ?) > 0) AS matched,
+       (SELECT owner_no FROM search_owners WHERE account_id = ? AND env = ?) AS owner_no
+     FROM (
        SELECT search_text FROM checks WHERE account_id = ? AND env = ? ORDER BY created_at DESC, id DESC LIMIT ${SAMPLE}
      ) newest`,
-    [needle, owner.accountId, owner.env],
+    [needle, owner.accountId, owner.env, owner.accountId, owner.env],
   );
   const seen = Number(sample?.seen ?? 0);
-  if (seen === 0 || Number(sample?.matched ?? 0) < seen * BROAD_SHARE) return null;
-  const row = await q.get<{ owner_no: number }>('SELECT owner_no FROM search_owners WHERE account_id = ? AND env = ?', [
-    owner.accountId,
-    owner.env,
-  ]);
-  if (row === undefined) return null;
+  const ownerNo = sample?.owner_no ?? null;
+  if (seen === 0 || ownerNo === null || Number(sample?.matched ?? 0) < seen * BROAD_SHARE) return null;
   return {
     text: `(SELECT COUNT(*) FROM check_texts t WHERE t.owner_no = ? AND strpos(t.search_text, ?) > 0)`,
-    args: [row.owner_no, needle],
+    args: [ownerNo, needle],
   };
 }
 
