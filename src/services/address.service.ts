@@ -3,6 +3,7 @@ import { ADDRESS_FIELDS, type Address, type AddressFields, type AddressKind } fr
 import type { Category } from '../domain/category.ts';
 import { newId } from '../domain/ids.ts';
 import { AppError, notFound } from '../errors.ts';
+import { ForeignKeyViolation } from '../store/db.ts';
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
 import * as addressStore from '../store/addresses.repository.ts';
@@ -60,14 +61,23 @@ export async function deleteUnusedAddress(
   kind: AddressKind,
   id: string,
 ): Promise<void> {
-  if ((await addressStore.deleteUnusedAddress(ctx.db, owner, kind, id)) > 0) return;
-  await getAddress(ctx, owner, kind, id);
-  throw new AppError(
+  const inUse = new AppError(
     'conflict',
     kind === 'from'
       ? 'A bank account prints this address or a mailing was sent from it, so it cannot be deleted.'
       : 'A mailing was sent to this address, so it cannot be deleted.',
   );
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if ((await addressStore.deleteUnusedAddress(tx, owner, kind, id)) > 0) return;
+      if ((await addressStore.findAddress(tx, owner, kind, id)) === undefined) throw notFound('Address');
+      throw inUse;
+    });
+  } catch (error) {
+    // The row lock decides the race; the foreign keys are the last guard, and say the same.
+    if (error instanceof ForeignKeyViolation) throw inUse;
+    throw error;
+  }
 }
 
 export async function createCategories(
@@ -107,7 +117,15 @@ export async function updateCategory(
 
 /** Deletes a category no check is filed under; else a 409, nothing changed. */
 export async function deleteUnusedCategory(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await categoryStore.deleteUnusedCategory(ctx.db, owner, id)) > 0) return;
-  await getCategory(ctx, owner, id);
-  throw new AppError('conflict', 'Checks are filed under this category, so it cannot be deleted.');
+  const inUse = new AppError('conflict', 'Checks are filed under this category, so it cannot be deleted.');
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if ((await categoryStore.deleteUnusedCategory(tx, owner, id)) > 0) return;
+      if ((await categoryStore.findCategory(tx, owner, id)) === undefined) throw notFound('Category');
+      throw inUse;
+    });
+  } catch (error) {
+    if (error instanceof ForeignKeyViolation) throw inUse;
+    throw error;
+  }
 }

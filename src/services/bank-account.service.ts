@@ -3,7 +3,7 @@ import { BANK_ACCOUNT_DETAILS, type BankAccount, type BankAccountDetail } from '
 import { newId } from '../domain/ids.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
 import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../domain/sealed.ts';
-import type { Db } from '../store/db.ts';
+import { type Db, ForeignKeyViolation, type Queryable } from '../store/db.ts';
 import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
 import { AppError, duplicate, notFound } from '../errors.ts';
@@ -53,8 +53,10 @@ export async function createBankAccounts(
   items: readonly BankAccountInput[],
 ): Promise<BankAccount[]> {
   const now = ctx.now();
+  // Looked at first, so a wrong address is the error reported before the others (as before);
+  // looked at again, locked, in the writing transaction below.
   for (const [i, item] of items.entries())
-    await checkFromAddress(ctx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
+    await checkFromAddress(ctx.db, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
   // The number is sealed before it reaches the database; the key id is read each time, so a
   // rotation by the CLI while the server runs is followed at once.
   const keyId = await currentDataKeyId(ctx.db);
@@ -105,23 +107,29 @@ export async function createBankAccounts(
     if (seen.has(key)) throw rules.distinct(`bankAccounts.${i}.accountNumber`);
     seen.set(key, i);
   });
-  await ctx.db.transaction(async (tx) => {
-    for (const [i, account] of accounts.entries()) {
-      const plain = items[i]?.accountNumber ?? '';
-      const candidates = await bankAccountStore.sameNumberCandidates(
-        tx,
-        owner,
-        account.routingNumber,
-        account.accountNumberMasked,
-      );
-      const existing = candidates.find(
-        (c) => sealedKeyId(c.sealed) !== null && ctx.vault.open(c.sealed, bankAccountNumberContext(c.id)) === plain,
-      );
-      if (existing !== undefined)
-        throw duplicate(`The bankAccounts.${i}.accountNumber has already been taken.`, 'bankAccountId', existing.id);
-    }
-    for (const account of accounts) await bankAccountStore.insertBankAccount(tx, owner, account);
-  });
+  await ctx.db
+    .transaction(async (tx) => {
+      for (const [i, item] of items.entries())
+        await checkFromAddress(tx, owner, `bankAccounts.${i}.customFromAddressId`, item.customFromAddressId);
+      for (const [i, account] of accounts.entries()) {
+        const plain = items[i]?.accountNumber ?? '';
+        const candidates = await bankAccountStore.sameNumberCandidates(
+          tx,
+          owner,
+          account.routingNumber,
+          account.accountNumberMasked,
+        );
+        const existing = candidates.find(
+          (c) => sealedKeyId(c.sealed) !== null && ctx.vault.open(c.sealed, bankAccountNumberContext(c.id)) === plain,
+        );
+        if (existing !== undefined)
+          throw duplicate(`The bankAccounts.${i}.accountNumber has already been taken.`, 'bankAccountId', existing.id);
+      }
+      for (const account of accounts) await bankAccountStore.insertBankAccount(tx, owner, account);
+    })
+    .catch((error: unknown) => {
+      throw fromAddressGone(error, 'bankAccounts.customFromAddressId');
+    });
   return accounts;
 }
 
@@ -141,16 +149,25 @@ export async function getBankAccount(ctx: ServiceContext, owner: Owner, id: stri
   return account;
 }
 
-/** The drawer's address printed on the checks must be one of the caller's custom 'from' addresses. */
+/**
+ * The drawer's address printed on the checks must be one of the caller's custom 'from' addresses.
+ * Inside the transaction that writes the bank account, the address stays locked against a racing
+ * delete until it commits (addresses.repository.ts, findAddressForUse).
+ */
 async function checkFromAddress(
-  ctx: ServiceContext,
+  q: Queryable,
   owner: Owner,
   path: string,
   id: string | null | undefined,
 ): Promise<void> {
   const wanted = emptyToNull(id);
-  if (wanted !== null && (await addressStore.findAddress(ctx.db, owner, 'from', wanted)) === undefined)
+  if (wanted !== null && (await addressStore.findAddressForUse(q, owner, 'from', wanted)) === undefined)
     throw rules.invalid(path);
+}
+
+/** The last guard behind checkFromAddress's lock: the address was deleted between look and write. */
+function fromAddressGone(error: unknown, path: string): unknown {
+  return error instanceof ForeignKeyViolation ? rules.invalid(path) : error;
 }
 
 export async function updateBankAccount(
@@ -159,7 +176,6 @@ export async function updateBankAccount(
   id: string,
   changes: BankAccountChanges,
 ): Promise<BankAccount> {
-  await checkFromAddress(ctx, owner, 'customFromAddressId', changes.customFromAddressId);
   const {
     customFromAddressId,
     nextSerial,
@@ -175,14 +191,6 @@ export async function updateBankAccount(
   // A check's routing number is where its money comes from: it is never changed in place (a
   // client that sends the whole record back sends the current one, which is accepted).
   const routing = eitherName('', ['routingNumber', routingNumber], ['bankRoutingNumber', bankRoutingNumber]);
-  if (routing !== undefined) {
-    const current = await getBankAccount(ctx, owner, id);
-    if (routing !== current.routingNumber)
-      throw rules.custom(
-        routingNumber === undefined ? 'bankRoutingNumber' : 'routingNumber',
-        'cannot be changed: create a new bank account for another routing number',
-      );
-  }
   const address = eitherName('', ['bankAddress', bankAddress], ['bankAddress1', bankAddress1]);
   const update = {
     ...(name === undefined ? {} : { name }),
@@ -194,7 +202,25 @@ export async function updateBankAccount(
     ...(nextSerial === undefined ? {} : { nextSerial: serialFrom(nextSerial, 'nextSerial') }),
     ...(customFromAddressId === undefined ? {} : { customFromAddressId: emptyToNull(customFromAddressId) }),
   };
-  if ((await bankAccountStore.updateBankAccount(ctx.db, owner, id, update)) === 0) throw notFound('Bank account');
+  // The address is looked at and the row written in one transaction, the address locked between
+  // (checkFromAddress): a racing DELETE /customFromAddresses waits, then sees this bank account.
+  await ctx.db
+    .transaction(async (tx) => {
+      await checkFromAddress(tx, owner, 'customFromAddressId', customFromAddressId);
+      if (routing !== undefined) {
+        const current = await bankAccountStore.findBankAccount(tx, owner, id);
+        if (current === undefined) throw notFound('Bank account');
+        if (routing !== current.routingNumber)
+          throw rules.custom(
+            routingNumber === undefined ? 'bankRoutingNumber' : 'routingNumber',
+            'cannot be changed: create a new bank account for another routing number',
+          );
+      }
+      if ((await bankAccountStore.updateBankAccount(tx, owner, id, update)) === 0) throw notFound('Bank account');
+    })
+    .catch((error: unknown) => {
+      throw fromAddressGone(error, 'customFromAddressId');
+    });
   return getBankAccount(ctx, owner, id);
 }
 

@@ -4,9 +4,9 @@ import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import { newId } from '../domain/ids.ts';
 import { parseAmountToCents, type AmountProblem } from '../domain/money.ts';
 import { issueDateProblem, today } from '../domain/dates.ts';
-import { AppError, duplicate, notFound } from '../errors.ts';
+import { AppError, duplicate, notFound, validationError } from '../errors.ts';
 import { checkIdsByReference } from '../store/check-references.repository.ts';
-import { UniqueViolation, type Queryable } from '../store/db.ts';
+import { ForeignKeyViolation, UniqueViolation, type Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
 import { existingIds } from '../store/owned-queries.ts';
@@ -190,12 +190,17 @@ function reportEach(
   for (const p of prepared) if (test(p)) report(p.index, make(`checks.${p.index}`));
 }
 
-/** The rules that need the database (reads only); every failure goes to `report`. */
+/**
+ * The rules that need the database (reads only); every failure goes to `report`. `forWrite`: the
+ * caller writes the checks in this transaction, so the vouchers and categories they name are
+ * locked against a racing delete until it commits (dialect.ts, forShare).
+ */
 async function verify(
   tx: Queryable,
   owner: Owner,
   prepared: readonly Prepared[],
   report: RuleReport,
+  forWrite = false,
 ): Promise<{ banks: Map<string, string>; payees: Map<string, { name: string }> }> {
   const bankIds = unique(prepared.map((p) => p.check.bankAccountId));
   const banks = await bankAccountStore.bankAccountNames(tx, owner, bankIds);
@@ -214,7 +219,8 @@ async function verify(
     report,
   );
 
-  const categories = await existingIds(tx, owner, 'categories', unique(prepared.map((p) => p.check.categoryId)));
+  const lock = forWrite ? 'share' : null;
+  const categories = await existingIds(tx, owner, 'categories', unique(prepared.map((p) => p.check.categoryId)), lock);
   reportEach(
     prepared,
     (p) => p.check.categoryId !== null && !categories.has(p.check.categoryId),
@@ -227,6 +233,7 @@ async function verify(
     owner,
     'vouchers',
     unique(prepared.map((p) => (p.voucher === null ? p.check.voucherId : null))),
+    lock,
   );
   reportEach(
     prepared,
@@ -258,7 +265,7 @@ async function verify(
 
 /** The rules that need the database, then the writes: all in one transaction, all or nothing. */
 async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[], now: number): Promise<CreatedCheck[]> {
-  const { banks, payees } = await verify(tx, owner, prepared, throwFirst);
+  const { banks, payees } = await verify(tx, owner, prepared, throwFirst, true);
   const bankIds = unique(prepared.map((p) => p.check.bankAccountId));
 
   // Automatic serials: per bank account, a block above the account's counter and above every
@@ -327,6 +334,9 @@ export async function createChecks(
       if (error.target.includes('reference_id')) throw rules.taken('checks.referenceId');
       if (error.target.includes('serial_number')) throw rules.taken('checks.serialNumber');
     }
+    // The last guard behind the row locks of verify: a record a check names was deleted meanwhile.
+    if (error instanceof ForeignKeyViolation)
+      throw validationError('The checks name a record that was deleted meanwhile; try again.');
     throw error;
   }
 }

@@ -15,7 +15,7 @@ import {
 import { issueDateProblem, today } from '../domain/dates.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
-import { UniqueViolation } from '../store/db.ts';
+import { ForeignKeyViolation, UniqueViolation } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
 import { existingIds } from '../store/owned-queries.ts';
@@ -133,7 +133,7 @@ export async function editCheck(
       if (
         categoryId !== null &&
         categoryId !== check.categoryId &&
-        (await existingIds(tx, principal, 'categories', [categoryId])).size === 0
+        (await existingIds(tx, principal, 'categories', [categoryId], 'share')).size === 0
       )
         throw rules.invalid('categoryId');
       const referenceId = edit.referenceId === undefined ? check.referenceId : emptyToNull(edit.referenceId);
@@ -162,6 +162,9 @@ export async function editCheck(
     });
   } catch (error) {
     if (error instanceof UniqueViolation && error.target.includes('reference_id')) throw rules.taken('referenceId');
+    // The last guard behind the category's row lock: the payee or category was deleted meanwhile.
+    if (error instanceof ForeignKeyViolation)
+      throw validationError('The check names a record that was deleted meanwhile; try again.');
     throw error;
   }
   return load(ctx.db, principal, id);

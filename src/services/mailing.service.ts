@@ -4,13 +4,13 @@
 // dispatch. Another fulfilment provider would take the queue's place behind the same calls.
 import type { Owner, Principal } from '../domain/owner.ts';
 import { newId } from '../domain/ids.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
 import type { Mailing } from '../domain/mailing.ts';
 import * as addressStore from '../store/addresses.repository.ts';
 import * as payeeStore from '../store/payees.repository.ts';
-import type { Db } from '../store/db.ts';
+import { type Db, ForeignKeyViolation } from '../store/db.ts';
 import { canHappen, statusName } from '../domain/check-status.ts';
 import type { ServiceContext } from './context.ts';
 import { applyEvent } from './lifecycle.service.ts';
@@ -95,90 +95,102 @@ export async function mailChecks(
     if (item.informTypeId !== undefined && !known(INFORM_TYPES, 'informTypeId', item.informTypeId))
       throw rules.invalid(`mailChecks.${i}.informTypeId`);
   });
-  return ctx.db.transaction(async (tx) => {
-    if (
-      options.customToAddressId !== null &&
-      (await addressStore.findAddress(tx, principal, 'to', options.customToAddressId)) === undefined
-    )
-      throw rules.invalid('customToAddressId');
-    if (
-      options.customFromAddressId !== null &&
-      (await addressStore.findAddress(tx, principal, 'from', options.customFromAddressId)) === undefined
-    )
-      throw rules.invalid('customFromAddressId');
-    const found = await checks.findChecks(
-      tx,
-      principal,
-      items.map((i) => i.checkId),
-    );
-    const created: Mailing[] = [];
-    for (const [i, item] of items.entries()) {
-      const path = `mailChecks.${i}`;
-      const check = found.get(item.checkId);
-      if (check === undefined) throw rules.invalid(`${path}.checkId`);
-      if (!canHappen('mail', check.status))
-        throw rules.custom(
-          `${path}.checkId`,
-          `names a check that cannot be mailed: its status is ${statusName(check.status)}`,
-        );
-      // Lock the row before looking for a pending mailing: two requests cannot queue the check
-      // twice, nor queue it while another prints, emails, edits or deletes it.
-      if (!(await checks.lockCheck(tx, principal, check.id, check.status)))
-        throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
-      if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined)
-        throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
-      const payee =
-        check.payeeId === null ? undefined : await payeeStore.findPayeeForPrinting(tx, principal, check.payeeId);
-      const toAddressId = item.customToAddressId ?? options.customToAddressId;
-      if (toAddressId !== null) {
-        if ((await addressStore.findAddress(tx, principal, 'to', toAddressId)) === undefined)
-          throw rules.invalid(`${path}.customToAddressId`);
-      } else if (payee === undefined || payee.address1 === '' || payee.city === '' || payee.zip === '') {
-        throw rules.custom(`${path}.customToAddressId`, 'is required when the payee has no mailing address on record');
-      }
-      // Notifications, as for email checks: the address or number given, else the payee's.
-      const enableSmsInform = item.enableSmsInform === true || item.informTypeId === SMS_INFORM;
-      const enableEmailInform = item.enableEmailInform === true;
-      let payeePhone: string | null = null;
-      if (item.payeePhone !== undefined || enableSmsInform) {
-        const raw = item.payeePhone ?? payee?.phone ?? '';
-        if (raw === '')
+  // The addresses named are locked FOR SHARE as they are looked at (findAddressForUse): a racing
+  // DELETE of one waits for this transaction, then sees the mailing and answers 409.
+  return ctx.db
+    .transaction(async (tx) => {
+      if (
+        options.customToAddressId !== null &&
+        (await addressStore.findAddressForUse(tx, principal, 'to', options.customToAddressId)) === undefined
+      )
+        throw rules.invalid('customToAddressId');
+      if (
+        options.customFromAddressId !== null &&
+        (await addressStore.findAddressForUse(tx, principal, 'from', options.customFromAddressId)) === undefined
+      )
+        throw rules.invalid('customFromAddressId');
+      const found = await checks.findChecks(
+        tx,
+        principal,
+        items.map((i) => i.checkId),
+      );
+      const created: Mailing[] = [];
+      for (const [i, item] of items.entries()) {
+        const path = `mailChecks.${i}`;
+        const check = found.get(item.checkId);
+        if (check === undefined) throw rules.invalid(`${path}.checkId`);
+        if (!canHappen('mail', check.status))
           throw rules.custom(
-            `${path}.payeePhone`,
-            'is required when enableSmsInform is true and the payee has no phone on record',
+            `${path}.checkId`,
+            `names a check that cannot be mailed: its status is ${statusName(check.status)}`,
           );
-        payeePhone = normalisePhone(raw);
-        if (payeePhone === null) throw rules.custom(`${path}.payeePhone`, 'must be a valid phone number');
+        // Lock the row before looking for a pending mailing: two requests cannot queue the check
+        // twice, nor queue it while another prints, emails, edits or deletes it.
+        if (!(await checks.lockCheck(tx, principal, check.id, check.status)))
+          throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
+        if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined)
+          throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
+        const payee =
+          check.payeeId === null ? undefined : await payeeStore.findPayeeForPrinting(tx, principal, check.payeeId);
+        const toAddressId = item.customToAddressId ?? options.customToAddressId;
+        if (toAddressId !== null) {
+          if ((await addressStore.findAddressForUse(tx, principal, 'to', toAddressId)) === undefined)
+            throw rules.invalid(`${path}.customToAddressId`);
+        } else if (payee === undefined || payee.address1 === '' || payee.city === '' || payee.zip === '') {
+          throw rules.custom(
+            `${path}.customToAddressId`,
+            'is required when the payee has no mailing address on record',
+          );
+        }
+        // Notifications, as for email checks: the address or number given, else the payee's.
+        const enableSmsInform = item.enableSmsInform === true || item.informTypeId === SMS_INFORM;
+        const enableEmailInform = item.enableEmailInform === true;
+        let payeePhone: string | null = null;
+        if (item.payeePhone !== undefined || enableSmsInform) {
+          const raw = item.payeePhone ?? payee?.phone ?? '';
+          if (raw === '')
+            throw rules.custom(
+              `${path}.payeePhone`,
+              'is required when enableSmsInform is true and the payee has no phone on record',
+            );
+          payeePhone = normalisePhone(raw);
+          if (payeePhone === null) throw rules.custom(`${path}.payeePhone`, 'must be a valid phone number');
+        }
+        const payeeEmail = item.payeeEmail ?? (enableEmailInform ? (payee?.email ?? '') : null);
+        if (payeeEmail === '')
+          throw rules.custom(
+            `${path}.payeeEmail`,
+            'is required when enableEmailInform is true and the payee has no email on record',
+          );
+        const mailing: Mailing = {
+          id: newId('mail', now),
+          checkId: check.id,
+          shippingTypeId: item.shippingTypeId,
+          paperTypeId: item.paperTypeId ?? DEFAULT_PAPER_TYPE,
+          toAddressId,
+          status: 'queued',
+          createdAt: now,
+          updatedAt: now,
+          informTypeId: item.informTypeId ?? null,
+          enableSmsInform,
+          enableEmailInform,
+          payeeEmail,
+          payeePhone,
+          shippingToCustomAddress: options.isShippingToCustomAddress,
+          fromAddressId: options.customFromAddressId,
+          customShippingTypeId: options.customShippingTypeId,
+        };
+        await mailings.insertMailing(tx, principal, mailing);
+        created.push(mailing);
       }
-      const payeeEmail = item.payeeEmail ?? (enableEmailInform ? (payee?.email ?? '') : null);
-      if (payeeEmail === '')
-        throw rules.custom(
-          `${path}.payeeEmail`,
-          'is required when enableEmailInform is true and the payee has no email on record',
-        );
-      const mailing: Mailing = {
-        id: newId('mail', now),
-        checkId: check.id,
-        shippingTypeId: item.shippingTypeId,
-        paperTypeId: item.paperTypeId ?? DEFAULT_PAPER_TYPE,
-        toAddressId,
-        status: 'queued',
-        createdAt: now,
-        updatedAt: now,
-        informTypeId: item.informTypeId ?? null,
-        enableSmsInform,
-        enableEmailInform,
-        payeeEmail,
-        payeePhone,
-        shippingToCustomAddress: options.isShippingToCustomAddress,
-        fromAddressId: options.customFromAddressId,
-        customShippingTypeId: options.customShippingTypeId,
-      };
-      await mailings.insertMailing(tx, principal, mailing);
-      created.push(mailing);
-    }
-    return created;
-  });
+      return created;
+    })
+    .catch((error: unknown) => {
+      // The last guard behind the locks (migration 024's foreign keys): an address went meanwhile.
+      if (error instanceof ForeignKeyViolation)
+        throw validationError('The mailing names an address that was deleted meanwhile; try again.');
+      throw error;
+    });
 }
 
 /** Ends a queued mailing: dispatched (check mailed) or cancelled (check refunded). */

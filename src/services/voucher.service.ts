@@ -2,6 +2,7 @@ import { today } from '../domain/dates.ts';
 import type { Owner, Principal } from '../domain/owner.ts';
 import type { Voucher } from '../domain/voucher.ts';
 import { AppError, notFound } from '../errors.ts';
+import { ForeignKeyViolation } from '../store/db.ts';
 import * as payeeStore from '../store/payees.repository.ts';
 import { emptyToNull, rules } from './validation.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -59,11 +60,19 @@ export async function getVoucher(ctx: ServiceContext, owner: Owner, id: string):
   return voucher;
 }
 
+const VOUCHER_IN_USE = 'This voucher is printed with a check, so it cannot be deleted.';
+
 /** DELETE /vouchers/{id}: refused (409) while a check names it, so no printed stub loses its lines. */
 export async function deleteVoucher(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    if ((await voucherStore.deleteUnusedVoucher(tx, owner, id)) > 0) return;
-    if ((await voucherStore.findVoucher(tx, owner, id)) === undefined) throw notFound('Voucher');
-    throw new AppError('conflict', 'This voucher is printed with a check, so it cannot be deleted.');
-  });
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if ((await voucherStore.deleteUnusedVoucher(tx, owner, id)) > 0) return;
+      if ((await voucherStore.findVoucher(tx, owner, id)) === undefined) throw notFound('Voucher');
+      throw new AppError('conflict', VOUCHER_IN_USE);
+    });
+  } catch (error) {
+    // The row lock decides the race; the foreign key is the last guard, and says the same.
+    if (error instanceof ForeignKeyViolation) throw new AppError('conflict', VOUCHER_IN_USE);
+    throw error;
+  }
 }

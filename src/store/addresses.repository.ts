@@ -2,6 +2,7 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Address, AddressField, AddressFields, AddressKind } from '../domain/address.ts';
 import type { Queryable, SqlValue } from './db.ts';
+import { forShare, forUpdate } from './dialect.ts';
 import { defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
 import { OWNED, type Page, paged } from './owned-queries.ts';
@@ -104,6 +105,24 @@ export async function findAddress(
   return row === undefined ? undefined : toAddress(row);
 }
 
+/**
+ * As findAddress, for a write about to name the address (a bank account's drawer, a mailing's
+ * destination or sender): on PostgreSQL the row stays locked FOR SHARE until the transaction
+ * ends, so a delete racing the write waits for it and then sees the reference.
+ */
+export async function findAddressForUse(
+  q: Queryable,
+  owner: Owner,
+  kind: AddressKind,
+  id: string,
+): Promise<Address | undefined> {
+  const row = await q.get<AddressRow>(
+    `SELECT * FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}${forShare(q.dialect)}`,
+    [id, kind, owner.accountId, owner.env],
+  );
+  return row === undefined ? undefined : toAddress(row);
+}
+
 export function listAddresses(q: Queryable, owner: Owner, kind: AddressKind, page: Page): Promise<Paged<Address>> {
   return paged(
     q,
@@ -149,11 +168,18 @@ export async function updateAddress(
 }
 
 /**
- * Removes the address while nothing refers to it (issue 14): no bank account prints it as its
- * drawer (deleted bank accounts too: their checks may be reprinted) and no mailing was sent from
- * or to it. Decided in the deleting statement.
+ * Removes the address while nothing refers to it: no bank account prints it as its drawer
+ * (deleted bank accounts too: their checks may be reprinted) and no mailing was sent from or to
+ * it. Run in a transaction: on PostgreSQL the row is locked first, so a write naming it (which
+ * holds it FOR SHARE, findAddressForUse) commits before the guarded DELETE looks and is seen.
  */
 export async function deleteUnusedAddress(q: Queryable, owner: Owner, kind: AddressKind, id: string): Promise<number> {
+  await q.get(`SELECT id FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}${forUpdate(q.dialect)}`, [
+    id,
+    kind,
+    owner.accountId,
+    owner.env,
+  ]);
   return q.run(
     `DELETE FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}
        AND NOT EXISTS (SELECT 1 FROM bank_accounts b WHERE b.custom_from_address_id = addresses.id)

@@ -2,6 +2,7 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Category } from '../domain/category.ts';
 import type { Queryable, SqlValue } from './db.ts';
+import { forUpdate } from './dialect.ts';
 import { defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
 import { OWNED, type Page, paged } from './owned-queries.ts';
@@ -93,6 +94,13 @@ export async function updateCategory(
  * statement. Categories have no deleted_at: an unused one leaves nothing behind to keep.
  */
 export async function deleteUnusedCategory(q: Queryable, owner: Owner, id: string): Promise<number> {
+  // Locked first, as a voucher is (vouchers.repository.ts): a check being filed under it commits
+  // before the guarded DELETE looks.
+  await q.get(`SELECT id FROM categories WHERE id = ? AND ${OWNED}${forUpdate(q.dialect)}`, [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
   return q.run(
     `DELETE FROM categories WHERE id = ? AND ${OWNED}
        AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.account_id = ? AND c.env = ? AND c.category_id = categories.id)`,

@@ -50,6 +50,17 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * A foreign key refused a write: a row named a record that is gone, or a delete left rows naming
+ * it. The services lock what they check first, so this is only the last guard of a race.
+ */
+export class ForeignKeyViolation extends Error {
+  override name = 'ForeignKeyViolation';
+  constructor(readonly target: string) {
+    super(`foreign key constraint failed: ${target}`);
+  }
+}
+
 /** A statement waited longer than its transaction allows for a lock another transaction holds. */
 export class LockTimeout extends Error {
   override name = 'LockTimeout';

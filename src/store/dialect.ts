@@ -50,6 +50,20 @@ export function skipLocked(dialect: Dialect): string {
 }
 
 /**
+ * Row locks for a check-then-write on a record another request may delete (PostgreSQL; SQLite
+ * has one writer, so its transactions never interleave). A use takes `FOR SHARE` on the record
+ * it names, a delete `FOR UPDATE` before its guarded DELETE: whichever comes second waits for
+ * the first to commit, then sees what it did (READ COMMITTED reads afresh per statement).
+ */
+export function forShare(dialect: Dialect): string {
+  return dialect === 'postgres' ? ' FOR SHARE' : '';
+}
+
+export function forUpdate(dialect: Dialect): string {
+  return dialect === 'postgres' ? ' FOR UPDATE' : '';
+}
+
+/**
  * PostgreSQL: a statement of this transaction that waits for another transaction's row or key
  * (an idempotency key another request holds) gives up after `ms` with LockTimeout. `null` puts
  * back the server's default. SQLite has one writer at a time, so nothing waits there.

@@ -3,7 +3,7 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
 import type { Dialect, Queryable, SqlValue } from './db.ts';
-import { containsIgnoreCase } from './dialect.ts';
+import { containsIgnoreCase, forShare } from './dialect.ts';
 
 /** A page of a list as the store reads it: how many, from where, and the search term. */
 export interface Page {
@@ -76,16 +76,21 @@ export async function paged<Row, T>(
   return { total: Number(count?.n ?? 0), items: rows.map(map) };
 }
 
-/** Which of `ids` exist for this owner in `table`. */
+/**
+ * Which of `ids` exist for this owner in `table`. With `share`, those found stay locked against a
+ * delete until the caller's transaction ends (PostgreSQL; dialect.ts, forShare): a write that
+ * names them cannot find them gone.
+ */
 export async function existingIds(
   q: Queryable,
   owner: Owner,
   table: 'categories' | 'vouchers',
   ids: readonly string[],
+  lock: 'share' | null = null,
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await q.all<{ id: string }>(
-    `SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${ownerOfKeyedRows(q.dialect)}`,
+    `SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${ownerOfKeyedRows(q.dialect)}${lock === 'share' ? forShare(q.dialect) : ''}`,
     [...ids, owner.accountId, owner.env],
   );
   return new Set(rows.map((r) => r.id));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { DEFAULT_POOL, type PoolConfig } from '../config.ts';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
-import { inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
+import { ForeignKeyViolation, inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
 import { KEYS_CHANNEL } from './dialect.ts';
 import { asUnavailable, isTransientDatabaseError } from './transient.ts';
 
@@ -25,6 +25,9 @@ function translateError(error: unknown): unknown {
   const pgError = error as PgError;
   if (typeof error === 'object' && error !== null && pgError.code === '23505') {
     return new UniqueViolation(pgError.constraint ?? pgError.detail ?? 'unique');
+  }
+  if (typeof error === 'object' && error !== null && pgError.code === '23503') {
+    return new ForeignKeyViolation(pgError.constraint ?? 'foreign key');
   }
   if (typeof error === 'object' && error !== null && pgError.code === '55P03') return new LockTimeout('lock timeout');
   return asUnavailable(error);

@@ -2,7 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
-import { inSavepoint, joinedTo, UniqueViolation } from './db.ts';
+import { ForeignKeyViolation, inSavepoint, joinedTo, UniqueViolation } from './db.ts';
 import { Database } from './sqlite-driver.ts';
 import { asUnavailable } from './transient.ts';
 
@@ -17,6 +17,9 @@ function translateError(error: unknown): unknown {
   ) {
     return new UniqueViolation(error.message.replace(/^UNIQUE constraint failed: /, ''));
   }
+  // SQLite does not say which key: the caller knows which reference it wrote.
+  if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+    return new ForeignKeyViolation('foreign key');
   // SQLITE_BUSY past the busy timeout, SQLITE_READONLY: 503 with Retry-After (transient.ts).
   return asUnavailable(error);
 }

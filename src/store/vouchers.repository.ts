@@ -2,6 +2,7 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import type { Queryable } from './db.ts';
+import { forUpdate } from './dialect.ts';
 import { OWNED } from './owned-queries.ts';
 
 interface VoucherRow {
@@ -53,10 +54,18 @@ export async function findVoucher(q: Queryable, owner: Owner, id: string): Promi
 }
 
 /**
- * Deletes a voucher that no check names, decided in the one statement that deletes (a check
- * written meanwhile cannot slip between a look and the delete). 0 when it is not there or in use.
+ * Deletes a voucher that no check names; 0 when it is not there or in use. Run in a transaction:
+ * on PostgreSQL the row is locked first, so a check being written with it (which holds it FOR
+ * SHARE, check.service.ts) commits before the guarded DELETE looks, and the DELETE then sees it.
+ * Without the lock the DELETE's look would miss the uncommitted check and its foreign key would
+ * refuse the delete afterwards, or the check's insert would find the voucher gone.
  */
 export async function deleteUnusedVoucher(q: Queryable, owner: Owner, id: string): Promise<number> {
+  await q.get(`SELECT id FROM vouchers WHERE id = ? AND ${OWNED}${forUpdate(q.dialect)}`, [
+    id,
+    owner.accountId,
+    owner.env,
+  ]);
   return q.run(
     `DELETE FROM vouchers WHERE id = ? AND ${OWNED} AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.voucher_id = vouchers.id)`,
     [id, owner.accountId, owner.env],

@@ -188,34 +188,40 @@ describe.each(dialects())('a delete racing a use (%s)', (dialect) => {
   it.each([
     ['To', 'customToAddressId'],
     ['From', 'customFromAddressId'],
-  ] as const)('DELETE /custom%sAddresses/{id} racing POST /mailchecks naming it: one wins, no mailing loses its address', async (kind, field) => {
-    const ids = await addresses(kind, PAIRS);
-    const checks = await newChecks(PAIRS);
-    const pairs = await Promise.all(
-      ids.map((addressId, i) =>
-        race(
-          i,
-          () => api.delete(`/custom${kind}Addresses/${addressId}`),
-          () =>
-            kind === 'To'
-              ? api.post('/mailchecks', {
-                  mailChecks: [{ checkId: checks[i], shippingTypeId: 1, customToAddressId: addressId }],
-                })
-              : api.post('/mailchecks', { mailChecks: [{ checkId: checks[i], shippingTypeId: 1 }], [field]: addressId }),
+  ] as const)(
+    'DELETE /custom%sAddresses/{id} racing POST /mailchecks naming it: one wins, no mailing loses its address',
+    async (kind, field) => {
+      const ids = await addresses(kind, PAIRS);
+      const checks = await newChecks(PAIRS);
+      const pairs = await Promise.all(
+        ids.map((addressId, i) =>
+          race(
+            i,
+            () => api.delete(`/custom${kind}Addresses/${addressId}`),
+            () =>
+              kind === 'To'
+                ? api.post('/mailchecks', {
+                    mailChecks: [{ checkId: checks[i], shippingTypeId: 1, customToAddressId: addressId }],
+                  })
+                : api.post('/mailchecks', {
+                    mailChecks: [{ checkId: checks[i], shippingTypeId: 1 }],
+                    [field]: addressId,
+                  }),
+          ),
         ),
-      ),
-    );
-    const { useWon } = expectOneWinner(pairs, { deleted: 200, used: 200 }, { deleted: 409, used: 422 });
-    const column = kind === 'To' ? 'to_address_id' : 'from_address_id';
-    const dangling = await t.database.db.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM mailings m WHERE m.${column} IS NOT NULL
+      );
+      const { useWon } = expectOneWinner(pairs, { deleted: 200, used: 200 }, { deleted: 409, used: 422 });
+      const column = kind === 'To' ? 'to_address_id' : 'from_address_id';
+      const dangling = await t.database.db.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM mailings m WHERE m.${column} IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM addresses a WHERE a.id = m.${column})`,
-    );
-    expect(Number(dangling?.n)).toBe(0);
-    const queued = await t.database.db.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM mailings WHERE ${column} IN (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
-    expect(Number(queued?.n)).toBe(useWon);
-  });
+      );
+      expect(Number(dangling?.n)).toBe(0);
+      const queued = await t.database.db.get<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM mailings WHERE ${column} IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      );
+      expect(Number(queued?.n)).toBe(useWon);
+    },
+  );
 });
