@@ -30,6 +30,7 @@ import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { ImportRunner } from './services/imports/runner.service.ts';
 import type { HeavyWork } from './heavy-work/heavy-work.ts';
 import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
@@ -109,7 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // request carry its reqId explicitly.
     childLoggerFactory: (logger) => logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
     requestIdHeader: false,
     genReqId: (req) => {
