@@ -9,7 +9,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { REDACTED, redactUrl } from './domain/redact.ts';
 import { logDestination } from './log-stream.ts';
-import { deliveryStatus } from './worker.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
@@ -205,11 +204,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // Liveness: the process runs and its event loop answers. No database query: a database failing
   // over is not a reason to restart this process (readiness below says whether to send it writes).
-  app.get('/healthz', { schema: { hide: true } }, async () => ({
-    status: 'ok',
-    database: deps.db.dialect,
-    delivery: deliveryStatus(config),
-  }));
+  // Anyone can ask, so it names nothing (no database, no delivery provider): the start banner
+  // tells the operator those.
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   // Readiness: whether this server can write now (docs/operations.md, "Liveness and readiness").
   // No key needed and nothing secret in it; the answer is reused for READINESS_CACHE_MS.
@@ -217,15 +214,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   let lastCheck: { at: number; writable: Promise<boolean> } | null = null;
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (readiness.shuttingDown)
-      return reply.code(503).header('retry-after', '1').send({ status: 'shutting down', database: deps.db.dialect });
+      return reply.code(503).header('retry-after', '1').send({ status: 'shutting down' });
     const now = performance.now();
     if (lastCheck === null || now - lastCheck.at >= READINESS_CACHE_MS)
       lastCheck = { at: now, writable: deps.db.writable() };
-    if (await lastCheck.writable) return { status: 'ready', database: deps.db.dialect };
-    return reply
-      .code(503)
-      .header('retry-after', '1')
-      .send({ status: 'database not writable', database: deps.db.dialect });
+    if (await lastCheck.writable) return { status: 'ready' };
+    return reply.code(503).header('retry-after', '1').send({ status: 'database not writable' });
   });
 
   // CSV imports finish in the background; one left unfinished by a stopped process is done again.
