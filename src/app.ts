@@ -213,8 +213,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const readiness = deps.readiness ?? { shuttingDown: false };
   let lastCheck: { at: number; writable: Promise<boolean> } | null = null;
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    if (readiness.shuttingDown)
-      return reply.code(503).header('retry-after', '1').send({ status: 'shutting down' });
+    if (readiness.shuttingDown) return reply.code(503).header('retry-after', '1').send({ status: 'shutting down' });
     const now = performance.now();
     if (lastCheck === null || now - lastCheck.at >= READINESS_CACHE_MS)
       lastCheck = { at: now, writable: deps.db.writable() };

@@ -49,7 +49,9 @@ describe.each(dialects())('active API keys per account and environment on %s', (
   it('creates racing each other stop at the cap', async () => {
     const id = await accountId('race@example.com');
     for (let i = 0; i < MAX_ACTIVE_KEYS - 3; i++) await t.keys.create(id, 'test', `key ${i}`);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => t.keys.create(id, 'test', `racer ${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => t.keys.create(id, 'test', `racer ${i}`)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     for (const r of results.filter((r) => r.status === 'rejected'))
       expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'validation' });

@@ -3,7 +3,16 @@
 // backup is never written through a symlink. The process's umask is set to the common 022 here, so
 // a file left to the umask would show up as 0644. (SQLite only: PostgreSQL's files are the
 // server's.)
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -38,7 +47,11 @@ describe('SQLite database files', () => {
       await migrate(db);
       const config = loadConfig({ DATABASE_URL: `sqlite:${file}`, KEY_SIGNING_SECRET: '', LOG_LEVEL: 'silent' });
       const keys = await ApiKeys.open(db, config);
-      const { account } = await ensureAccount(db, { email: 'modes@example.com', verified: true, phone: '+14155552671' });
+      const { account } = await ensureAccount(db, {
+        email: 'modes@example.com',
+        verified: true,
+        phone: '+14155552671',
+      });
       await keys.create(account.id, 'test', 'a key');
       // WAL mode with a write done: both companions exist while the connection is open.
       const files = readdirSync(dir).sort();
