@@ -62,7 +62,13 @@ export async function backupSqlite(source: string, out: string): Promise<SqliteB
   if (refusal !== null) throw new Error(refusal);
   const began = Date.now();
   const partial = join(dirname(out), `.${basename(out)}.${randomBytes(6).toString('hex')}.partial`);
-  createPrivateFile(partial);
+  try {
+    createPrivateFile(partial);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`the folder ${dirname(out)} does not exist`);
+    throw error;
+  }
   let linked = false;
   try {
     const db = new Database(source, { readonly: true, fileMustExist: true, timeout: 5_000 });

@@ -150,6 +150,10 @@ describe('checkwriter backup (store/sqlite-backup.ts)', () => {
     expect(readdirSync(folder).sort()).toEqual(['dangling.db', 'pointing.db', 'victim.txt']);
   });
 
+  it('names a missing folder', async () => {
+    await expect(backupSqlite(source, join(dir, 'no-such-folder', 'copy.db'))).rejects.toThrow(/does not exist/);
+  });
+
   it('never overwrites a file', async () => {
     const folder = mkdtempSync(join(dir, 'exists-'));
     const out = join(folder, 'copy.db');
