@@ -9,7 +9,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { REDACTED, redactUrl } from './domain/redact.ts';
 import { logDestination } from './log-stream.ts';
-import { deliveryStatus } from './worker.ts';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
@@ -30,6 +29,7 @@ import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
 import { registerPanel } from './panel/panel.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { ImportRunner } from './services/imports/runner.service.ts';
 import type { HeavyWork } from './heavy-work/heavy-work.ts';
 import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
@@ -109,7 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // request carry its reqId explicitly.
     childLoggerFactory: (logger) => logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // A caller's own X-Request-Id is kept when it is a plain token, so both sides log the same id.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -204,27 +204,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // Liveness: the process runs and its event loop answers. No database query: a database failing
   // over is not a reason to restart this process (readiness below says whether to send it writes).
-  app.get('/healthz', { schema: { hide: true } }, async () => ({
-    status: 'ok',
-    database: deps.db.dialect,
-    delivery: deliveryStatus(config),
-  }));
+  // Anyone can ask, so it names nothing (no database, no delivery provider): the start banner
+  // tells the operator those.
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   // Readiness: whether this server can write now (docs/operations.md, "Liveness and readiness").
   // No key needed and nothing secret in it; the answer is reused for READINESS_CACHE_MS.
   const readiness = deps.readiness ?? { shuttingDown: false };
   let lastCheck: { at: number; writable: Promise<boolean> } | null = null;
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    if (readiness.shuttingDown)
-      return reply.code(503).header('retry-after', '1').send({ status: 'shutting down', database: deps.db.dialect });
+    if (readiness.shuttingDown) return reply.code(503).header('retry-after', '1').send({ status: 'shutting down' });
     const now = performance.now();
     if (lastCheck === null || now - lastCheck.at >= READINESS_CACHE_MS)
       lastCheck = { at: now, writable: deps.db.writable() };
-    if (await lastCheck.writable) return { status: 'ready', database: deps.db.dialect };
-    return reply
-      .code(503)
-      .header('retry-after', '1')
-      .send({ status: 'database not writable', database: deps.db.dialect });
+    if (await lastCheck.writable) return { status: 'ready' };
+    return reply.code(503).header('retry-after', '1').send({ status: 'database not writable' });
   });
 
   // CSV imports finish in the background; one left unfinished by a stopped process is done again.

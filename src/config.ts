@@ -114,10 +114,11 @@ export interface Config {
   readonly secretFile: string;
   readonly webhooksAllowPrivate: boolean;
   /**
-   * Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): false, true (any), or
-   * comma-separated addresses/CIDRs. It decides the client address the panel's sign-in limits count by.
+   * Which X-Forwarded-For entries to believe: false (none), a number of proxy hops (`true` is one:
+   * the right-most entry, the one the proxy appended), or comma-separated proxy addresses/CIDRs.
+   * It decides the client address every per-address limit counts by (http/trust-proxy.ts).
    */
-  readonly trustProxy: boolean | string;
+  readonly trustProxy: false | number | string;
   readonly delivery: DeliveryConfig;
   readonly metrics: MetricsConfig;
   readonly heavyWork: HeavyWorkConfig;
@@ -226,12 +227,22 @@ export function defaultSecretFile(database: DatabaseConfig): string {
   return `${dir}${base}.secret`;
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | string {
+// Entries left of the ones our own proxies appended are written by the client: `true` used to
+// believe the left-most of them, so a client could pick any address to be counted as. Now `true`
+// is one hop and a number that many; only a list of proxies walks further, past known proxies.
+function parseTrustProxy(raw: string | undefined): false | number | string {
   const value = (raw ?? '').trim();
-  if (value === '' || value === 'false') return false;
-  if (value === 'true') return true;
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 16) throw new ConfigError('TRUST_PROXY as a number of proxy hops must be at most 16');
+    return hops;
+  }
   if (!/^[0-9A-Fa-f.:/, ]+$/.test(value))
-    throw new ConfigError('TRUST_PROXY must be true, false, or comma-separated proxy addresses/CIDRs');
+    throw new ConfigError(
+      'TRUST_PROXY must be false, true (one proxy), a number of proxy hops, or comma-separated proxy addresses/CIDRs',
+    );
   return value;
 }
 

@@ -19,7 +19,7 @@ export function smsSender(config: Config, log: WorkerLog): SmsSender | null {
   }
 }
 
-/** What /healthz and the start banner say about delivery. */
+/** What the start banner says about delivery (not /healthz: anyone may ask that). */
 export function deliveryStatus(config: Config): { worker: string; smtp: string; sms: string } {
   return {
     worker: config.delivery.worker,

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeyRecord } from '../domain/account.ts';
 import type { Environment } from '../domain/owner.ts';
+import { AppError } from '../errors.ts';
 import { field } from './form.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, page, sendPage, when } from './layout.ts';
@@ -78,7 +79,15 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
             : 'Choose test or live.';
       return sendPage(reply, await listPage(request, undefined, problem), 422);
     }
-    const created = await keys.create(account.id, env as Environment, name);
+    let created: { key: string; record: ApiKeyRecord };
+    try {
+      created = await keys.create(account.id, env as Environment, name);
+    } catch (error) {
+      // Over the cap of active keys: the keys page again, with why, so one can be revoked there.
+      if (error instanceof AppError && error.code === 'validation')
+        return sendPage(reply, await listPage(request, undefined, error.message), 422);
+      throw error;
+    }
     // The key is in this response only: never cached, never in a URL.
     return sendPage(reply, await listPage(request, created), 201);
   });

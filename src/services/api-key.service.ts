@@ -20,6 +20,11 @@ import * as accounts from '../store/accounts.repository.ts';
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const CACHE_LIMIT = 10_000;
+/**
+ * Active (unrevoked) keys an account may hold in one environment. Each key has its own rate limit
+ * (RATE_LIMIT_PER_KEY), so without a cap an account could multiply its rate by making keys.
+ */
+export const MAX_ACTIVE_KEYS = 50;
 /** last_used_at is written at most this often per key, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -84,6 +89,11 @@ export class ApiKeys {
     return new ApiKeys(db, secret, vault, now);
   }
 
+  /**
+   * A new key for `accountId` in `env`. Refused (422) past MAX_ACTIVE_KEYS active keys there: the
+   * per-key rate limit would otherwise multiply with keys. The account's row is locked first, so
+   * two creates at once count one after the other.
+   */
   async create(accountId: string, env: Environment, name: string): Promise<CreatedKey> {
     const at = this.now();
     const id = newId('key', at);
@@ -105,7 +115,15 @@ export class ApiKeys {
       lastUsedAt: null,
       revokedAt: null,
     };
-    await accounts.insertApiKey(this.db, record);
+    await this.db.transaction(async (tx) => {
+      await accounts.lockAccount(tx, accountId);
+      if ((await accounts.countActiveApiKeys(tx, accountId, env)) >= MAX_ACTIVE_KEYS)
+        throw new AppError(
+          'validation',
+          `This account already has ${MAX_ACTIVE_KEYS} active ${env} API keys, the most it may hold: revoke one it no longer uses, then create the new one.`,
+        );
+      await accounts.insertApiKey(tx, record);
+    });
     return { key, record };
   }
 

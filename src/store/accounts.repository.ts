@@ -106,6 +106,22 @@ export async function insertApiKey(q: Queryable, key: ApiKeyRecord): Promise<voi
   );
 }
 
+/**
+ * Holds the account's row until the transaction ends (PostgreSQL: a row lock; SQLite: the
+ * transaction's write lock), so decisions about its keys are taken one at a time.
+ */
+export async function lockAccount(q: Queryable, accountId: string): Promise<void> {
+  await q.run('UPDATE accounts SET id = id WHERE id = ?', [accountId]);
+}
+
+export async function countActiveApiKeys(q: Queryable, accountId: string, env: string): Promise<number> {
+  const row = await q.get<{ n: number | string }>(
+    'SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND env = ? AND revoked_at IS NULL',
+    [accountId, env],
+  );
+  return Number(row?.n ?? 0);
+}
+
 export async function findApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
   const row = await q.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]);
   return row === undefined ? undefined : toApiKey(row);

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
@@ -50,6 +50,31 @@ function switchToWal(db: BetterSqlite3.Database): void {
   }
 }
 
+/**
+ * The database and its -wal/-shm hold sealed bank account numbers and key hashes: its owner's
+ * only. SQLite creates a new database with 0644 (less the umask), and gives its -wal, -shm and
+ * -journal the main file's mode; so the main file is created here first, 0600, and files made by
+ * an older version lose their group and other bits (a file made read-only stays read-only).
+ */
+function ownerOnly(path: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      const mode = statSync(file).mode & 0o777;
+      if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700);
+    } catch (error) {
+      // Absent companions are the usual case; a file owned by another user (EPERM) keeps its mode.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+    }
+  }
+}
+
 export class SqliteDb implements Db {
   readonly dialect = 'sqlite' as const;
   private readonly db: BetterSqlite3.Database;
@@ -60,7 +85,10 @@ export class SqliteDb implements Db {
   private readonly direct: Queryable;
 
   constructor(private readonly path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      ownerOnly(path);
+    }
     this.db = new Database(path, { timeout: 5000 });
     switchToWal(this.db);
     this.db.pragma('synchronous = NORMAL');

@@ -8,6 +8,7 @@ import { seedBasics, startTestApp, BASE, type Client, type TestApp } from '../su
 import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { parsePdf } from '../render/support/pdf.ts';
 import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
+import { deliveryStatus } from '../../src/worker.ts';
 
 describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
   let t: TestApp;
@@ -265,13 +266,10 @@ describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
     expect(denied.status).toBe(403);
   });
 
-  it('without SMTP, live emails stay queued (and /healthz says why) until a worker with SMTP sends them', async () => {
+  it('without SMTP, live emails stay queued (and the start banner says why) until a worker with SMTP sends them', async () => {
     const bare = await startTestApp(dialect, {});
     try {
-      const health = await bare.app.inject({ method: 'GET', url: '/healthz' });
-      expect(JSON.parse(health.body).delivery.smtp).toBe(
-        'not configured: live emails stay queued until SMTP_URL is set',
-      );
+      expect(deliveryStatus(bare.config).smtp).toBe('not configured: live emails stay queued until SMTP_URL is set');
       const client = await bare.client('nosmtp@example.com', { env: 'live' });
       const ids = await seedBasics(client);
       const checkId = await newCheck(client, ids);

@@ -230,7 +230,7 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'caller-123' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBe('caller-123');
-    expect(JSON.parse(res.body)).toMatchObject({ status: 'ok', database: dialect });
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
     const other = await api.get('/checks/nope');
     expect(other.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
