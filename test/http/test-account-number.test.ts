@@ -1,5 +1,6 @@
-// A test environment's check PDFs carry a test account number in their MICR line, never the bank
-// account's own (test bank accounts often hold the real one); live checks carry the real number.
+// A test environment's check PDFs (and its MICR test page) carry a test account number in their
+// MICR line, never the bank account's own (test bank accounts often hold the real one); live
+// checks carry the real number.
 // The PDF the API answers is read back independently: rasterised by pdftoppm and read by the
 // E-13B waveform reader built from the published character shapes (test/render/support), and its
 // text extracted by pdf.js. Neither is the renderer's own MICR model.
@@ -50,7 +51,7 @@ describe.each(dialects())('the account number in the MICR line of test and live 
   afterAll(() => t.close());
 
   /** A check on a bank account holding REAL_NUMBER, its serial, and its PDF as the API answers it. */
-  const checkPdf = async (client: Client): Promise<{ serial: string; bytes: Buffer }> => {
+  const checkPdf = async (client: Client): Promise<{ serial: string; bytes: Buffer; micrTestPage: Buffer }> => {
     const { payeeId } = await seedBasics(client);
     const bank = await client.post('/bankAccounts', {
       bankAccounts: [{ name: 'Real account', routingNumber: ROUTING, accountNumber: REAL_NUMBER }],
@@ -67,11 +68,17 @@ describe.each(dialects())('the account number in the MICR line of test and live 
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    return { serial: String(check.serialNumber), bytes: res.rawPayload };
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `${BASE}/bankAccounts/${bankAccountId}/micr-test.pdf`,
+      headers: { authorization: `Bearer ${client.key}` },
+    });
+    expect(page.statusCode).toBe(200);
+    return { serial: String(check.serialNumber), bytes: res.rawPayload, micrTestPage: page.rawPayload };
   };
 
   it.runIf(pdftoppmAvailable())(
-    "a test check's MICR line carries the test account number, and its face says so; a live check's carries the real one",
+    "a test check's MICR line (and MICR test page) carries the test account number, and its face says so; a live check's carries the real one",
     async () => {
       const test = await checkPdf(await t.client('micr-test@example.com', { env: 'test' }));
       const testLine = micrLineOf(test.bytes);
@@ -85,7 +92,12 @@ describe.each(dialects())('the account number in the MICR line of test and live 
       expect(testText).toMatch(/TEST ACCOUNT NUMBER/);
       expect(testText.replace(/\s/g, '')).not.toContain(REAL_NUMBER);
 
+      // The MICR test page carries the line the account's next check would: the test number too.
+      const next = String(Number(test.serial) + 1);
+      expect(micrLineOf(test.micrTestPage)).toBe(`U${next}UT${ROUTING}T${TEST_ACCOUNT_NUMBER}U`);
+
       const live = await checkPdf(await t.client('micr-live@example.com', { env: 'live' }));
+      expect(micrLineOf(live.micrTestPage)).toBe(`U${String(Number(live.serial) + 1)}UT${ROUTING}T${REAL_NUMBER}U`);
       expect(micrLineOf(live.bytes)).toBe(`U${live.serial}UT${ROUTING}T${REAL_NUMBER}U`);
       const [livePage] = await parsePdf(live.bytes);
       if (livePage === undefined) throw new Error('no page');
