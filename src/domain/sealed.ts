@@ -81,3 +81,11 @@ export function bankAccountNumberContext(bankAccountId: string): string {
 export function deliveryTokenContext(deliveryId: string): string {
   return `deliveries.sealed_token:${deliveryId}`;
 }
+
+/** The sandbox inbox's columns that carry a payee link (in the text, the HTML, or alone). */
+export type SandboxSealedColumn = 'text_body' | 'html_body' | 'link';
+
+/** The associated data of one sealed column of a sandbox inbox message. */
+export function sandboxMessageContext(messageId: string, column: SandboxSealedColumn): string {
+  return `sandbox_messages.${column}:${messageId}`;
+}

@@ -149,6 +149,8 @@ export function drawSignature(doc: Pdf, prepared: PreparedCheck, captions: boole
   }
 }
 
+export const TEST_MARK_LINE = 'NOT NEGOTIABLE — TEST ENVIRONMENT — TEST ACCOUNT NUMBER';
+
 export function drawVoidMark(doc: Pdf): void {
   // Test checks must never pass for real ones: a large red stamp across the face, kept above the
   // MICR clear band so it cannot disturb magnetic reading.
@@ -158,7 +160,8 @@ export function drawVoidMark(doc: Pdf): void {
   doc.rotate(-10, { origin: [cx, cy] });
   doc.fillOpacity(0.55);
   put(doc, 'VOID — TEST', cx, cy - 24, { font: 'Helvetica-Bold', size: 48, align: 'center', color: VOID_RED });
-  put(doc, 'NOT NEGOTIABLE — TEST ENVIRONMENT', cx, cy + 26, {
+  // The MICR line of a test check carries a test account number (domain/account-number.ts): say so.
+  put(doc, TEST_MARK_LINE, cx, cy + 26, {
     font: 'Helvetica-Bold',
     size: 10,
     align: 'center',

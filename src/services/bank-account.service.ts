@@ -2,7 +2,8 @@ import type { Owner } from '../domain/owner.ts';
 import { BANK_ACCOUNT_DETAILS, type BankAccount, type BankAccountDetail } from '../domain/bank-account.ts';
 import { newId } from '../domain/ids.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
-import { bankAccountNumberContext, newKeyId, sealedKeyId, type Vault } from '../domain/sealed.ts';
+import { bankAccountNumberContext, newKeyId, SealError, sealedKeyId, type Vault } from '../domain/sealed.ts';
+import { openSandboxColumns, type SandboxMessageColumns, sealSandboxColumns } from '../domain/sealed-sandbox.ts';
 import { type Db, ForeignKeyViolation, type Queryable } from '../store/db.ts';
 import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
 import { isValidRoutingNumber } from '../domain/routing-number.ts';
@@ -11,6 +12,7 @@ import { type ImagePurpose, isRefusal, MAX_IMAGE_BYTES, normalizeImage } from '.
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
+import * as deliveryStore from '../store/deliveries.repository.ts';
 import * as addressStore from '../store/addresses.repository.ts';
 import type { ServiceContext } from './context.ts';
 import type { BankAccountChanges, BankAccountInput } from '../schemas/bank-accounts.ts';
@@ -294,6 +296,8 @@ export interface Rotation {
   keyId: string;
   /** Bank account numbers re-sealed under the new key (deleted accounts' too). */
   resealed: number;
+  /** Sandbox inbox messages re-sealed (those that no longer open with either secret are left). */
+  sandboxResealed: number;
 }
 
 /**
@@ -302,6 +306,7 @@ export interface Rotation {
  * Until a value is re-sealed it opens under its own key id, so values sealed by a server that
  * still ran with the old id during the rotation stay readable and a second rotation picks them up.
  * With `previous` (the replaced server secret's vault) it moves the numbers to the new secret.
+ * The sandbox inbox's sealed messages are re-sealed the same way.
  */
 export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null = null): Promise<Rotation> {
   // After the server secret was replaced, values sealed under the old one open with `previous`;
@@ -328,6 +333,21 @@ export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null
       await bankAccountStore.storeAccountNumber(tx, row.id, vault.seal(plain, keyId, context), masked);
       resealed += 1;
     }
-    return { previousKeyId, keyId, resealed };
+    // The sandbox inbox is sealed the same way; a message that opens with neither secret (sealed
+    // under one replaced before) is left as it is rather than stop the rotation of the numbers.
+    let sandboxResealed = 0;
+    for (const row of await deliveryStore.allSandboxSealed(tx)) {
+      let opened: SandboxMessageColumns;
+      try {
+        opened = openSandboxColumns(row, open);
+      } catch (error) {
+        if (error instanceof SealError) continue;
+        throw error;
+      }
+      const sealed = sealSandboxColumns(row.id, opened, (plain, context) => vault.seal(plain, keyId, context));
+      await deliveryStore.storeSandboxSealed(tx, { id: row.id, ...sealed });
+      sandboxResealed += 1;
+    }
+    return { previousKeyId, keyId, resealed, sandboxResealed };
   });
 }

@@ -25,6 +25,9 @@ import * as webhooks from '../store/events.repository.ts';
 import { emit } from './events.ts';
 import type { EventType } from '../domain/event-types.ts';
 import { deliveryTokenContext, Vault } from '../domain/sealed.ts';
+import { sealSandboxMessage } from '../domain/sealed-sandbox.ts';
+import type { SandboxMessage } from '../domain/delivery.ts';
+import { currentDataKeyId } from '../store/server-secret.ts';
 import { RefusedDestination } from '../delivery/webhook-post.ts';
 import type { WebhookSender } from '../delivery/webhook-sender.ts';
 import { webhookHeaders } from '../domain/webhook-signature.ts';
@@ -404,8 +407,9 @@ export class DeliveryWorker {
     const email = checkEmail(input);
     const sms = checkSms(input);
     if (owner.env === 'test') {
-      // Nothing leaves the machine for test keys: the message lands in the sandbox inbox.
-      await deliveries.insertSandboxMessage(db, owner.accountId, {
+      // Nothing leaves the machine for test keys: the message lands in the sandbox inbox, its
+      // link sealed so a copy of the database opens no test check's page.
+      const message: SandboxMessage = {
         id: newId('msg', this.now()),
         deliveryId: d.id,
         checkId: d.checkId,
@@ -417,7 +421,9 @@ export class DeliveryWorker {
         link: input.link,
         attachments: attachments.map((a) => a.filename),
         createdAt: this.now(),
-      });
+      };
+      const keyId = await currentDataKeyId(db);
+      await deliveries.insertSandboxMessage(db, owner.accountId, sealSandboxMessage(this.vault, keyId, message));
       return;
     }
     if (d.channel === 'email') {

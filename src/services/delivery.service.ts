@@ -11,6 +11,7 @@ import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
 import type { SandboxMessage } from '../domain/delivery.ts';
+import { openSandboxMessage } from '../domain/sealed-sandbox.ts';
 import type { ServiceContext } from './context.ts';
 import { checkPdf } from './print.service.ts';
 import { checkEventData, emit } from './events.ts';
@@ -34,14 +35,15 @@ export async function sandboxMessages(
 ): Promise<{ total: number; items: SandboxMessage[] }> {
   if (principal.env !== 'test')
     throw new AppError('forbidden', 'The sandbox inbox holds what test keys send; use a test key.');
-  return deliveries.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
+  const stored = await deliveries.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
+  return { total: stored.total, items: stored.items.map((m) => openSandboxMessage(ctx.vault, m)) };
 }
 
 /** One message of the sandbox inbox (the panel's message page); other accounts' ids are not found. */
 export async function sandboxMessage(ctx: ServiceContext, accountId: string, id: string): Promise<SandboxMessage> {
   const message = await deliveries.findSandboxMessage(ctx.db, accountId, id);
   if (message === undefined) throw new AppError('not_found', 'Message not found.');
-  return message;
+  return openSandboxMessage(ctx.vault, message);
 }
 
 export interface PayeeView {

@@ -24,6 +24,7 @@ import type { Queryable } from '../store/db.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
 import { accountNumberOf } from './bank-account.service.ts';
+import { TEST_ACCOUNT_NUMBER } from '../domain/account-number.ts';
 import { checkEventData, emit } from './events.ts';
 
 function payeeParty(payee: Payee): CheckParty {
@@ -106,7 +107,8 @@ async function documentFor(
         : partyFromCustomAddress(fromAddress),
     bankName: bank.account.bankName === '' ? bank.account.name : bank.account.bankName,
     routingNumber: bank.account.routingNumber,
-    accountNumber: accountNumberOf(ctx, bank.account),
+    // The real number is not even opened for a test check: its MICR line carries the test number.
+    accountNumber: principal.env === 'test' ? TEST_ACCOUNT_NUMBER : accountNumberOf(ctx, bank.account),
     checkNumber: check.serialNumber,
     issueDate: check.issueDate,
     payee: payee === undefined ? null : payeeParty(payee),
@@ -333,7 +335,8 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
       bankAccountName: bank.name,
       bankName: bank.bankName,
       routingNumber: bank.routingNumber,
-      accountNumber: accountNumberOf(ctx, bank),
+      // The line a test check would carry (the test number): a test key never prints the real one.
+      accountNumber: principal.env === 'test' ? TEST_ACCOUNT_NUMBER : accountNumberOf(ctx, bank),
       serialNumber: String(bank.nextSerial),
       printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
       createdAt: new Date(ctx.now()),

@@ -311,6 +311,27 @@ export async function insertSandboxMessage(q: Queryable, accountId: string, m: S
   );
 }
 
+/** The stored (sealed) text, HTML and link of every sandbox message, for re-sealing under a new data key. */
+export async function allSandboxSealed(
+  q: Queryable,
+): Promise<{ id: string; text: string; html: string; link: string }[]> {
+  return q.all<{ id: string; text: string; html: string; link: string }>(
+    'SELECT id, text_body AS text, html_body AS html, link FROM sandbox_messages ORDER BY id',
+  );
+}
+
+export async function storeSandboxSealed(
+  q: Queryable,
+  m: { id: string; text: string; html: string; link: string },
+): Promise<void> {
+  await q.run('UPDATE sandbox_messages SET text_body = ?, html_body = ?, link = ? WHERE id = ?', [
+    m.text,
+    m.html,
+    m.link,
+    m.id,
+  ]);
+}
+
 interface SandboxRow {
   id: string;
   delivery_id: string;

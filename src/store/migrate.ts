@@ -23,6 +23,7 @@ import * as fieldClients from './migrations/021-field-clients.ts';
 import * as searchTextsByOwner from './migrations/022-search-texts-by-owner.ts';
 import * as clearedByDay from './migrations/023-cleared-by-day.ts';
 import * as mailingAddresses from './migrations/024-mailing-addresses.ts';
+import * as sealedSandbox from './migrations/025-sealed-sandbox-messages.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -58,10 +59,17 @@ const MIGRATIONS: readonly Migration[] = [
   searchTextsByOwner,
   clearedByDay,
   mailingAddresses,
+  sealedSandbox,
 ];
 
-/** Migrations after which the plain text they replaced must be wiped from free pages (VACUUM). */
-const WIPE_AFTER = new Set([secretsOut.id]);
+/**
+ * Migrations after which the plain text they replaced must be wiped from free pages (VACUUM), with
+ * the tables they rewrote (PostgreSQL vacuums those).
+ */
+const WIPE_AFTER = new Map<number, readonly string[]>([
+  [secretsOut.id, ['bank_accounts', 'settings']],
+  [sealedSandbox.id, ['sandbox_messages']],
+]);
 
 /** The ids of the migrations this database has, read without writing anything. */
 async function appliedIds(q: Queryable): Promise<Set<number>> {
@@ -121,13 +129,14 @@ export async function migrate(
   );
   // Rewriting a row leaves its old version in free pages (SQLite) or dead tuples (PostgreSQL)
   // until they are reused: VACUUM (outside any transaction) removes the plain text now.
-  if (applied.some((id) => WIPE_AFTER.has(id))) {
+  const rewritten = [...new Set(applied.flatMap((id) => WIPE_AFTER.get(id) ?? []))];
+  if (rewritten.length > 0) {
     if (db.dialect === 'sqlite') {
       await db.run('VACUUM');
       // In WAL mode the rewritten pages sit in the -wal file until a checkpoint copies them over
       // the old ones: do it now and empty the WAL, so neither file keeps the plain text.
       await db.get('PRAGMA wal_checkpoint(TRUNCATE)');
-    } else for (const table of ['bank_accounts', 'settings']) await db.run(`VACUUM FULL ${table}`);
+    } else for (const table of rewritten) await db.run(`VACUUM FULL ${table}`);
   }
   return applied;
 }

@@ -3,6 +3,7 @@
 // by the independent E-13B reader; expected positions come from the standard and from the page's
 // printed promises (a 6-in ruler, marks 1 in from the edges), not from the renderer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ACCOUNT_NUMBER } from '../../src/domain/account-number.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { pageText, parsePdf, type ParsedPage } from '../render/support/pdf.ts';
@@ -119,7 +120,8 @@ describe.each(dialects())('MICR test page and printer offsets (%s)', (dialect) =
       const res = await testPage(ids.bankAccountId);
       const bitmap = rasterisePdf(res.bytes, 300);
       const read = readLine(bitmap, { left: 0.2, right: 8.45, top: 3.5 - 7 / 16, bottom: 3.5 - 3 / 16 + 0.03 });
-      // ⑈10001⑈ ⑆011000015⑆ 123456789⑈ from position 51 down to 14 (serial 10001 is the next one).
+      // ⑈10001⑈ ⑆011000015⑆ 000123456789⑈ from position 51 down to 14 (serial 10001 is the next one;
+      // a test key's page carries the test account number, as its checks do).
       const byPosition = new Map(read.map((c) => [Math.round((8.5 - c.rightIn - 5 / 16) * 8) + 1, c.name]));
       const expected = new Map<number, string>([
         [14, 'onUs'],
@@ -128,7 +130,7 @@ describe.each(dialects())('MICR test page and printer offsets (%s)', (dialect) =
         [45, 'onUs'],
         [51, 'onUs'],
       ]);
-      [...'123456789'].reverse().forEach((d, i) => {
+      [...TEST_ACCOUNT_NUMBER].reverse().forEach((d, i) => {
         expected.set(15 + i, d);
       });
       [...'011000015'].reverse().forEach((d, i) => {

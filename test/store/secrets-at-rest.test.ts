@@ -301,7 +301,8 @@ describe.each(dialects())('checkwriter keys rotate-encryption (%s)', (dialect) =
   afterAll(() => t.close());
 
   it('re-seals every number under a new key id; values under the old id still open until rotated', async () => {
-    const api = await t.client('rotate@example.com');
+    // Live: a live key's MICR test page opens and prints the number (a test key's prints a test number).
+    const api = await t.client('rotate@example.com', { env: 'live' });
     const created = await api.post('/bankAccounts', {
       bankAccounts: [
         { name: 'A', routingNumber: '011000015', accountNumber: '123456789' },

@@ -1,7 +1,7 @@
 // The payee link token a delivery carries. Tokens are random (issue 10 item 3): until the message
 // is sent the token is only in its outbox row, sealed; after that only in the message itself
-// (the sandbox inbox for test keys, the email for live ones). Tests read it from where it is.
-import { deliveryTokenContext } from '../../src/domain/sealed.ts';
+// (the sandbox inbox for test keys, sealed there too; the email for live ones). Tests read it from where it is.
+import { deliveryTokenContext, sandboxMessageContext } from '../../src/domain/sealed.ts';
 import type { TestApp } from './app.ts';
 import { parseMail, type ReceivedMail } from './mail-peers.ts';
 
@@ -15,10 +15,15 @@ export async function payeeLinkToken(
     deliveryId,
   ]);
   if (row?.sealed_token != null) return t.keys.vault.open(row.sealed_token, deliveryTokenContext(deliveryId));
-  const sandbox = await db.get<{ link: string }>('SELECT link FROM sandbox_messages WHERE delivery_id = ?', [
-    deliveryId,
-  ]);
-  if (sandbox !== undefined) return new URL(sandbox.link).pathname.replace(/^\/c\//, '');
+  // The sandbox inbox keeps the link sealed, bound to its message's id (domain/sealed-sandbox.ts).
+  const sandbox = await db.get<{ id: string; link: string }>(
+    'SELECT id, link FROM sandbox_messages WHERE delivery_id = ?',
+    [deliveryId],
+  );
+  if (sandbox !== undefined) {
+    const link = t.keys.vault.open(sandbox.link, sandboxMessageContext(sandbox.id, 'link'));
+    return new URL(link).pathname.replace(/^\/c\//, '');
+  }
   for (const mail of mails) {
     if (mail.messageId !== `<${deliveryId}@checkwriter>`) continue;
     const text = (await parseMail(mail.raw)).text ?? '';
