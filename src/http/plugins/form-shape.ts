@@ -72,17 +72,19 @@ export function formShapeProblem(text: string, limits: FormLimits): FormProblem 
   }
 
   // First every key on its own (the counts that stop the worst bodies soonest), then the keys together.
-  const clean = text.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
   const paths: (string | null)[][] = [];
   // The body's own members (top-level names) are counted here already: the widest bodies stop soon.
   const roots = new Set<string>();
   let segmentsSeen = 0;
 
   let start = 0;
-  while (start <= clean.length) {
-    let end = clean.indexOf('&', start);
-    if (end === -1) end = clean.length;
-    const part = clean.slice(start, end);
+  while (start <= text.length) {
+    let end = text.indexOf('&', start);
+    if (end === -1) end = text.length;
+    // `qs` turns %5B and %5D into brackets in the whole text before splitting it at `&`; doing it
+    // a parameter at a time is the same (neither is `&`), and a refused body is not read to its end.
+    const raw = text.slice(start, end);
+    const part = raw.includes('%') ? raw.replace(/%5B/gi, '[').replace(/%5D/gi, ']') : raw;
     start = end + 1;
     if (part === '') continue;
     const bracketEquals = part.indexOf(']=');
