@@ -17,6 +17,7 @@ export const SCENARIO_NAMES = [
   'register',
   'import',
   'heavy',
+  'hostile-forms',
   'list',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -41,7 +42,7 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench -- [options]
 
   --db sqlite|postgres|both     databases to measure (default both)
-  --only get,post,idempotency,pdf,email,panel,startup,keys,register,import,heavy,list
+  --only get,post,idempotency,pdf,email,panel,startup,keys,register,import,heavy,hostile-forms,list
                                 scenarios to run (default all)
   --duration SECONDS            length of each load measurement (default 10)
   --connections N               concurrent connections for GET (default 50)

@@ -29,6 +29,7 @@ import { runKeys } from './scenarios/keys.ts';
 import { runRegister } from './scenarios/register.ts';
 import { runImport } from './scenarios/import.ts';
 import { runHeavy } from './scenarios/heavy.ts';
+import { runHostileForms } from './scenarios/hostile-forms.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -46,6 +47,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   register: runRegister,
   import: runImport,
   heavy: runHeavy,
+  'hostile-forms': runHostileForms,
   list: (ctx) => runList(ctx, log),
 };
 

@@ -1,4 +1,4 @@
-// Form-encoded bodies (issue 25, item 5): a PHP SDK of the hosted service sends every body as
+// Form-encoded bodies: a PHP SDK of the hosted service sends every body as
 // `application/x-www-form-urlencoded` with PHP bracket keys (`payees[0][name]=…`), which the
 // hosted service's framework reads as it reads JSON. Here they are read by `qs` (a well-kept
 // parser) with bounds as strict as the JSON path's (json-body.ts), and then meet the same hooks,
@@ -10,71 +10,85 @@
 // Laravel's `integer` and `boolean` rules accept from a form). Money stays text: amounts are
 // judged on the digits sent (docs/api-notes.md, "Money").
 //
-// Bounds, all refused before anything is read into an object:
-// - at most MAX_FORM_PARAMETERS parameters (413), counted on the raw text;
-// - keys nest at most MAX_DEPTH brackets (400, the JSON path's wording), arrays at most
-//   MAX_FORM_ARRAY items (422): qs throws rather than silently turning them into objects;
-// - a key naming `__proto__`, `constructor` or `prototype` (400; qs would silently drop it);
+// Bounds, all measured on the raw text by form-shape.ts before `qs` runs (`qs.parse` of a hostile
+// 2 MB body held the event loop for over a second; the scan refuses it in milliseconds), with the
+// keys split exactly as `qs` splits them:
+// - at most MAX_FORM_PARAMETERS parameters and MAX_FORM_SEGMENTS bracket groups in all keys
+//   together (413: the body is too large in its structure);
+// - keys nest at most MAX_DEPTH brackets and an object or list holds at most MAX_MEMBERS members
+//   (400, the JSON path's bounds and wording); list indices below MAX_FORM_ARRAY (422);
+// - a key segment `qs` would silently drop (`__proto__`, `constructor`, any name of
+//   Object.prototype) or `prototype` (400), however it is spelled or encoded;
+// - one field given twice (`amount=1.00&amount=99999999.99`), where `qs` would keep the last
+//   (422 naming the field); lists written `a[]=1&a[]=2` or `a[0]=1&a[1]=2` are lists;
 // - malformed percent-encoding (400; qs would keep the text as it is);
 // - the body size is the JSON path's (Fastify's bodyLimit, BODY_LIMIT_BYTES: 413).
-import type { FastifyInstance } from 'fastify';
+// `qs` is still given its own limits, as a second line should the two ever disagree.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { AppError, validationError } from '../../errors.ts';
 import { MAX_BATCH } from '../../schemas/common.ts';
-import { MAX_DEPTH, unsafeBodyText } from './json-body.ts';
+import { type FormProblem, formShapeProblem } from './form-shape.ts';
+import { MAX_DEPTH, MAX_MEMBERS, unsafeBodyText } from './json-body.ts';
 
 /** 500 items of 40 fields each: the largest batch of the API, with room. */
 export const MAX_FORM_PARAMETERS = 20_000;
+/**
+ * Bracket groups of all keys together: a 500-item batch of 10 fields (`checks[7][memo]`, two
+ * each), or 100 checks with vouchers of a few items. `qs`'s cost follows this count (every group
+ * is an object built and merged, and a merge into a list counts the list), not the size of the
+ * body: 620,000 groups in 2 MB took it 0.6–0.8 s; 10,000 in their costliest shape, tens of ms
+ * (docs/security.md, "Form-encoded bodies").
+ */
+export const MAX_FORM_SEGMENTS = 10_000;
 /** The API's longest array is a batch (MAX_BATCH items). */
 export const MAX_FORM_ARRAY = MAX_BATCH;
-
-const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const UNREADABLE =
   'The request body could not be parsed: a form field is not valid percent-encoding (application/x-www-form-urlencoded).';
 
+/** A refusal of the shape scan, in the JSON path's statuses and words where JSON has the same bound. */
+function refusal(problem: FormProblem, request: FastifyRequest): AppError {
+  switch (problem.kind) {
+    case 'parameters':
+      return new AppError(
+        'payload_too_large',
+        `The request body has too many form fields (at most ${MAX_FORM_PARAMETERS}).`,
+      );
+    case 'segments':
+      return new AppError(
+        'payload_too_large',
+        `The request body has too many brackets in its form field names (at most ${MAX_FORM_SEGMENTS.toLocaleString('en-US')} in all).`,
+      );
+    case 'depth':
+      return new AppError(
+        'bad_request',
+        `The request body nests arrays and objects too deeply (at most ${MAX_DEPTH} levels).`,
+      );
+    case 'members':
+      return new AppError(
+        'bad_request',
+        `The request body has an array or object with too many members (at most ${MAX_MEMBERS} in one).`,
+      );
+    case 'list':
+      return validationError(`The request body has a list of more than ${MAX_FORM_ARRAY} items.`);
+    case 'encoding':
+      return new AppError('bad_request', UNREADABLE);
+    case 'forbidden':
+      return new AppError(
+        'bad_request',
+        `The request body could not be parsed: the form field ${problem.segment} is not allowed.`,
+      );
+    case 'duplicate': {
+      const prefix = request.routeOptions.config.validationPrefix ?? '';
+      return validationError(`${prefix}The ${problem.path} field is given more than once.`);
+    }
+  }
+}
+
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function decode(text: string): string | null {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return null;
-  }
-}
-
-/** The refusals qs would not make itself, in one pass over the parameters. */
-function screen(text: string): AppError | null {
-  let count = 0;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('&', start);
-    if (end === -1) end = text.length;
-    if (end > start) {
-      count += 1;
-      if (count > MAX_FORM_PARAMETERS)
-        return new AppError(
-          'payload_too_large',
-          `The request body has too many form fields (at most ${MAX_FORM_PARAMETERS}).`,
-        );
-      const part = text.slice(start, end);
-      const equals = part.indexOf('=');
-      const key = decode(equals === -1 ? part : part.slice(0, equals));
-      if (key === null || (equals !== -1 && decode(part.slice(equals + 1)) === null))
-        return new AppError('bad_request', UNREADABLE);
-      for (const segment of key.split(/[[\]]/))
-        if (FORBIDDEN_SEGMENTS.has(segment))
-          return new AppError(
-            'bad_request',
-            `The request body could not be parsed: the form field ${segment} is not allowed.`,
-          );
-    }
-    start = end + 1;
-  }
-  return null;
-}
 
 function qsFailure(error: unknown): AppError {
   const message = error instanceof Error ? error.message : '';
@@ -146,8 +160,14 @@ export function registerFormBody(scope: FastifyInstance): void {
     if (!isSchema(schema)) return done(null, undefined);
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
-    const refused = screen(text);
-    if (refused !== null) return done(refused, undefined);
+    const problem = formShapeProblem(text, {
+      parameters: MAX_FORM_PARAMETERS,
+      segments: MAX_FORM_SEGMENTS,
+      depth: MAX_DEPTH,
+      members: MAX_MEMBERS,
+      arrayIndex: MAX_FORM_ARRAY,
+    });
+    if (problem !== null) return done(refusal(problem, request), undefined);
     let parsed: unknown;
     try {
       parsed = qs.parse(text, {
