@@ -3,7 +3,7 @@
 // checksum, field widths), so a bad check is a 422, never a broken PDF. The database is read here,
 // on the main thread; the drawing runs as heavy work (ctx.heavyWork: a worker thread in the
 // server, with a heap cap and a deadline), so a 500-check print does not stall other requests.
-import type { Principal } from '../domain/owner.ts';
+import type { Owner, Principal } from '../domain/owner.ts';
 import type { Account } from '../domain/account.ts';
 import type { Check } from '../domain/check.ts';
 import type { Payee } from '../domain/payee.ts';
@@ -140,12 +140,15 @@ function refusal(error: RenderInputError, path: string): Error {
 
 async function render(
   ctx: Pick<ServiceContext, 'heavyWork'>,
+  owner: Owner,
   documents: CheckDocument[],
   paths: string[],
   options: PrintOptions,
+  lane?: 'payee',
 ): Promise<Buffer> {
   try {
-    return pdfOf(await ctx.heavyWork.run('render-checks-pdf', { documents, options }));
+    const work = lane === undefined ? { owner } : { owner, lane };
+    return pdfOf(await ctx.heavyWork.run('render-checks-pdf', { documents, options }, work));
   } catch (error) {
     if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
     throw error;
@@ -160,7 +163,7 @@ export async function checkPdf(
   ctx: ServiceContext,
   principal: Principal,
   checkId: string,
-  { preview = false }: { preview?: boolean } = {},
+  { preview = false, lane }: { preview?: boolean; lane?: 'payee' } = {},
 ): Promise<{ pdf: Buffer; serialNumber: string }> {
   const check = await checks.findCheck(ctx.db, principal, checkId);
   if (check === undefined) throw notFound('Check');
@@ -168,9 +171,11 @@ export async function checkPdf(
   return {
     pdf: await render(
       ctx,
+      principal,
       [await documentFor(ctx, ctx.db, principal, check)],
       [''],
       preview ? { ...DEFAULT_PRINT_OPTIONS, preview } : DEFAULT_PRINT_OPTIONS,
+      lane,
     ),
     serialNumber: check.serialNumber,
   };
@@ -283,6 +288,7 @@ export async function printChecks(
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(
     ctx,
+    principal,
     documents,
     printed.map((check) => `in checkIds.${positions.get(check.id) ?? 0} `),
     { stock: request.stock, layout: request.layout },
@@ -328,16 +334,20 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
   const bank = await bankAccountStore.findBankAccount(ctx.db, principal, bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   try {
-    const outcome = await ctx.heavyWork.run('render-micr-test-page', {
-      environment: principal.env,
-      bankAccountName: bank.name,
-      bankName: bank.bankName,
-      routingNumber: bank.routingNumber,
-      accountNumber: accountNumberOf(ctx, bank),
-      serialNumber: String(bank.nextSerial),
-      printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
-      createdAt: new Date(ctx.now()),
-    });
+    const outcome = await ctx.heavyWork.run(
+      'render-micr-test-page',
+      {
+        environment: principal.env,
+        bankAccountName: bank.name,
+        bankName: bank.bankName,
+        routingNumber: bank.routingNumber,
+        accountNumber: accountNumberOf(ctx, bank),
+        serialNumber: String(bank.nextSerial),
+        printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
+        createdAt: new Date(ctx.now()),
+      },
+      { owner: principal },
+    );
     return pdfOf(outcome);
   } catch (error) {
     if (error instanceof RenderInputError)
