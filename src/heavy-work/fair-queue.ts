@@ -54,7 +54,7 @@ export interface FairQueueCounts {
   readonly waiting: number;
   /** Slots given since the start. */
   readonly entered: number;
-  /** Waiters that left because their caller had gone. */
+  /** Callers that left, or never joined, because they had gone. */
   readonly dropped: number;
   /** Callers refused (a waiting room full, or waited too long). */
   readonly refused: number;
@@ -104,7 +104,10 @@ export class FairQueue {
   /** A slot for `tenant`, held until the answer's release is called (once; more calls do nothing). */
   enter(tenant: string, options: EnterOptions = {}): Promise<Release> {
     const { signal, priority = false, maxWaitMs } = options;
-    if (signal?.aborted === true) return Promise.reject(new CallerGone());
+    if (signal?.aborted === true) {
+      this.#dropped += 1;
+      return Promise.reject(new CallerGone());
+    }
     // A free slot this tenant may hold is free for it now: every freed slot went to a waiter that
     // could hold it, so whoever still waits is at its own tenant's share.
     if (this.#free(tenant)) return Promise.resolve(this.#take(tenant));
