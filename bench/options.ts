@@ -17,6 +17,7 @@ export const SCENARIO_NAMES = [
   'register',
   'import',
   'heavy',
+  'hostile',
   'list',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];

@@ -29,6 +29,7 @@ import { runKeys } from './scenarios/keys.ts';
 import { runRegister } from './scenarios/register.ts';
 import { runImport } from './scenarios/import.ts';
 import { runHeavy } from './scenarios/heavy.ts';
+import { runHostile } from './scenarios/hostile.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -46,6 +47,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   register: runRegister,
   import: runImport,
   heavy: runHeavy,
+  hostile: runHostile,
   list: (ctx) => runList(ctx, log),
 };
 
