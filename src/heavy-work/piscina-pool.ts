@@ -199,7 +199,7 @@ export class PiscinaHeavyWork implements HeavyWork {
     const waves = Math.ceil((ahead + 1) / (tenant === undefined ? this.#settings.threads : perTenant));
     const seconds = Math.min(60, Math.max(1, Math.ceil((waves * this.#meanMs) / 1000)));
     return unavailable(
-      `${TASK_WORDS[task].what} has to wait: ${tenant === undefined ? 'the server is' : 'you are'} busy with other heavy work; try again in ${seconds} s.`,
+      `${TASK_WORDS[task].what} has to wait: the server is busy with other heavy work; try again in ${seconds} s.`,
       seconds,
     );
   }
