@@ -144,7 +144,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // The handler runs with a signal that aborts when its client hangs up: heavy work it started
   // for nobody leaves the pool's queue or is stopped (heavy-work/request-signal.ts). preHandler,
   // after the body is read: the body's stream events would run outside the signal's context.
-  app.addHook('preHandler', (request, reply, done) => withClientSignal(reply.raw, done));
+  app.addHook('preHandler', (_request, reply, done) => withClientSignal(reply.raw, done));
   // Hooks on every request are callback-style, not async: no promise per request (issue 13).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
