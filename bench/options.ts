@@ -18,6 +18,7 @@ export const SCENARIO_NAMES = [
   'import',
   'heavy',
   'hostile-forms',
+  'hostile',
   'list',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];

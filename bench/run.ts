@@ -30,6 +30,7 @@ import { runRegister } from './scenarios/register.ts';
 import { runImport } from './scenarios/import.ts';
 import { runHeavy } from './scenarios/heavy.ts';
 import { runHostileForms } from './scenarios/hostile-forms.ts';
+import { runHostile } from './scenarios/hostile.ts';
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -48,6 +49,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   import: runImport,
   heavy: runHeavy,
   'hostile-forms': runHostileForms,
+  hostile: runHostile,
   list: (ctx) => runList(ctx, log),
 };
 

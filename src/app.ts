@@ -32,6 +32,7 @@ import { registerPanel } from './panel/panel.ts';
 import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { ImportRunner } from './services/imports/runner.service.ts';
 import type { HeavyWork } from './heavy-work/heavy-work.ts';
+import { withClientSignal } from './heavy-work/request-signal.ts';
 import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
 
 export const API_PREFIX = '/api/v3';
@@ -140,6 +141,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('principal', null);
+  // The handler runs with a signal that aborts when its client hangs up: heavy work it started
+  // for nobody leaves the pool's queue or is stopped (heavy-work/request-signal.ts). preHandler,
+  // after the body is read: the body's stream events would run outside the signal's context.
+  app.addHook('preHandler', (_request, reply, done) => withClientSignal(reply.raw, done));
   // Hooks on every request are callback-style, not async: no promise per request (issue 13).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -3,13 +3,19 @@
 // replaces, and its request is answered in the spec's error shape while the server keeps serving:
 // 422 past the deadline, 413 past the heap cap, 503 with Retry-After when the queue is full. A task
 // waits for a thread behind at most HEAVY_WORK_QUEUE others, each stopped at its deadline, so the
-// wait is bounded too.
+// wait is bounded too. Threads and queue are shared fairly (fair-queue.ts): one tenant (account
+// and environment) runs on at most half the threads and waits in at most a quarter of the queue,
+// and the next free thread goes to the tenants in turn; a tenant past its share is answered 503
+// for its own excess while the others are served. A task whose request has gone (the client
+// hung up) leaves the queue, or its thread is stopped.
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { HeavyWorkConfig } from '../config.ts';
 import { AppError, unavailable, validationError } from '../errors.ts';
-import type { HeavyWork, RunOptions } from './heavy-work.ts';
+import { CallerGone, FairQueue, type FairQueueCounts, type FairQueueLimits, QueueFull } from './fair-queue.ts';
+import { type HeavyWork, type RunOptions, tenantOf } from './heavy-work.ts';
+import { requestSignal } from './request-signal.ts';
 import { TASK_WORDS, type TaskInput, type TaskName, type TaskOutput } from './tasks/index.ts';
 import type { WorkerMessage } from './worker.ts';
 
@@ -44,12 +50,40 @@ function queueFull(error: unknown): boolean {
   return error instanceof Error && /^(Task queue is at limit|No task queue available)/.test(error.message);
 }
 
+/** What the pool has done since it opened, and what it holds now (read by tests and the bench). */
+export interface HeavyWorkCounts extends FairQueueCounts {
+  /** Tasks stopped while running because their caller had gone. */
+  readonly stopped: number;
+}
+
+/**
+ * One tenant's share: half the threads (at least one, so with two threads one is always left for
+ * everyone else) and a quarter of the queue (at least one place when there is a queue at all).
+ */
+export function sharesOf(settings: HeavyWorkConfig): FairQueueLimits {
+  return {
+    slots: settings.threads,
+    perTenant: Math.max(1, Math.ceil(settings.threads / 2)),
+    perTenantWaiting: settings.queue === 0 ? 0 : Math.max(1, Math.ceil(settings.queue / 4)),
+    waiting: settings.queue,
+  };
+}
+
+/** The task of a caller that has gone: nobody reads this answer, the connection is closed. */
+function gone(task: TaskName): AppError {
+  return unavailable(`${TASK_WORDS[task].what} was stopped: the request was closed before it was answered.`, 1);
+}
+
 export class PiscinaHeavyWork implements HeavyWork {
   readonly #pool: Piscina;
   readonly #settings: HeavyWorkConfig;
   readonly #log: HeavyWorkLog | undefined;
-  /** Tasks running or queued: at most threads + queue. */
-  #inFlight = 0;
+  /**
+   * Who runs next: piscina is handed at most one task a thread, so its own queue (first come,
+   * first served) stays empty and the order is the fair queue's.
+   */
+  readonly #queue: FairQueue;
+  #stopped = 0;
   /** A running mean of task times, for Retry-After. */
   #meanMs = 1_000;
 
@@ -57,6 +91,7 @@ export class PiscinaHeavyWork implements HeavyWork {
     if (settings.threads < 1) throw new RangeError('a pool needs at least one thread');
     this.#settings = settings;
     this.#log = log;
+    this.#queue = new FairQueue(sharesOf(settings));
     const entry = workerEntry();
     this.#pool = new Piscina({
       filename: entry.filename,
@@ -68,7 +103,7 @@ export class PiscinaHeavyWork implements HeavyWork {
       minThreads: 1,
       maxThreads: settings.threads,
       idleTimeout: 60_000,
-      maxQueue: settings.queue,
+      maxQueue: settings.queue + settings.threads,
       resourceLimits: { maxOldGenerationSizeMb: settings.heapMb },
     });
     // A thread that fails with no task of ours on it is logged, never an unhandled 'error' event.
@@ -77,13 +112,26 @@ export class PiscinaHeavyWork implements HeavyWork {
 
   /** Tasks running or waiting now. */
   get inFlight(): number {
-    return this.#inFlight;
+    const { running, waiting } = this.#queue.counts;
+    return running + waiting;
   }
 
-  async run<N extends TaskName>(task: N, input: TaskInput<N>, options: RunOptions = {}): Promise<TaskOutput<N>> {
-    const { threads, queue, deadlineMs } = this.#settings;
-    if (this.#inFlight >= threads + queue) throw this.#busy(task);
-    this.#inFlight += 1;
+  get counts(): HeavyWorkCounts {
+    return { ...this.#queue.counts, stopped: this.#stopped };
+  }
+
+  async run<N extends TaskName>(task: N, input: TaskInput<N>, options: RunOptions): Promise<TaskOutput<N>> {
+    const tenant = tenantOf(options);
+    const signal = options.signal ?? requestSignal();
+    let release: () => void;
+    try {
+      release = await this.#queue.enter(tenant, { signal, priority: options.lane === 'payee' });
+    } catch (error) {
+      if (error instanceof QueueFull) throw this.#busy(task, error.ahead, tenant);
+      if (error instanceof CallerGone) throw gone(task);
+      throw error;
+    }
+    const { deadlineMs } = this.#settings;
     const began = performance.now();
     const controller = new AbortController();
     let pastDeadline = false;
@@ -97,8 +145,10 @@ export class PiscinaHeavyWork implements HeavyWork {
         controller.abort();
       }, deadlineMs);
     });
-    const callerAbort = (): void => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', callerAbort, { once: true });
+    // The caller gone while its task runs: the thread is stopped (piscina ends it and starts
+    // another), and the slot goes to the next tenant's task at once.
+    const callerAbort = (): void => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', callerAbort, { once: true });
     try {
       const message: WorkerMessage = { task, input, started: started.port2 };
       const output: TaskOutput<N> = await this.#pool.run(message, {
@@ -108,12 +158,16 @@ export class PiscinaHeavyWork implements HeavyWork {
       this.#meanMs = 0.8 * this.#meanMs + 0.2 * (performance.now() - began);
       return output;
     } catch (error) {
+      if (!pastDeadline && signal?.aborted === true) {
+        this.#stopped += 1;
+        throw gone(task);
+      }
       throw this.#answer(task, error, pastDeadline);
     } finally {
       clearTimeout(timer);
       started.port1.close();
-      options.signal?.removeEventListener('abort', callerAbort);
-      this.#inFlight -= 1;
+      signal?.removeEventListener('abort', callerAbort);
+      release();
     }
   }
 
@@ -125,7 +179,7 @@ export class PiscinaHeavyWork implements HeavyWork {
       this.#log?.warn({ task, deadlineMs: this.#settings.deadlineMs }, 'heavy work: a task ran past its deadline');
       return validationError(`${what} took longer than ${seconds} s, the most one task may run; ${advice}.`);
     }
-    if (queueFull(error)) return this.#busy(task);
+    if (queueFull(error)) return this.#busy(task, this.inFlight, undefined);
     if (outOfMemory(error)) {
       this.#log?.warn({ task, heapMb: this.#settings.heapMb }, 'heavy work: a task ran past its heap cap');
       return new AppError(
@@ -136,8 +190,13 @@ export class PiscinaHeavyWork implements HeavyWork {
     return error;
   }
 
-  #busy(task: TaskName): AppError {
-    const waves = Math.ceil((this.#inFlight + 1) / this.#settings.threads);
+  /**
+   * The 503 for a full queue. Its Retry-After counts the waves of this tenant's own work ahead (it
+   * runs on its share of the threads), or of everyone's when piscina itself refused.
+   */
+  #busy(task: TaskName, ahead: number, tenant: string | undefined): AppError {
+    const { perTenant } = sharesOf(this.#settings);
+    const waves = Math.ceil((ahead + 1) / (tenant === undefined ? this.#settings.threads : perTenant));
     const seconds = Math.min(60, Math.max(1, Math.ceil((waves * this.#meanMs) / 1000)));
     return unavailable(
       `${TASK_WORDS[task].what} has to wait: the server is busy with other heavy work; try again in ${seconds} s.`,

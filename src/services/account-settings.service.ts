@@ -63,5 +63,9 @@ export async function updateSettings(
 
 /** Stores (or with null, removes) the account's logo: printed on its checks unless a bank account has its own. */
 export async function setAccountLogo(ctx: ServiceContext, accountId: string, image: Buffer | null): Promise<void> {
-  await accounts.setAccountLogo(ctx.db, accountId, image === null ? null : await storableImage('logo', image));
+  await accounts.setAccountLogo(
+    ctx.db,
+    accountId,
+    image === null ? null : await storableImage('logo', image, accountId),
+  );
 }

@@ -237,8 +237,8 @@ export const MAX_LOGO_BYTES = MAX_IMAGE_BYTES.logo;
  * again by normalize-image.ts, never the uploaded bytes. Too large is a 413, anything else that
  * cannot be used (not PNG or JPEG, too many pixels, damaged) a 422 naming the field.
  */
-export async function storableImage(field: ImagePurpose, upload: Uint8Array): Promise<Buffer> {
-  const result = await normalizeImage(upload, field);
+export async function storableImage(field: ImagePurpose, upload: Uint8Array, accountId: string): Promise<Buffer> {
+  const result = await normalizeImage(upload, field, accountId);
   if (!isRefusal(result)) return result.png;
   if (result.refused === 'too_large') throw new AppError('payload_too_large', `The ${field} field ${result.rule}.`);
   throw rules.custom(field, result.rule);
@@ -251,14 +251,14 @@ export async function setSignature(
   id: string,
   image: Buffer | null,
 ): Promise<BankAccount> {
-  const stored = image === null ? null : await storableImage('signature', image);
+  const stored = image === null ? null : await storableImage('signature', image, owner.accountId);
   if ((await bankAccountStore.setBankAccountSignature(ctx.db, owner, id, stored)) === 0) throw notFound('Bank account');
   return getBankAccount(ctx, owner, id);
 }
 
 /** Stores (or with null, removes) the bank account's own logo; without one its checks print the account's. */
 export async function setLogo(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<void> {
-  const stored = image === null ? null : await storableImage('logo', image);
+  const stored = image === null ? null : await storableImage('logo', image, owner.accountId);
   if ((await bankAccountStore.setBankAccountLogo(ctx.db, owner, id, stored)) === 0) throw notFound('Bank account');
 }
 

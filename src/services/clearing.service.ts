@@ -201,11 +201,15 @@ export async function reconcile(
   const fallback = clearedDateOf(fallbackDate, 'clearedDate', principal.timeZone, now);
   // Reading the file (csv-parse, every row's number, amount and date) is heavy work: a worker
   // thread in the server. The matching below needs the database and stays here.
-  const read = await ctx.heavyWork.run('read-cleared-items', {
-    text,
-    fallbackDate: fallback,
-    today: today(principal.timeZone, now),
-  });
+  const read = await ctx.heavyWork.run(
+    'read-cleared-items',
+    {
+      text,
+      fallbackDate: fallback,
+      today: today(principal.timeZone, now),
+    },
+    { owner: principal },
+  );
   if (!read.ok) throw validationError(read.message);
   const file = read.file;
   const serials = [...new Set(file.items.flatMap((i) => (i.serial === null ? [] : [i.serial])))];

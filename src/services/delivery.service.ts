@@ -86,7 +86,7 @@ export async function payeeDownload(
   view: PayeeView,
 ): Promise<{ pdf: Buffer; serialNumber: string }> {
   const principal: Principal = { ...view.owner, keyId: '', timeZone: view.timeZone };
-  const result = await checkPdf(ctx, principal, view.check.id);
+  const result = await checkPdf(ctx, principal, view.check.id, { lane: 'payee' });
   if (statusName(view.check.status) === 'emailed') {
     await ctx.db.transaction(async (tx) => {
       const moved = await checks.moveStatus(

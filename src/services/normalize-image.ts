@@ -9,6 +9,9 @@
 // module (render/ must not need sharp: PDFs are drawn in worker threads, where sharp is unsafe).
 import sharp, { type Metadata } from 'sharp';
 import { isJpeg, isPng } from '../domain/file-types.ts';
+import { unavailable } from '../errors.ts';
+import { CallerGone, FairQueue, type FairQueueCounts, QueueFull, WaitedTooLong } from '../heavy-work/fair-queue.ts';
+import { requestSignal } from '../heavy-work/request-signal.ts';
 import { LOGO_BOX, SIGNATURE_BOX } from '../render/check-face.ts';
 
 // libvips keeps recent operations and their pixels in a cache (50 MB by default) for pipelines
@@ -41,6 +44,21 @@ export const PRINT_DPI = 300;
  */
 const DEADLINE_SECONDS = 10;
 
+/**
+ * Decodes at once, and one account's share of them. libuv's four threads run sharp's work first
+ * come, first served: 200 large uploads from one account queued there put another account's small
+ * signature 8.9 s into its 10 s deadline. Here an account decodes one image at a time and keeps at
+ * most four waiting, the two slots go to the accounts in turn, and a caller that waited
+ * DECODE_WAIT_MS is answered 503 with Retry-After; a 5000x5000 PNG decodes in ~0.25 s idle.
+ */
+const decodes = new FairQueue({ slots: 2, perTenant: 1, perTenantWaiting: 4, waiting: 64 });
+const DECODE_WAIT_MS = 5_000;
+
+/** The decode queue's counts (tests and the bench read them). */
+export function decodeCounts(): FairQueueCounts {
+  return decodes.counts;
+}
+
 const POINTS_PER_INCH = 72;
 const pixelsFor = (points: number): number => Math.ceil((points / POINTS_PER_INCH) * PRINT_DPI);
 
@@ -68,10 +86,15 @@ export function isRefusal(result: NormalizedImage | ImageRefusal): result is Ima
   return 'refused' in result;
 }
 
-/** Decodes, checks, scales and re-encodes an uploaded image; answers why not when it cannot. */
+/**
+ * Decodes, checks, scales and re-encodes an uploaded image; answers why not when it cannot.
+ * `accountId`: whose upload, for the account's share of decodes (one key for the command line).
+ * A 503 with Retry-After when the account has its share waiting already, or waited too long.
+ */
 export async function normalizeImage(
   bytes: Uint8Array,
   purpose: ImagePurpose,
+  accountId = '',
 ): Promise<NormalizedImage | ImageRefusal> {
   const maxBytes = MAX_IMAGE_BYTES[purpose];
   if (bytes.byteLength > maxBytes)
@@ -79,6 +102,31 @@ export async function normalizeImage(
   // Only the PNG and JPEG loaders ever see an upload: libvips would otherwise pick a loader by
   // the first bytes (GIF, TIFF, WebP, HEIF, SVG, ...), each one more parser facing the upload.
   if (!isPng(bytes) && !isJpeg(bytes)) return { refused: 'not_png_or_jpeg', rule: 'must be a PNG or JPEG image' };
+
+  let release: () => void;
+  try {
+    release = await decodes.enter(accountId, { signal: requestSignal(), maxWaitMs: DECODE_WAIT_MS });
+  } catch (error) {
+    if (error instanceof QueueFull || error instanceof WaitedTooLong) {
+      // Each image ahead of this account's next one takes a quarter of a second idle, a few loaded.
+      const seconds = Math.min(60, Math.max(1, Math.ceil(error.ahead / 2)));
+      throw unavailable(
+        `Reading the ${purpose} image has to wait: your account has other images being read; try again in ${seconds} s.`,
+        seconds,
+      );
+    }
+    if (error instanceof CallerGone)
+      throw unavailable(`Reading the ${purpose} image was stopped: the request was closed.`, 1);
+    throw error;
+  }
+  try {
+    return await decode(bytes, purpose);
+  } finally {
+    release();
+  }
+}
+
+async function decode(bytes: Uint8Array, purpose: ImagePurpose): Promise<NormalizedImage | ImageRefusal> {
   const unreadable: ImageRefusal = {
     refused: 'unreadable',
     rule: 'must be an image that can be read (this one is damaged)',

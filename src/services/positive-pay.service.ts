@@ -122,12 +122,16 @@ export async function createExport(
   if (bank === undefined) throw notFound('Bank account');
   const records = await exportRecords(ctx, owner, timeZone, request);
   // Up to 20,000 records to text and a digest: heavy work, off the event loop in the server.
-  const { file, sha256, bytes } = await ctx.heavyWork.run('positive-pay-file', {
-    format: request.format,
-    accountNumber: accountNumberOf(ctx, bank),
-    records,
-    baseName: `positive-pay-${bank.id}-${request.from}-${request.to}`,
-  });
+  const { file, sha256, bytes } = await ctx.heavyWork.run(
+    'positive-pay-file',
+    {
+      format: request.format,
+      accountNumber: accountNumberOf(ctx, bank),
+      records,
+      baseName: `positive-pay-${bank.id}-${request.from}-${request.to}`,
+    },
+    { owner },
+  );
   const sum = (kind: 'I' | 'V') =>
     records.filter((r) => r.kind === kind).reduce((total, r) => total + r.amountCents, 0);
   const now = ctx.now();

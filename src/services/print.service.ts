@@ -3,7 +3,7 @@
 // checksum, field widths), so a bad check is a 422, never a broken PDF. The database is read here,
 // on the main thread; the drawing runs as heavy work (ctx.heavyWork: a worker thread in the
 // server, with a heap cap and a deadline), so a 500-check print does not stall other requests.
-import type { Principal } from '../domain/owner.ts';
+import type { Owner, Principal } from '../domain/owner.ts';
 import type { Account } from '../domain/account.ts';
 import type { Check } from '../domain/check.ts';
 import type { Payee } from '../domain/payee.ts';
@@ -12,6 +12,7 @@ import { notFound, validationError } from '../errors.ts';
 import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
 import { RenderInputError } from '../render/render-error.ts';
 import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
+import { stopIfClientGone } from '../heavy-work/request-signal.ts';
 import { pdfOf } from '../heavy-work/tasks/render-outcome.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
@@ -142,12 +143,15 @@ function refusal(error: RenderInputError, path: string): Error {
 
 async function render(
   ctx: Pick<ServiceContext, 'heavyWork'>,
+  owner: Owner,
   documents: CheckDocument[],
   paths: string[],
   options: PrintOptions,
+  lane?: 'payee',
 ): Promise<Buffer> {
   try {
-    return pdfOf(await ctx.heavyWork.run('render-checks-pdf', { documents, options }));
+    const work = lane === undefined ? { owner } : { owner, lane };
+    return pdfOf(await ctx.heavyWork.run('render-checks-pdf', { documents, options }, work));
   } catch (error) {
     if (error instanceof RenderInputError) throw refusal(error, paths[error.index ?? 0] ?? '');
     throw error;
@@ -162,7 +166,7 @@ export async function checkPdf(
   ctx: ServiceContext,
   principal: Principal,
   checkId: string,
-  { preview = false }: { preview?: boolean } = {},
+  { preview = false, lane }: { preview?: boolean; lane?: 'payee' } = {},
 ): Promise<{ pdf: Buffer; serialNumber: string }> {
   const check = await checks.findCheck(ctx.db, principal, checkId);
   if (check === undefined) throw notFound('Check');
@@ -170,9 +174,11 @@ export async function checkPdf(
   return {
     pdf: await render(
       ctx,
+      principal,
       [await documentFor(ctx, ctx.db, principal, check)],
       [''],
       preview ? { ...DEFAULT_PRINT_OPTIONS, preview } : DEFAULT_PRINT_OPTIONS,
+      lane,
     ),
     serialNumber: check.serialNumber,
   };
@@ -239,6 +245,7 @@ export async function printChecks(
     seen.add(id);
   });
   const found = await checks.findChecks(ctx.db, principal, checkIds);
+  stopIfClientGone('Printing the checks');
   const ordered = checkIds.map((id, i) => {
     const check = found.get(id);
     if (check === undefined) throw rules.invalid(`checkIds.${i}`);
@@ -279,12 +286,16 @@ export async function printChecks(
     // On SQLite every read is synchronous: a turn of the event loop between slices lets other
     // requests in while 500 checks' documents are read.
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    // A print whose client has hung up stops here: 500 documents read for nobody are other
+    // tenants' time on the event loop.
+    stopIfClientGone('Printing the checks');
     const slice = printed.slice(start, start + DOCUMENTS_PER_TURN);
     documents.push(...(await Promise.all(slice.map((check) => documentFor(ctx, ctx.db, principal, check, shared)))));
   }
   // Render before writing: a refusal leaves every check as it was.
   const pdf = await render(
     ctx,
+    principal,
     documents,
     printed.map((check) => `in checkIds.${positions.get(check.id) ?? 0} `),
     { stock: request.stock, layout: request.layout },
@@ -330,17 +341,21 @@ export async function micrTestPage(ctx: ServiceContext, principal: Principal, ba
   const bank = await bankAccountStore.findBankAccount(ctx.db, principal, bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   try {
-    const outcome = await ctx.heavyWork.run('render-micr-test-page', {
-      environment: principal.env,
-      bankAccountName: bank.name,
-      bankName: bank.bankName,
-      routingNumber: bank.routingNumber,
-      // The line a test check would carry (the test number): a test key never prints the real one.
-      accountNumber: principal.env === 'test' ? TEST_ACCOUNT_NUMBER : accountNumberOf(ctx, bank),
-      serialNumber: String(bank.nextSerial),
-      printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
-      createdAt: new Date(ctx.now()),
-    });
+    const outcome = await ctx.heavyWork.run(
+      'render-micr-test-page',
+      {
+        environment: principal.env,
+        bankAccountName: bank.name,
+        bankName: bank.bankName,
+        routingNumber: bank.routingNumber,
+        // The line a test check would carry (the test number): a test key never prints the real one.
+        accountNumber: principal.env === 'test' ? TEST_ACCOUNT_NUMBER : accountNumberOf(ctx, bank),
+        serialNumber: String(bank.nextSerial),
+        printOffset: { x: bank.printOffsetX, y: bank.printOffsetY },
+        createdAt: new Date(ctx.now()),
+      },
+      { owner: principal },
+    );
     return pdfOf(outcome);
   } catch (error) {
     if (error instanceof RenderInputError)

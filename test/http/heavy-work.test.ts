@@ -150,6 +150,7 @@ describe.each(dialects())('heavy work in the worker pool (%s)', (dialect) => {
     it('an import file and a cleared-items file read in the pool read as on the main thread', async () => {
       const pooled: ServiceContext = t.serviceContext();
       const inline: ServiceContext = { ...pooled, heavyWork: new InlineHeavyWork() };
+      const owner = await t.principal('pool@example.com', 'live');
       const csv = [
         'Payee,Amount,Date,Memo',
         'Acme Supplies,"1,234.56",2026-11-02,October repairs',
@@ -157,20 +158,20 @@ describe.each(dialects())('heavy work in the worker pool (%s)', (dialect) => {
         'Nobody,not money,2026-13-40,bad row',
       ].join('\r\n');
       const options = { kind: 'checks' as const, csv, bankAccountId: basics.bankAccountId };
-      const fromPool = await readFileOrRefuse(pooled, options);
+      const fromPool = await readFileOrRefuse(pooled, owner, options);
       expect(fromPool.lines).toHaveLength(3);
-      expect(fromPool).toEqual(await readFileOrRefuse(inline, options));
+      expect(fromPool).toEqual(await readFileOrRefuse(inline, owner, options));
       // A refusal crosses as a value and is the same 422.
       const bad = { kind: 'checks' as const, csv: 'only a header\r\n' };
-      await expect(readFileOrRefuse(pooled, bad)).rejects.toMatchObject({ code: 'validation' });
+      await expect(readFileOrRefuse(pooled, owner, bad)).rejects.toMatchObject({ code: 'validation' });
       const cleared = {
         text: 'Check Number,Amount,Paid Date\r\n1001,1234.56,2026-11-05\r\n',
         fallbackDate: '2026-11-06',
         today: '2026-11-20',
       };
-      const items = await pooled.heavyWork.run('read-cleared-items', cleared);
+      const items = await pooled.heavyWork.run('read-cleared-items', cleared, { owner });
       expect(items.ok).toBe(true);
-      expect(items).toEqual(await inline.heavyWork.run('read-cleared-items', cleared));
+      expect(items).toEqual(await inline.heavyWork.run('read-cleared-items', cleared, { owner }));
     });
 
     it('a positive pay file written in the pool is recorded with its digest and size', async () => {

@@ -13,7 +13,7 @@ import { getImport } from './records.service.ts';
 
 /** Keeps an upload as a draft; a file that cannot be read (or is past a bound) is refused now. */
 export async function saveDraft(ctx: ServiceContext, owner: Owner, options: ImportOptions): Promise<ImportRecord> {
-  await readFileOrRefuse(ctx, options);
+  await readFileOrRefuse(ctx, owner, options);
   const record = newRecord(owner, options, 'draft', JSON.stringify({ csv: options.csv }), 0, ctx.now());
   await ctx.db.transaction(async (tx) => {
     await importStore.insertImport(tx, record);

@@ -224,17 +224,22 @@ function planPayees(file: ImportFile, rows: RowMessages): PayeeRow[] {
  */
 export async function readFileOrRefuse(
   ctx: Pick<ServiceContext, 'heavyWork'>,
+  owner: Owner,
   options: ImportOptions,
 ): Promise<ImportFile> {
-  const read = await ctx.heavyWork.run('read-import-file', {
-    csv: options.csv,
-    request: {
-      kind: options.kind,
-      ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
-      ...(options.bankAccountId === undefined ? {} : { bankAccountId: options.bankAccountId }),
-      ...(options.dateOrder === undefined ? {} : { dateOrder: options.dateOrder }),
+  const read = await ctx.heavyWork.run(
+    'read-import-file',
+    {
+      csv: options.csv,
+      request: {
+        kind: options.kind,
+        ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
+        ...(options.bankAccountId === undefined ? {} : { bankAccountId: options.bankAccountId }),
+        ...(options.dateOrder === undefined ? {} : { dateOrder: options.dateOrder }),
+      },
     },
-  });
+    { owner },
+  );
   if (!read.ok) throw new AppError(read.refusal.code, read.refusal.message);
   return read.file;
 }
@@ -245,7 +250,7 @@ export async function previewImport(
   principal: Principal,
   options: ImportOptions,
 ): Promise<Preview> {
-  const file = await readFileOrRefuse(ctx, options);
+  const file = await readFileOrRefuse(ctx, principal, options);
   const rows = new RowMessages();
   const input: ImportInput = {
     kind: options.kind,
