@@ -49,26 +49,22 @@ const compiled = new WeakMap<TemplateStringsArray, Compiled>();
 
 export function sql(strings: TemplateStringsArray, ...parts: readonly (SqlValue | Sql)[]): Sql {
   const params: SqlValue[] = [];
-  const pieces: string[] = new Array(parts.length);
+  const known = compiled.get(strings);
+  let same = known !== undefined;
   for (let i = 0; i < parts.length; i += 1) {
     const part = parts[i];
     if (part instanceof Sql) {
-      pieces[i] = part.text;
-      for (const p of part.params) params.push(p);
+      if (same && known?.pieces[i] !== part.text) same = false;
+      for (let j = 0; j < part.params.length; j += 1) params.push(part.params[j] as SqlValue);
     } else {
-      pieces[i] = '?';
+      if (same && known?.pieces[i] !== '?') same = false;
       params.push(part as SqlValue);
     }
   }
-  const known = compiled.get(strings);
-  if (known !== undefined && samePieces(known.pieces, pieces)) return new Sql(known.text, params);
+  if (same && known !== undefined) return new Sql(known.text, params);
+  const pieces = parts.map((part) => (part instanceof Sql ? part.text : '?'));
   let text = strings[0] ?? '';
   for (let i = 0; i < pieces.length; i += 1) text += pieces[i] + (strings[i + 1] ?? '');
   compiled.set(strings, { pieces, text });
   return new Sql(text, params);
-}
-
-function samePieces(a: readonly string[], b: readonly string[]): boolean {
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
