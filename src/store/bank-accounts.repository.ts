@@ -69,7 +69,7 @@ const BANK_ACCOUNTS = defineTable<BankAccountsRow>()('bank_accounts', [
   'deleted_at',
 ]);
 
-/** What a `BankAccount` is read from: the images only as whether there is one (they are fetched to print). */
+/** What a `BankAccount` is read from: the signature only as whether there is one, the logo not at all. */
 type BankAccountRow = Omit<BankAccountsRow, 'account_id' | 'env' | 'signature' | 'logo' | 'deleted_at'> & {
   has_signature: number;
 };
