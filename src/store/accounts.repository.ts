@@ -1,8 +1,10 @@
 import type { Environment } from '../domain/owner.ts';
 import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { Queryable } from './db.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
-interface AccountRow {
+/** The accounts table as stored (migrations 001, 006 and 015). */
+interface AccountsRow {
   id: string;
   company: string;
   email: string;
@@ -11,8 +13,32 @@ interface AccountRow {
   phone_verified_at: number | null;
   time_zone: string;
   created_at: number;
+  password_hash: string | null;
+  company_address: string;
+  company_phone: string;
+  logo: Buffer | null;
 }
 
+const ACCOUNTS = defineTable<AccountsRow>()('accounts', [
+  'id',
+  'company',
+  'email',
+  'email_verified_at',
+  'phone',
+  'phone_verified_at',
+  'time_zone',
+  'created_at',
+  'password_hash',
+  'company_address',
+  'company_phone',
+  'logo',
+]);
+
+/** What an `Account` is read from: not the password hash, the sender's details or the logo. */
+const NOT_READ = ['password_hash', 'company_address', 'company_phone', 'logo'] as const;
+type AccountRow = Omit<AccountsRow, (typeof NOT_READ)[number]>;
+
+/** The API keys table as stored (migration 001). */
 interface ApiKeyRow {
   id: string;
   account_id: string;
@@ -25,8 +51,24 @@ interface ApiKeyRow {
   revoked_at: number | null;
 }
 
+const API_KEYS = defineTable<ApiKeyRow>()('api_keys', [
+  'id',
+  'account_id',
+  'env',
+  'name',
+  'key_hash',
+  'display_prefix',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+]);
+
 // Named, not `*`: the logo (migration 015) stays out of the read every panel page makes.
-const ACCOUNT_COLUMNS = 'id, company, email, email_verified_at, phone, phone_verified_at, time_zone, created_at';
+const ACCOUNT_COLUMNS = columnList(ACCOUNTS, { except: NOT_READ });
+const ACCOUNT_COLUMNS_OF_A = columnList(ACCOUNTS, { alias: 'a', except: NOT_READ });
+const INSERT_ACCOUNT = insertStatement(ACCOUNTS);
+const INSERT_API_KEY = insertStatement(API_KEYS);
+const API_KEY_COLUMNS = columnList(API_KEYS);
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -68,18 +110,22 @@ export async function findAccountByEmail(q: Queryable, email: string): Promise<A
 export async function insertAccount(q: Queryable, account: Account): Promise<void> {
   const now = account.createdAt;
   await q.run(
-    `INSERT INTO accounts (id, company, email, email_verified_at, phone, phone_verified_at, time_zone, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      account.id,
-      account.company,
-      account.email.toLowerCase(),
-      account.emailVerified ? now : null,
-      account.phone,
-      account.phoneVerified ? now : null,
-      account.timeZone,
-      now,
-    ],
+    INSERT_ACCOUNT,
+    rowValues(ACCOUNTS, {
+      id: account.id,
+      company: account.company,
+      email: account.email.toLowerCase(),
+      email_verified_at: account.emailVerified ? now : null,
+      phone: account.phone,
+      phone_verified_at: account.phoneVerified ? now : null,
+      time_zone: account.timeZone,
+      created_at: now,
+      // Set later, by the owner (a password, the sender's details, a logo).
+      password_hash: null,
+      company_address: '',
+      company_phone: '',
+      logo: null,
+    }),
   );
 }
 
@@ -100,9 +146,18 @@ export async function markVerified(
 
 export async function insertApiKey(q: Queryable, key: ApiKeyRecord): Promise<void> {
   await q.run(
-    `INSERT INTO api_keys (id, account_id, env, name, key_hash, display_prefix, created_at, last_used_at, revoked_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
-    [key.id, key.accountId, key.env, key.name, key.keyHash, key.displayPrefix, key.createdAt],
+    INSERT_API_KEY,
+    rowValues(API_KEYS, {
+      id: key.id,
+      account_id: key.accountId,
+      env: key.env,
+      name: key.name,
+      key_hash: key.keyHash,
+      display_prefix: key.displayPrefix,
+      created_at: key.createdAt,
+      last_used_at: null,
+      revoked_at: null,
+    }),
   );
 }
 
@@ -123,15 +178,17 @@ export async function countActiveApiKeys(q: Queryable, accountId: string, env: s
 }
 
 export async function findApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
-  const row = await q.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]);
+  const row = await q.get<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = ?`, [id]);
   return row === undefined ? undefined : toApiKey(row);
 }
 
 export async function listApiKeys(q: Queryable, accountId: string | null): Promise<ApiKeyRecord[]> {
   const rows =
     accountId === null
-      ? await q.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')
-      : await q.all<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id', [accountId]);
+      ? await q.all<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)
+      : await q.all<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, id`, [
+          accountId,
+        ]);
   return rows.map(toApiKey);
 }
 
@@ -168,11 +225,7 @@ export async function findAccountBySession(
   now: number,
 ): Promise<Account | undefined> {
   const row = await q.get<AccountRow>(
-    `SELECT ${ACCOUNT_COLUMNS.split(', ')
-      .map((c) => `a.${c}`)
-      .join(
-        ', ',
-      )} FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?`,
+    `SELECT ${ACCOUNT_COLUMNS_OF_A} FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?`,
     [sessionHash, now],
   );
   return row === undefined ? undefined : toAccount(row);

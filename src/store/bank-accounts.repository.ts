@@ -4,10 +4,15 @@ import type { Owner } from '../domain/owner.ts';
 import type { BankAccount, BankAccountDetail } from '../domain/bank-account.ts';
 import type { Queryable, SqlValue } from './db.ts';
 import type { Paged } from '../domain/paging.ts';
-import { LIVE, liveKeyedRows, OWNED, type Page, paged } from './owned-queries.ts';
+import { owned, type Page, pagedRows } from './owned-queries.ts';
+import { inList, joinSql, raw, Sql, sql } from './sql.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
-interface BankAccountRow {
+/** The bank_accounts table as stored (migrations 001, 002, 008, 009, 015 and 021). */
+interface BankAccountsRow {
   id: string;
+  account_id: string;
+  env: string;
   name: string;
   bank_name: string;
   bank_address: string;
@@ -16,7 +21,8 @@ interface BankAccountRow {
   account_number_masked: string;
   next_serial: number;
   custom_from_address_id: string | null;
-  has_signature: number;
+  signature: Buffer | null;
+  logo: Buffer | null;
   print_offset_x: number;
   print_offset_y: number;
   nick_name: string;
@@ -30,10 +36,46 @@ interface BankAccountRow {
   bank_state: string;
   bank_zip: string;
   created_at: number;
+  deleted_at: number | null;
 }
 
+const BANK_ACCOUNTS = defineTable<BankAccountsRow>()('bank_accounts', [
+  'id',
+  'account_id',
+  'env',
+  'name',
+  'bank_name',
+  'bank_address',
+  'routing_number',
+  'account_number',
+  'account_number_masked',
+  'next_serial',
+  'custom_from_address_id',
+  'signature',
+  'logo',
+  'print_offset_x',
+  'print_offset_y',
+  'nick_name',
+  'address_line1',
+  'address_line2',
+  'phone',
+  'city',
+  'state',
+  'zip',
+  'bank_city',
+  'bank_state',
+  'bank_zip',
+  'created_at',
+  'deleted_at',
+]);
+
+/** What a `BankAccount` is read from: the signature only as whether there is one, the logo not at all. */
+type BankAccountRow = Omit<BankAccountsRow, 'account_id' | 'env' | 'signature' | 'logo' | 'deleted_at'> & {
+  has_signature: number;
+};
+
 /** Column of each hosted detail field (migration 021). */
-const DETAIL_COLUMNS: Readonly<Record<BankAccountDetail, keyof BankAccountRow>> = {
+const DETAIL_COLUMNS: Readonly<Record<BankAccountDetail, keyof BankAccountsRow & keyof BankAccountRow>> = {
   nickName: 'nick_name',
   addressLine1: 'address_line1',
   addressLine2: 'address_line2',
@@ -45,12 +87,16 @@ const DETAIL_COLUMNS: Readonly<Record<BankAccountDetail, keyof BankAccountRow>> 
   bankState: 'bank_state',
   bankZip: 'bank_zip',
 };
-const DETAIL_ENTRIES = Object.entries(DETAIL_COLUMNS) as [BankAccountDetail, keyof BankAccountRow][];
+const DETAIL_ENTRIES = Object.entries(DETAIL_COLUMNS) as [
+  BankAccountDetail,
+  keyof BankAccountsRow & keyof BankAccountRow,
+][];
 
 // The signature image stays out of ordinary reads; it is fetched only to print.
-const BANK_COLUMNS = `id, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id,
-  CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature, print_offset_x, print_offset_y, created_at,
-  nick_name, address_line1, address_line2, phone, city, state, zip, bank_city, bank_state, bank_zip`;
+const BANK_COLUMNS = raw(
+  `${columnList(BANK_ACCOUNTS, { except: ['account_id', 'env', 'signature', 'logo', 'deleted_at'] })}, CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature`,
+);
+const INSERT_BANK_ACCOUNT = insertStatement(BANK_ACCOUNTS);
 
 function toBankAccount(row: BankAccountRow): BankAccount {
   return {
@@ -76,34 +122,43 @@ function toBankAccount(row: BankAccountRow): BankAccount {
 
 export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccount): Promise<void> {
   await q.run(
-    `INSERT INTO bank_accounts (id, account_id, env, name, bank_name, bank_address, routing_number, account_number, account_number_masked, next_serial, custom_from_address_id, print_offset_x, print_offset_y, created_at, ${DETAIL_ENTRIES.map(([, c]) => c).join(', ')})
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${', ?'.repeat(DETAIL_ENTRIES.length)})`,
-    [
-      b.id,
-      owner.accountId,
-      owner.env,
-      b.name,
-      b.bankName,
-      b.bankAddress,
-      b.routingNumber,
-      b.sealedAccountNumber,
-      b.accountNumberMasked,
-      b.nextSerial,
-      b.customFromAddressId,
-      b.printOffsetX,
-      b.printOffsetY,
-      b.createdAt,
-      ...DETAIL_ENTRIES.map(([field]) => b[field]),
-    ],
+    INSERT_BANK_ACCOUNT,
+    rowValues(BANK_ACCOUNTS, {
+      id: b.id,
+      account_id: owner.accountId,
+      env: owner.env,
+      name: b.name,
+      bank_name: b.bankName,
+      bank_address: b.bankAddress,
+      routing_number: b.routingNumber,
+      account_number: b.sealedAccountNumber,
+      account_number_masked: b.accountNumberMasked,
+      next_serial: b.nextSerial,
+      custom_from_address_id: b.customFromAddressId,
+      // The images are stored by their own calls, once checked (bank-account.service.ts).
+      signature: null,
+      logo: null,
+      print_offset_x: b.printOffsetX,
+      print_offset_y: b.printOffsetY,
+      nick_name: b.nickName,
+      address_line1: b.addressLine1,
+      address_line2: b.addressLine2,
+      phone: b.phone,
+      city: b.city,
+      state: b.state,
+      zip: b.zip,
+      bank_city: b.bankCity,
+      bank_state: b.bankState,
+      bank_zip: b.bankZip,
+      created_at: b.createdAt,
+      deleted_at: null,
+    }),
   );
 }
 
 export async function findBankAccount(q: Queryable, owner: Owner, id: string): Promise<BankAccount | undefined> {
-  const row = await q.get<BankAccountRow>(`SELECT ${BANK_COLUMNS} FROM bank_accounts WHERE id = ? AND ${LIVE}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${BANK_COLUMNS} FROM bank_accounts WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  const row = await q.get<BankAccountRow>(s.text, s.params);
   return row === undefined ? undefined : toBankAccount(row);
 }
 
@@ -113,10 +168,8 @@ export async function findBankAccountForPrinting(
   owner: Owner,
   id: string,
 ): Promise<{ account: BankAccount; signature: Buffer | null } | undefined> {
-  const row = await q.get<BankAccountRow & { signature: Buffer | null }>(
-    `SELECT ${BANK_COLUMNS}, signature FROM bank_accounts WHERE id = ? AND ${OWNED}`,
-    [id, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${BANK_COLUMNS}, signature FROM bank_accounts WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<BankAccountRow & Pick<BankAccountsRow, 'signature'>>(s.text, s.params);
   return row === undefined
     ? undefined
     : { account: toBankAccount(row), signature: row.signature === null ? null : Buffer.from(row.signature) };
@@ -128,25 +181,19 @@ export async function setBankAccountSignature(
   id: string,
   image: Buffer | null,
 ): Promise<number> {
-  return q.run(`UPDATE bank_accounts SET signature = ? WHERE id = ? AND ${LIVE}`, [
-    image,
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`UPDATE bank_accounts SET signature = ${image} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 export function listBankAccounts(q: Queryable, owner: Owner, page: Page): Promise<Paged<BankAccount>> {
-  return paged(
-    q,
-    'bank_accounts',
-    LIVE,
-    [owner.accountId, owner.env],
-    ['name', 'bank_name'],
+  return pagedRows(q, {
+    table: 'bank_accounts',
+    where: owned(owner, { live: true }),
+    searchColumns: ['name', 'bank_name'],
     page,
-    toBankAccount,
-    BANK_COLUMNS,
-  );
+    map: toBankAccount,
+    columns: BANK_COLUMNS.text,
+  });
 }
 
 export async function updateBankAccount(
@@ -177,30 +224,20 @@ export async function updateBankAccount(
     printOffsetX: 'print_offset_x',
     printOffsetY: 'print_offset_y',
   };
-  const sets: string[] = [];
-  const args: SqlValue[] = [];
+  const sets: Sql[] = [];
   for (const [key, value] of Object.entries(changes)) {
     const column = columns[key];
     if (column === undefined || value === undefined) continue;
-    sets.push(`${column} = ?`);
-    args.push(value);
+    sets.push(new Sql(`${column} = ?`, [value as SqlValue]));
   }
   if (sets.length === 0) return (await findBankAccount(q, owner, id)) === undefined ? 0 : 1;
-  return q.run(`UPDATE bank_accounts SET ${sets.join(', ')} WHERE id = ? AND ${LIVE}`, [
-    ...args,
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`UPDATE bank_accounts SET ${joinSql(sets, ', ')} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 export async function deleteBankAccount(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
-  return q.run(`UPDATE bank_accounts SET deleted_at = ? WHERE id = ? AND ${LIVE}`, [
-    now,
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`UPDATE bank_accounts SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 export async function bankAccountNames(
@@ -209,10 +246,8 @@ export async function bankAccountNames(
   ids: readonly string[],
 ): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await q.all<{ id: string; name: string }>(
-    `SELECT id, name FROM bank_accounts WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${liveKeyedRows(q.dialect)}`,
-    [...ids, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT id, name FROM bank_accounts WHERE id IN ${inList(ids)} AND ${owned(owner, { live: true, keyed: q.dialect })}`;
+  const rows = await q.all<{ id: string; name: string }>(s.text, s.params);
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -241,11 +276,9 @@ export async function storeAccountNumber(
 
 /** The panel's delete (issue 14): only while no check is drawn on it, decided in the deleting statement. */
 export async function deleteUnusedBankAccount(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
-  return q.run(
-    `UPDATE bank_accounts SET deleted_at = ? WHERE id = ? AND ${LIVE}
-       AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.account_id = ? AND c.env = ? AND c.bank_account_id = bank_accounts.id)`,
-    [now, id, owner.accountId, owner.env, owner.accountId, owner.env],
-  );
+  const s = sql`UPDATE bank_accounts SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}
+       AND NOT EXISTS (SELECT 1 FROM checks c WHERE ${owned(owner, { alias: 'c' })} AND c.bank_account_id = bank_accounts.id)`;
+  return q.run(s.text, s.params);
 }
 
 /** Stores (or with null, removes) the bank account's logo (migration 015); 0 when it is not there. */
@@ -255,25 +288,22 @@ export async function setBankAccountLogo(
   id: string,
   image: Buffer | null,
 ): Promise<number> {
-  return q.run(`UPDATE bank_accounts SET logo = ? WHERE id = ? AND ${LIVE}`, [image, id, owner.accountId, owner.env]);
+  const s = sql`UPDATE bank_accounts SET logo = ${image} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 /** Whether the bank account has a logo of its own (kept out of BANK_COLUMNS: ordinary reads need not know). */
 export async function bankAccountHasLogo(q: Queryable, owner: Owner, id: string): Promise<boolean> {
-  const row = await q.get<{ has_logo: number }>(
-    `SELECT CASE WHEN logo IS NULL THEN 0 ELSE 1 END AS has_logo FROM bank_accounts WHERE id = ? AND ${LIVE}`,
-    [id, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT CASE WHEN logo IS NULL THEN 0 ELSE 1 END AS has_logo FROM bank_accounts WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  const row = await q.get<{ has_logo: number }>(s.text, s.params);
   return Number(row?.has_logo ?? 0) === 1;
 }
 
 /** The logo printed on a bank account's checks: its own, else its account's (null when neither has one). */
 export async function logoForPrinting(q: Queryable, owner: Owner, id: string): Promise<Buffer | null> {
-  const row = await q.get<{ logo: Buffer | null }>(
-    `SELECT COALESCE(b.logo, a.logo) AS logo FROM bank_accounts b JOIN accounts a ON a.id = b.account_id
-     WHERE b.id = ? AND b.account_id = ? AND b.env = ?`,
-    [id, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT COALESCE(b.logo, a.logo) AS logo FROM bank_accounts b JOIN accounts a ON a.id = b.account_id
+     WHERE b.id = ${id} AND ${owned(owner, { alias: 'b' })}`;
+  const row = await q.get<{ logo: Buffer | null }>(s.text, s.params);
   return row?.logo === null || row?.logo === undefined ? null : Buffer.from(row.logo);
 }
 
@@ -288,8 +318,6 @@ export async function sameNumberCandidates(
   routingNumber: string,
   masked: string,
 ): Promise<{ id: string; sealed: string }[]> {
-  return q.all<{ id: string; sealed: string }>(
-    `SELECT id, account_number AS sealed FROM bank_accounts WHERE ${LIVE} AND routing_number = ? AND account_number_masked = ? ORDER BY created_at, id`,
-    [owner.accountId, owner.env, routingNumber, masked],
-  );
+  const s = sql`SELECT id, account_number AS sealed FROM bank_accounts WHERE ${owned(owner, { live: true })} AND routing_number = ${routingNumber} AND account_number_masked = ${masked} ORDER BY created_at, id`;
+  return q.all<{ id: string; sealed: string }>(s.text, s.params);
 }

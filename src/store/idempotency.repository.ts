@@ -3,6 +3,38 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import { owned } from './owned-queries.ts';
+import { sql } from './sql.ts';
+import { defineTable, insertStatement, rowValues } from './table.ts';
+
+/** The idempotency_keys table as stored (migration 004). */
+interface IdempotencyKeysRow {
+  account_id: string;
+  env: string;
+  idem_key: string;
+  request_hash: string;
+  /** 'pending' only exists inside the transaction that claimed the key (or in rows of older versions). */
+  state: 'pending' | 'done';
+  response_status: number | null;
+  response_type: string | null;
+  response_body: Buffer | null;
+  created_at: number;
+}
+
+const IDEMPOTENCY_KEYS = defineTable<IdempotencyKeysRow>()('idempotency_keys', [
+  'account_id',
+  'env',
+  'idem_key',
+  'request_hash',
+  'state',
+  'response_status',
+  'response_type',
+  'response_body',
+  'created_at',
+]);
+
+/** A claim and a kept refusal are one statement: a key that has a record keeps it. */
+const INSERT_UNLESS_KEPT = insertStatement(IDEMPOTENCY_KEYS, { tail: ' ON CONFLICT DO NOTHING' });
 
 /**
  * On SQLite kept responses are stored gzip-compressed (level 1): a 100-check batch answers ~37 KB
@@ -41,8 +73,18 @@ export async function claim(
   now: number,
 ): Promise<boolean> {
   const inserted = await q.run(
-    "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
-    [owner.accountId, owner.env, key, requestHash, now],
+    INSERT_UNLESS_KEPT,
+    rowValues(IDEMPOTENCY_KEYS, {
+      account_id: owner.accountId,
+      env: owner.env,
+      idem_key: key,
+      request_hash: requestHash,
+      state: 'pending',
+      response_status: null,
+      response_type: null,
+      response_body: null,
+      created_at: now,
+    }),
   );
   return inserted === 1;
 }
@@ -57,23 +99,29 @@ export async function keepRefusal(
   response: StoredResponse,
 ): Promise<void> {
   await q.run(
-    "INSERT INTO idempotency_keys (account_id, env, idem_key, request_hash, state, response_status, response_type, response_body, created_at) VALUES (?, ?, ?, ?, 'done', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-    [owner.accountId, owner.env, key, requestHash, response.status, response.type, pack(q, response.body), now],
+    INSERT_UNLESS_KEPT,
+    rowValues(IDEMPOTENCY_KEYS, {
+      account_id: owner.accountId,
+      env: owner.env,
+      idem_key: key,
+      request_hash: requestHash,
+      state: 'done',
+      response_status: response.status,
+      response_type: response.type,
+      response_body: pack(q, response.body),
+      created_at: now,
+    }),
   );
 }
 
 export async function find(q: Queryable, owner: Owner, key: string): Promise<IdempotencyRecord | undefined> {
-  const row = await q.get<{
-    request_hash: string;
-    state: 'pending' | 'done';
-    response_status: number | null;
-    response_type: string | null;
-    response_body: Buffer | null;
-    created_at: number;
-  }>(
-    'SELECT request_hash, state, response_status, response_type, response_body, created_at FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?',
-    [owner.accountId, owner.env, key],
-  );
+  const s = sql`SELECT request_hash, state, response_status, response_type, response_body, created_at FROM idempotency_keys WHERE ${owned(owner)} AND idem_key = ${key}`;
+  const row = await q.get<
+    Pick<
+      IdempotencyKeysRow,
+      'request_hash' | 'state' | 'response_status' | 'response_type' | 'response_body' | 'created_at'
+    >
+  >(s.text, s.params);
   if (row === undefined) return undefined;
   return {
     requestHash: row.request_hash,
@@ -86,19 +134,14 @@ export async function find(q: Queryable, owner: Owner, key: string): Promise<Ide
 }
 
 export async function complete(q: Queryable, owner: Owner, key: string, response: StoredResponse): Promise<void> {
-  await q.run(
-    "UPDATE idempotency_keys SET state = 'done', response_status = ?, response_type = ?, response_body = ? WHERE account_id = ? AND env = ? AND idem_key = ?",
-    [response.status, response.type, pack(q, response.body), owner.accountId, owner.env, key],
-  );
+  const s = sql`UPDATE idempotency_keys SET state = 'done', response_status = ${response.status}, response_type = ${response.type}, response_body = ${pack(q, response.body)} WHERE ${owned(owner)} AND idem_key = ${key}`;
+  await q.run(s.text, s.params);
 }
 
 /** Forgets a key whose record is too old or was left pending by an older version. */
 export async function remove(q: Queryable, owner: Owner, key: string): Promise<void> {
-  await q.run('DELETE FROM idempotency_keys WHERE account_id = ? AND env = ? AND idem_key = ?', [
-    owner.accountId,
-    owner.env,
-    key,
-  ]);
+  const s = sql`DELETE FROM idempotency_keys WHERE ${owned(owner)} AND idem_key = ${key}`;
+  await q.run(s.text, s.params);
 }
 
 export async function purgeOlderThan(q: Queryable, before: number): Promise<number> {

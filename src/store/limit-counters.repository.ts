@@ -3,16 +3,46 @@
 // FOR UPDATE; SQLite: the transaction's write lock), so two servers deciding at once decide one
 // after the other.
 import type { Queryable } from './db.ts';
+import { defineTable, insertStatement, rowValues } from './table.ts';
+
+/** The limit_counters table as stored (migration 020): event times, or a running total. */
+interface LimitCountersRow {
+  name: string;
+  /** Event times (ms), comma-separated, oldest first; '' when none. */
+  hits: string;
+  /** A running total (addToTotals). */
+  n: number;
+  expires_at: number;
+}
+
+const LIMIT_COUNTERS = defineTable<LimitCountersRow>()('limit_counters', ['name', 'hits', 'n', 'expires_at']);
+
+const MAKE_OR_TOUCH = insertStatement(LIMIT_COUNTERS, {
+  tail: ' ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING hits',
+});
+
+const ADD_TO_TOTAL =
+  ' ON CONFLICT (name) DO UPDATE SET n = limit_counters.n + excluded.n, expires_at = excluded.expires_at RETURNING name, n';
+
+/** The totals statement for `rows` names, made once per count (the caller sends a bounded batch). */
+const addTexts = new Map<number, string>();
+function addToTotalsText(rows: number): string {
+  let text = addTexts.get(rows);
+  if (text === undefined) {
+    text = insertStatement(LIMIT_COUNTERS, { rows, tail: ADD_TO_TOTAL });
+    addTexts.set(rows, text);
+  }
+  return text;
+}
 
 /** The event times (ms) counted under `name`, oldest first; the row is locked until commit. */
 export async function lockedHits(q: Queryable, name: string, now: number): Promise<number[]> {
   // One statement that makes the row when missing and otherwise touches it, so that there is
   // always a row to lock (two servers counting a new name at once wait on one row instead of both
   // reading nothing) and the lock and the read are one round trip.
-  const row = await q.get<{ hits: string }>(
-    `INSERT INTO limit_counters (name, expires_at) VALUES (?, ?)
-     ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING hits`,
-    [name, now],
+  const row = await q.get<Pick<LimitCountersRow, 'hits'>>(
+    MAKE_OR_TOUCH,
+    rowValues(LIMIT_COUNTERS, { name, hits: '', n: 0, expires_at: now }),
   );
   const text = row?.hits ?? '';
   return text === '' ? [] : text.split(',').map(Number);
@@ -49,10 +79,8 @@ export async function addToTotals(
   const totals = new Map<string, number>();
   if (deltas.length === 0) return totals;
   const rows = await q.all<{ name: string; n: number | string }>(
-    `INSERT INTO limit_counters (name, n, expires_at) VALUES ${deltas.map(() => '(?, ?, ?)').join(', ')}
-     ON CONFLICT (name) DO UPDATE SET n = limit_counters.n + excluded.n, expires_at = excluded.expires_at
-     RETURNING name, n`,
-    deltas.flatMap((d) => [d.name, d.delta, expiresAt]),
+    addToTotalsText(deltas.length),
+    deltas.flatMap((d) => rowValues(LIMIT_COUNTERS, { name: d.name, hits: '', n: d.delta, expires_at: expiresAt })),
   );
   for (const row of rows) totals.set(row.name, Number(row.n));
   return totals;

@@ -1,9 +1,20 @@
-// Helpers for queries scoped by owner (account and environment): every query of a record a check
-// refers to carries this scope, so another account's id is indistinguishable from an unknown one.
+// Queries scoped by owner (account and environment): every query of a record a check refers to
+// carries this scope, so another account's id is indistinguishable from an unknown one.
+//
+// How a repository scopes a query: splice `owned(owner, options)` into a `sql` template
+// (store/sql.ts); the filter brings its own two parameters, in the place its text puts them:
+//
+//   sql`UPDATE payees SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}`
+//   sql`SELECT ... FROM checks c WHERE c.id IN ${inList(ids)} AND ${owned(owner, { alias: 'c', keyed: q.dialect })}`
+//
+// Lists go through `pagedRows` with the filter as their `where`. The LIVE / OWNED strings and
+// ownerOfKeyedRows below are the older form (text here, parameters pushed by hand at each call),
+// still used by repositories not yet moved to `owned`; a new query uses `owned`.
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
 import type { Dialect, Queryable, SqlValue } from './db.ts';
 import { containsIgnoreCase, forShare } from './dialect.ts';
+import { Sql } from './sql.ts';
 
 /** A page of a list as the store reads it: how many, from where, and the search term. */
 export interface Page {
@@ -32,6 +43,45 @@ export function liveKeyedRows(dialect: Dialect, table = ''): string {
   return `${ownerOfKeyedRows(dialect, table)} AND ${table === '' ? '' : `${table}.`}deleted_at IS NULL`;
 }
 
+export interface OwnedOptions {
+  /** The table's alias in the query (`c` for `checks c`); none for a one-table query. */
+  readonly alias?: string;
+  /** Only rows not soft-deleted (`deleted_at IS NULL`). */
+  readonly live?: boolean;
+  /**
+   * The rows are already picked by a key (`id IN (...)`, a bank account's serial numbers): pass
+   * the query's dialect, and on SQLite the owner becomes a test on each row found, not an index
+   * to walk (see ownerOfKeyedRows).
+   */
+  readonly keyed?: Dialect;
+}
+
+/**
+ * The four texts of one alias: index 1 = live, 2 = keyed on SQLite. Built once per alias (a
+ * handful, all written in the source), so a call looks its text up and builds no string.
+ */
+const textsByAlias = new Map<string, readonly string[]>();
+
+function ownerTexts(alias: string): readonly string[] {
+  let texts = textsByAlias.get(alias);
+  if (texts === undefined) {
+    const table = alias === '' ? '' : `${alias}.`;
+    const plain = `${table}account_id = ? AND ${table}env = ?`;
+    const keyed = `+${table}account_id = ? AND +${table}env = ?`;
+    const live = ` AND ${table}deleted_at IS NULL`;
+    texts = [plain, plain + live, keyed, keyed + live];
+    textsByAlias.set(alias, texts);
+  }
+  return texts;
+}
+
+/** The owner filter and its two parameters, as one fragment to splice into a `sql` template. */
+export function owned(owner: Owner, options: OwnedOptions = {}): Sql {
+  const texts = ownerTexts(options.alias ?? '');
+  const text = texts[(options.live === true ? 1 : 0) + (options.keyed === 'sqlite' ? 2 : 0)] as string;
+  return new Sql(text, [owner.accountId, owner.env]);
+}
+
 /**
  * How to read a page of a newest-first list of `total` rows so that no page skips more than half
  * of it: a page in the far half is counted from the oldest end (ascending), and its rows are then
@@ -52,18 +102,21 @@ export function likePattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function paged<Row, T>(
+/** A newest-first page of `table`'s rows that `where` keeps, with their count. */
+export async function pagedRows<Row, T>(
   q: Queryable,
-  table: string,
-  where: string,
-  params: SqlValue[],
-  searchColumns: readonly string[],
-  page: Page,
-  map: (row: Row) => T,
-  columns = '*',
+  list: {
+    table: string;
+    where: Sql;
+    searchColumns: readonly string[];
+    page: Page;
+    map: (row: Row) => T;
+    columns?: string;
+  },
 ): Promise<Paged<T>> {
-  let clause = where;
-  const args = [...params];
+  const { table, where, searchColumns, page, map, columns = '*' } = list;
+  let clause = where.text;
+  const args = [...where.params];
   if (page.term !== null && page.term !== '') {
     clause += ` AND (${searchColumns.map((c) => containsIgnoreCase(q.dialect, c)).join(' OR ')})`;
     for (let i = 0; i < searchColumns.length; i += 1) args.push(likePattern(page.term));
@@ -74,6 +127,20 @@ export async function paged<Row, T>(
     [...args, page.limit, page.offset],
   );
   return { total: Number(count?.n ?? 0), items: rows.map(map) };
+}
+
+/** As `pagedRows`, with the filter's text and parameters given apart (the older form). */
+export function paged<Row, T>(
+  q: Queryable,
+  table: string,
+  where: string,
+  params: SqlValue[],
+  searchColumns: readonly string[],
+  page: Page,
+  map: (row: Row) => T,
+  columns = '*',
+): Promise<Paged<T>> {
+  return pagedRows(q, { table, where: new Sql(where, params), searchColumns, page, map, columns });
 }
 
 /**

@@ -3,11 +3,13 @@ import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
 import type { PositivePayFormat } from '../domain/positive-pay.ts';
 import type { Queryable } from './db.ts';
-import { OWNED, type Page, paged } from './owned-queries.ts';
+import { owned, type Page, pagedRows } from './owned-queries.ts';
+import { raw, sql } from './sql.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 /** The statements that mean a check left the office (docs/positive-pay.md, "Which checks"). */
-const ISSUE_STATEMENTS = "('printed', 'mailed', 'emailed', 'eprinted')";
-const VOID_STATUS_CODE = 5;
+const ISSUE_STATEMENTS = raw("('printed', 'mailed', 'emailed', 'eprinted')");
+const VOID_STATUS_CODE = raw('5');
 
 export interface ExportCandidate {
   checkId: string;
@@ -36,7 +38,7 @@ function toCandidate(row: CandidateRow): ExportCandidate {
   };
 }
 
-const CANDIDATE_COLUMNS = `c.id, c.serial_number, c.issue_date, c.amount_cents, p.name AS payee_name`;
+const CANDIDATE_COLUMNS = raw('c.id, c.serial_number, c.issue_date, c.amount_cents, p.name AS payee_name');
 
 /**
  * Checks of one bank account dated `from`..`to` (inclusive) that left the office, whatever
@@ -50,17 +52,13 @@ export function issuedChecks(
   to: string,
   limit: number,
 ): Promise<ExportCandidate[]> {
-  return q
-    .all<CandidateRow>(
-      `SELECT ${CANDIDATE_COLUMNS}
+  const s = sql`SELECT ${CANDIDATE_COLUMNS}
        FROM checks c LEFT JOIN payees p ON p.id = c.payee_id
-       WHERE c.bank_account_id = ? AND c.account_id = ? AND c.env = ? AND c.issue_date >= ? AND c.issue_date <= ?
+       WHERE c.bank_account_id = ${bankAccountId} AND ${owned(owner, { alias: 'c' })} AND c.issue_date >= ${from} AND c.issue_date <= ${to}
          AND EXISTS (SELECT 1 FROM check_statements s WHERE s.check_id = c.id AND s.status IN ${ISSUE_STATEMENTS})
        ORDER BY c.issue_date, c.id
-       LIMIT ?`,
-      [bankAccountId, owner.accountId, owner.env, from, to, limit],
-    )
-    .then((rows) => rows.map(toCandidate));
+       LIMIT ${limit}`;
+  return q.all<CandidateRow>(s.text, s.params).then((rows) => rows.map(toCandidate));
 }
 
 /**
@@ -76,19 +74,17 @@ export function voidedChecks(
   toMs: number,
   limit: number,
 ): Promise<(ExportCandidate & { voidedAt: number })[]> {
-  return q
-    .all<CandidateRow & { voided_at: number | string }>(
-      `SELECT ${CANDIDATE_COLUMNS}, v.created_at AS voided_at
+  const s = sql`SELECT ${CANDIDATE_COLUMNS}, v.created_at AS voided_at
        FROM checks c
          JOIN check_statements v ON v.check_id = c.id AND v.status = 'void'
          LEFT JOIN payees p ON p.id = c.payee_id
-       WHERE c.bank_account_id = ? AND c.account_id = ? AND c.env = ? AND c.status = ${VOID_STATUS_CODE}
-         AND v.created_at >= ? AND v.created_at < ?
+       WHERE c.bank_account_id = ${bankAccountId} AND ${owned(owner, { alias: 'c' })} AND c.status = ${VOID_STATUS_CODE}
+         AND v.created_at >= ${fromMs} AND v.created_at < ${toMs}
          AND EXISTS (SELECT 1 FROM check_statements s WHERE s.check_id = c.id AND s.id < v.id AND s.status IN ${ISSUE_STATEMENTS})
        ORDER BY v.created_at, c.id
-       LIMIT ?`,
-      [bankAccountId, owner.accountId, owner.env, fromMs, toMs, limit],
-    )
+       LIMIT ${limit}`;
+  return q
+    .all<CandidateRow & { voided_at: number | string }>(s.text, s.params)
     .then((rows) => rows.map((row) => ({ ...toCandidate(row), voidedAt: Number(row.voided_at) })));
 }
 
@@ -111,8 +107,11 @@ export interface PositivePayExport {
   createdAt: number;
 }
 
-interface ExportRow {
+/** The positive_pay_exports table as stored (migration 013). */
+interface PositivePayExportsRow {
   id: string;
+  account_id: string;
+  env: string;
   bank_account_id: string;
   from_date: string;
   to_date: string;
@@ -128,8 +127,29 @@ interface ExportRow {
   created_at: number | string;
 }
 
-const EXPORT_COLUMNS =
-  'id, bank_account_id, from_date, to_date, format, issued_count, issued_total_cents, void_count, void_total_cents, file_sha256, file_bytes, created_via, created_by, created_at';
+const EXPORTS = defineTable<PositivePayExportsRow>()('positive_pay_exports', [
+  'id',
+  'account_id',
+  'env',
+  'bank_account_id',
+  'from_date',
+  'to_date',
+  'format',
+  'issued_count',
+  'issued_total_cents',
+  'void_count',
+  'void_total_cents',
+  'file_sha256',
+  'file_bytes',
+  'created_via',
+  'created_by',
+  'created_at',
+]);
+
+// Reads leave out the owner: the query was scoped by it.
+type ExportRow = Omit<PositivePayExportsRow, 'account_id' | 'env'>;
+const EXPORT_COLUMNS = columnList(EXPORTS, { except: ['account_id', 'env'] });
+const INSERT_EXPORT = insertStatement(EXPORTS);
 
 function toExport(row: ExportRow): PositivePayExport {
   return {
@@ -152,49 +172,42 @@ function toExport(row: ExportRow): PositivePayExport {
 
 export async function insertExport(q: Queryable, owner: Owner, e: PositivePayExport): Promise<void> {
   await q.run(
-    `INSERT INTO positive_pay_exports (id, account_id, env, bank_account_id, from_date, to_date, format, issued_count,
-       issued_total_cents, void_count, void_total_cents, file_sha256, file_bytes, created_via, created_by, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      e.id,
-      owner.accountId,
-      owner.env,
-      e.bankAccountId,
-      e.from,
-      e.to,
-      e.format,
-      e.issuedCount,
-      e.issuedTotalCents,
-      e.voidCount,
-      e.voidTotalCents,
-      e.fileSha256,
-      e.fileBytes,
-      e.createdVia,
-      e.createdBy,
-      e.createdAt,
-    ],
+    INSERT_EXPORT,
+    rowValues(EXPORTS, {
+      id: e.id,
+      account_id: owner.accountId,
+      env: owner.env,
+      bank_account_id: e.bankAccountId,
+      from_date: e.from,
+      to_date: e.to,
+      format: e.format,
+      issued_count: e.issuedCount,
+      issued_total_cents: e.issuedTotalCents,
+      void_count: e.voidCount,
+      void_total_cents: e.voidTotalCents,
+      file_sha256: e.fileSha256,
+      file_bytes: e.fileBytes,
+      created_via: e.createdVia,
+      created_by: e.createdBy,
+      created_at: e.createdAt,
+    }),
   );
 }
 
 export async function findExport(q: Queryable, owner: Owner, id: string): Promise<PositivePayExport | undefined> {
-  const row = await q.get<ExportRow>(`SELECT ${EXPORT_COLUMNS} FROM positive_pay_exports WHERE id = ? AND ${OWNED}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${raw(EXPORT_COLUMNS)} FROM positive_pay_exports WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<ExportRow>(s.text, s.params);
   return row === undefined ? undefined : toExport(row);
 }
 
 /** Newest first; the term matches the bank account id, the format or a date of the range. */
 export function listExports(q: Queryable, owner: Owner, page: Page): Promise<Paged<PositivePayExport>> {
-  return paged(
-    q,
-    'positive_pay_exports',
-    OWNED,
-    [owner.accountId, owner.env],
-    ['bank_account_id', 'format', 'from_date', 'to_date'],
+  return pagedRows(q, {
+    table: 'positive_pay_exports',
+    where: owned(owner),
+    searchColumns: ['bank_account_id', 'format', 'from_date', 'to_date'],
     page,
-    toExport,
-    EXPORT_COLUMNS,
-  );
+    map: toExport,
+    columns: EXPORT_COLUMNS,
+  });
 }

@@ -1,17 +1,38 @@
 // Panel sessions and one-time account tokens (verification links, phone codes, password resets).
 import type { AccountTokenPurpose } from '../domain/account-tokens.ts';
 import type { Queryable } from './db.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
+
+/** The panel_sessions table as stored (migration 006): only the session id's hash is kept. */
+interface PanelSessionsRow {
+  id_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+const PANEL_SESSIONS = defineTable<PanelSessionsRow>()('panel_sessions', [
+  'id_hash',
+  'account_id',
+  'created_at',
+  'expires_at',
+]);
+
+const INSERT_SESSION = insertStatement(PANEL_SESSIONS);
 
 export async function insertSession(
   q: Queryable,
   session: { idHash: string; accountId: string; createdAt: number; expiresAt: number },
 ): Promise<void> {
-  await q.run('INSERT INTO panel_sessions (id_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-    session.idHash,
-    session.accountId,
-    session.createdAt,
-    session.expiresAt,
-  ]);
+  await q.run(
+    INSERT_SESSION,
+    rowValues(PANEL_SESSIONS, {
+      id_hash: session.idHash,
+      account_id: session.accountId,
+      created_at: session.createdAt,
+      expires_at: session.expiresAt,
+    }),
+  );
 }
 
 export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
@@ -36,15 +57,34 @@ export interface AccountTokenRecord {
   usedAt: number | null;
 }
 
-interface TokenRow {
+/** The account_tokens table as stored (migration 006): the token itself is never kept, its hash is. */
+interface AccountTokensRow {
   id: string;
   account_id: string;
   purpose: AccountTokenPurpose;
+  token_hash: string;
   attempts: number;
   created_at: number;
   expires_at: number;
   used_at: number | null;
 }
+
+const ACCOUNT_TOKENS = defineTable<AccountTokensRow>()('account_tokens', [
+  'id',
+  'account_id',
+  'purpose',
+  'token_hash',
+  'attempts',
+  'created_at',
+  'expires_at',
+  'used_at',
+]);
+
+const INSERT_TOKEN = insertStatement(ACCOUNT_TOKENS);
+// Reads leave the hash out: a lookup by hash has it already, and nothing else needs it.
+const TOKEN_COLUMNS = columnList(ACCOUNT_TOKENS, { except: ['token_hash'] });
+
+type TokenRow = Omit<AccountTokensRow, 'token_hash'>;
 
 function toToken(row: TokenRow): AccountTokenRecord {
   return {
@@ -63,13 +103,22 @@ export async function insertToken(
   token: Omit<AccountTokenRecord, 'attempts' | 'usedAt'> & { tokenHash: string },
 ): Promise<void> {
   await q.run(
-    'INSERT INTO account_tokens (id, account_id, purpose, token_hash, attempts, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, 0, ?, ?, NULL)',
-    [token.id, token.accountId, token.purpose, token.tokenHash, token.createdAt, token.expiresAt],
+    INSERT_TOKEN,
+    rowValues(ACCOUNT_TOKENS, {
+      id: token.id,
+      account_id: token.accountId,
+      purpose: token.purpose,
+      token_hash: token.tokenHash,
+      attempts: 0,
+      created_at: token.createdAt,
+      expires_at: token.expiresAt,
+      used_at: null,
+    }),
   );
 }
 
 export async function findTokenByHash(q: Queryable, tokenHash: string): Promise<AccountTokenRecord | undefined> {
-  const row = await q.get<TokenRow>('SELECT * FROM account_tokens WHERE token_hash = ?', [tokenHash]);
+  const row = await q.get<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM account_tokens WHERE token_hash = ?`, [tokenHash]);
   return row === undefined ? undefined : toToken(row);
 }
 
@@ -79,7 +128,7 @@ export async function latestToken(
   purpose: AccountTokenPurpose,
 ): Promise<AccountTokenRecord | undefined> {
   const row = await q.get<TokenRow>(
-    'SELECT * FROM account_tokens WHERE account_id = ? AND purpose = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    `SELECT ${TOKEN_COLUMNS} FROM account_tokens WHERE account_id = ? AND purpose = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
     [accountId, purpose],
   );
   return row === undefined ? undefined : toToken(row);

@@ -3,15 +3,29 @@
 // wrong name, does not compile), and inserts are built from that list — never a positional
 // VALUES list kept in step by hand.
 //
-// Batches go in as multi-row INSERTs whose sizes come from a fixed list (issue 13, "batch writes
-// everywhere"): at most one statement per size and table, so the per-connection prepared-statement
-// cache stays small, and a 500-row batch is ten round trips instead of 500.
+// How a repository uses it:
+//   interface PayeesRow { id: string; account_id: string; ... }         // every column, as stored
+//   const PAYEES = defineTable<PayeesRow>()('payees', ['id', 'account_id', ...]);
+//   await insertRows(q, PAYEES, rows);                                   // batches
+//   const ADD = insertStatement(PAYEES, { tail: ' ON CONFLICT DO NOTHING' }); // one row, own tail
+//   await q.run(ADD, rowValues(PAYEES, row));
+//   const COLUMNS = columnList(PAYEES, { except: ['logo'] });           // what reads select
+// Statement texts are made once, at module load or on a table's first batch of a size, so the
+// same query shape is always the same text (the prepared-statement caches are keyed by it).
+// Queries scoped by owner splice `owned(...)` (owned-queries.ts) into a `sql` template (sql.ts).
+//
+// Batches go in as multi-row INSERTs whose sizes come from a fixed list: at most one statement
+// per size and table, so the per-connection prepared-statement cache stays small, and a 500-row
+// batch is ten round trips instead of 500.
 import type { Queryable, SqlValue } from './db.ts';
 
 export interface Table<Row> {
   readonly name: string;
   readonly columns: readonly (keyof Row & string)[];
 }
+
+/** Each table's multi-row INSERT texts by row count, made on first use. */
+const batchTexts = new WeakMap<object, Map<number, string>>();
 
 type Missing<Row, Listed> = Exclude<keyof Row, Listed>;
 
@@ -42,6 +56,50 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+/**
+ * `INSERT INTO table (every column) VALUES (?, ...)` for `rows` rows (default 1), then `tail`
+ * (` ON CONFLICT ...`, ` RETURNING ...`). Call it at module load for a fixed shape.
+ */
+export function insertStatement<Row>(table: Table<Row>, options: { rows?: number; tail?: string } = {}): string {
+  const one = `(${table.columns.map(() => '?').join(', ')})`;
+  const values = Array.from({ length: options.rows ?? 1 }, () => one).join(', ');
+  return `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES ${values}${options.tail ?? ''}`;
+}
+
+/** The row's values in the table's column order: the parameters of `insertStatement`. */
+export function rowValues<Row extends { [K in keyof Row]: SqlValue }>(table: Table<Row>, row: Row): SqlValue[] {
+  return table.columns.map((column) => row[column]);
+}
+
+/**
+ * The table's columns for a SELECT, in its list's order, less `except` (a large image that
+ * ordinary reads leave out), each prefixed with `alias.` when given.
+ */
+export function columnList<Row>(
+  table: Table<Row>,
+  options: { alias?: string; except?: readonly (keyof Row & string)[] } = {},
+): string {
+  const prefix = options.alias === undefined ? '' : `${options.alias}.`;
+  return table.columns
+    .filter((column) => options.except?.includes(column) !== true)
+    .map((column) => prefix + column)
+    .join(', ');
+}
+
+function batchText<Row>(table: Table<Row>, rows: number): string {
+  let texts = batchTexts.get(table);
+  if (texts === undefined) {
+    texts = new Map();
+    batchTexts.set(table, texts);
+  }
+  let text = texts.get(rows);
+  if (text === undefined) {
+    text = insertStatement(table, { rows });
+    texts.set(rows, text);
+  }
+  return text;
+}
+
 /** Inserts `rows` into `table` (inside the caller's transaction, when there is one). */
 export async function insertRows<Row extends { [K in keyof Row]: SqlValue }>(
   q: Queryable,
@@ -49,12 +107,10 @@ export async function insertRows<Row extends { [K in keyof Row]: SqlValue }>(
   rows: readonly Row[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const head = `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES `;
-  const one = `(${table.columns.map(() => '?').join(', ')})`;
   for (const chunk of chunks(rows)) {
     await q.run(
-      head + chunk.map(() => one).join(', '),
-      chunk.flatMap((row) => table.columns.map((column) => row[column])),
+      batchText(table, chunk.length),
+      chunk.flatMap((row) => rowValues(table, row)),
     );
   }
 }
