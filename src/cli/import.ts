@@ -11,7 +11,7 @@ import { ApiKeys } from '../services/api-key.service.ts';
 import { commandContext } from './command-context.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
-import { MAX_IMPORT_BYTES } from '../services/imports/read-import-file.ts';
+import { MAX_IMPORT_BYTES } from '../formats/imports/read-import-file.ts';
 import { errorsOf, getImport, resultOf } from '../services/imports/records.service.ts';
 import { runImport } from '../services/imports/runner.service.ts';
 import { findAccountByEmail } from '../store/accounts.repository.ts';

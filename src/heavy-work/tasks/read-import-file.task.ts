@@ -6,7 +6,7 @@ import {
   type ImportFileRequest,
   type ImportFileResult,
   readImportFile,
-} from '../../services/imports/read-import-file.ts';
+} from '../../formats/imports/read-import-file.ts';
 
 export interface ReadImportFileInput {
   csv: string;

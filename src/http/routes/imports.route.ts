@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../services/context.ts';
 import type { ImportOptions } from '../../services/imports/model.ts';
 import { MAX_LISTED_ROW_ERRORS, previewImport, startImport } from '../../services/imports/preview.service.ts';
-import { fileTooLargeMessage, MAX_IMPORT_BYTES } from '../../services/imports/read-import-file.ts';
+import { fileTooLargeMessage, MAX_IMPORT_BYTES } from '../../formats/imports/read-import-file.ts';
 import { errorsOf, getImport, resultOf } from '../../services/imports/records.service.ts';
 import { importRunner } from '../../services/imports/runner.service.ts';
 import type { ImportRecord } from '../../store/imports.repository.ts';
