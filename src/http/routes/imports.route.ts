@@ -6,7 +6,7 @@ import { MAX_LISTED_ROW_ERRORS, previewImport, startImport } from '../../service
 import { fileTooLargeMessage, MAX_IMPORT_BYTES } from '../../formats/imports/read-import-file.ts';
 import { errorsOf, getImport, resultOf } from '../../services/imports/records.service.ts';
 import { importRunner } from '../../services/imports/runner.service.ts';
-import type { ImportRecord } from '../../store/imports.repository.ts';
+import type { ImportRecord } from '../../domain/import-record.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { errorResponses, IdParam, pathId } from '../../schemas/common.ts';
 import { CreateImportBody, ImportPreviewResponse, ImportResponse } from '../../schemas/imports.ts';

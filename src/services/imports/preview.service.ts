@@ -9,7 +9,7 @@ import type { Owner, Principal } from '../../domain/owner.ts';
 import { AppError, validationError } from '../../errors.ts';
 import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
 import * as categoryStore from '../../store/categories.repository.ts';
-import type { ImportRecord } from '../../store/imports.repository.ts';
+import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import { validateChecks } from '../check.service.ts';
