@@ -5,7 +5,14 @@
 import { isCalendarDate } from '../domain/dates.ts';
 import { parseAmountToCents } from '../domain/money.ts';
 import { readCsv } from './csv-reader.ts';
-import { type ClearedItem, type ClearedItemsFile, MAX_CLEARED_ITEMS_ROWS, MAX_CLEARED_ITEMS_COLUMNS, MAX_CLEARED_ITEMS_CELL_CHARS, MAX_CLEARED_ITEMS_LINE_CHARS } from '../domain/cleared-items.ts';
+import {
+  type ClearedItem,
+  type ClearedItemsFile,
+  MAX_CLEARED_ITEMS_ROWS,
+  MAX_CLEARED_ITEMS_COLUMNS,
+  MAX_CLEARED_ITEMS_CELL_CHARS,
+  MAX_CLEARED_ITEMS_LINE_CHARS,
+} from '../domain/cleared-items.ts';
 import { unsafeCharacter } from '../domain/safe-text.ts';
 
 /** The header is looked for in the first lines: some exports put the account's details above it. */

@@ -6,7 +6,7 @@
 // Amounts are integer cents here; the only conversions to text are below, and they are exact.
 import { csvLine } from './csv-writer.ts';
 import { centsToDecimalString } from '../domain/money.ts';
-import { type PositivePayFormat, type PositivePayRecord, type PositivePayFile } from '../domain/positive-pay.ts';
+import type { PositivePayFormat, PositivePayRecord, PositivePayFile } from '../domain/positive-pay.ts';
 
 // ---- CSV ----
 

@@ -5,7 +5,14 @@ import { isCalendarDate, issueDateProblem, localMoment, today } from '../domain/
 import { newId } from '../domain/ids.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
-import { daysInRange, MAX_EXPORT_RECORDS, MAX_RANGE_DAYS, type PositivePayFile, type PositivePayFormat, type PositivePayRecord } from '../domain/positive-pay.ts';
+import {
+  daysInRange,
+  MAX_EXPORT_RECORDS,
+  MAX_RANGE_DAYS,
+  type PositivePayFile,
+  type PositivePayFormat,
+  type PositivePayRecord,
+} from '../domain/positive-pay.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
 import type { Page } from '../store/owned-queries.ts';

@@ -12,7 +12,6 @@ export const OUTSTANDING = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
 const ORDER = 'issue_date, created_at, id';
 const OUTSTANDING_CENTS = `CASE WHEN ${OUTSTANDING} THEN COALESCE(amount_cents, 0) ELSE 0 END`;
 
-
 /**
  * SQLite's planner, without statistics, prefers the wider checks_register index (it covers
  * status and cleared_date) and would read every check of the account; the partial index holds

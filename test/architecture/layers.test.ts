@@ -55,7 +55,12 @@ function clauseTypesOnly(clause: ts.ImportClause | undefined): boolean {
 function exportTypesOnly(node: ts.ExportDeclaration): boolean {
   if (node.isTypeOnly) return true;
   const clause = node.exportClause;
-  return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+  return (
+    clause !== undefined &&
+    ts.isNamedExports(clause) &&
+    clause.elements.length > 0 &&
+    clause.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** Every `import … from`, `export … from`, `import('…')` and `import('…')` type of one file. */
@@ -67,7 +72,11 @@ function importsOf(file: string): ImportEdge[] {
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier))
       found.push({ written: node.moduleSpecifier.text, typesOnly: clauseTypesOnly(node.importClause) });
-    else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier))
+    else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
       found.push({ written: node.moduleSpecifier.text, typesOnly: exportTypesOnly(node) });
     else if (
       ts.isCallExpression(node) &&
@@ -215,7 +224,9 @@ describe('the rules check', () => {
     expect(breakOf(edge('http/presenters.ts', 'store/register.repository.ts', true))).toMatch(/not store/);
     expect(breakOf(edge('http/presenters.ts', 'services/check.service.ts'))).toMatch(/types alone also from services/);
     expect(breakOf(edge('http/presenters.ts', 'services/check.service.ts', true))).toBeNull();
-    expect(breakOf(edge('domain/check.ts', 'schemas/checks.ts'))).toMatch(/the domain layer may import nothing of ours/);
+    expect(breakOf(edge('domain/check.ts', 'schemas/checks.ts'))).toMatch(
+      /the domain layer may import nothing of ours/,
+    );
     expect(breakOf(edge('services/print.service.ts', 'heavy-work/inline.ts'))).toMatch(/concrete adapter/);
     expect(breakOf(edge('services/print.service.ts', 'heavy-work/heavy-work.ts', true))).toBeNull();
     expect(breakOf(edge('panel/form.ts', 'ajv'))).toMatch(/only schemas\/validator\.ts loads ajv/);

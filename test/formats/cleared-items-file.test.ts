@@ -1,7 +1,7 @@
 // The bank file reader: header names from the exports cited in docs/reconciliation.md, signed and
 // bracketed amounts, the date forms banks use, quoted fields, and the lines it refuses.
 import { describe, expect, it } from 'vitest';
-import { type ClearedItemsFile } from '../../src/domain/cleared-items.ts';
+import type { ClearedItemsFile } from '../../src/domain/cleared-items.ts';
 import { parseBankAmount, parseBankDate, readClearedItems, serialOf } from '../../src/formats/cleared-items-file.ts';
 import { readCsv } from '../../src/formats/csv-reader.ts';
 
