@@ -141,7 +141,7 @@ function breakOf(edge: ImportEdge): string | null {
 }
 
 function isAllowedForNow(edge: ImportEdge): boolean {
-  return ALLOWED_FOR_NOW.some((a) => a.from === edge.from && a.to === edge.to);
+  return ALLOWED_FOR_NOW.some((a) => matches(edge.from, a.from) && a.to === edge.to);
 }
 
 function describeEdge(edge: ImportEdge): string {
@@ -181,7 +181,7 @@ describe('the layers of src/ (src/layers.ts)', () => {
 
   it('lists in ALLOWED_FOR_NOW only imports that still break a rule', () => {
     const stale = ALLOWED_FOR_NOW.filter(
-      (a) => !EDGES.some((e) => e.from === a.from && e.to === a.to && breakOf(e) !== null),
+      (a) => !EDGES.some((e) => matches(e.from, a.from) && e.to === a.to && breakOf(e) !== null),
     ).map((a) => `${a.from} → ${a.to} keeps the rules now (or is gone): remove it from ALLOWED_FOR_NOW`);
     expect(stale).toEqual([]);
   });
