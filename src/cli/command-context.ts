@@ -1,12 +1,12 @@
-// The ServiceContext a command builds for itself: the database it opened, the server secret's keys
-// and heavy work on its own thread — a command serves nobody else while it works, so a worker pool
-// would only add its start-up (docs/architecture.md, src/heavy-work/).
-import type { Config } from '../config.ts';
-import { InlineHeavyWork } from '../heavy-work/inline.ts';
-import type { ApiKeys } from '../services/api-key.service.ts';
+// What cli/main.ts, which opens the database and wires the concrete parts, hands a command that
+// needs the database: the database (migrated), and the ServiceContext built on it when the command
+// first asks — after its own checks, so a refused command opens no keys.
 import type { ServiceContext } from '../services/context.ts';
-import type { Db } from '../store/db.ts';
 
-export function commandContext(db: Db, config: Config, keys: ApiKeys): ServiceContext {
-  return { db, config, now: Date.now, secret: keys.secret, vault: keys.vault, heavyWork: new InlineHeavyWork() };
+export interface CommandSession {
+  readonly db: ServiceContext['db'];
+  context(): Promise<ServiceContext>;
 }
+
+/** Opens a session for `run` and closes its database after, however `run` ends. */
+export type OpenSession = <T>(run: (session: CommandSession) => Promise<T>) => Promise<T>;

@@ -3,20 +3,16 @@
 // errors is refused whole: every row's errors are printed and the exit code is 1.
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.ts';
 import { IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
 import { ENVIRONMENTS, type Environment, type Principal } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
-import { ApiKeys } from '../services/api-key.service.ts';
-import { commandContext } from './command-context.ts';
+import type { OpenSession } from './command-context.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
-import { MAX_IMPORT_BYTES } from '../services/imports/read-import-file.ts';
+import { MAX_IMPORT_BYTES } from '../formats/imports/read-import-file.ts';
 import { errorsOf, getImport, resultOf } from '../services/imports/records.service.ts';
 import { runImport } from '../services/imports/runner.service.ts';
-import { findAccountByEmail } from '../store/accounts.repository.ts';
-import { connect } from '../store/connect.ts';
-import { migrate } from '../store/migrate.ts';
+import { accountByEmail } from '../services/operator.service.ts';
 
 function usage(message: string): AppError {
   return new AppError('bad_request', message);
@@ -49,7 +45,11 @@ function mappingOf(values: readonly string[]): Record<string, string> {
   return mapping;
 }
 
-export async function importCommand(config: Config, kind: string | undefined, argv: string[]): Promise<number> {
+export async function importCommand(
+  kind: string | undefined,
+  argv: string[],
+  openSession: OpenSession,
+): Promise<number> {
   const args = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -84,13 +84,10 @@ export async function importCommand(config: Config, kind: string | undefined, ar
     throw usage(`${file} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`);
   const csv = readFileSync(file, 'utf8');
 
-  const db = connect(config.database);
-  try {
-    await migrate(db, config);
-    const account = await findAccountByEmail(db, email);
+  return openSession(async (session) => {
+    const account = await accountByEmail(session.db, email);
     if (account === undefined || account === null) throw usage(`no account with email ${email}`);
-    const keys = await ApiKeys.open(db, config);
-    const ctx = commandContext(db, config, keys);
+    const ctx = await session.context();
     const principal: Principal = { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
     const options: ImportOptions = {
       kind: kind as ImportKind,
@@ -130,7 +127,5 @@ export async function importCommand(config: Config, kind: string | undefined, ar
     process.stdout.write(`imported ${ids.length} ${kind} (import ${ended.id})\n`);
     if (result.createdPayeeIds.length > 0) process.stdout.write(`created ${result.createdPayeeIds.length} payees\n`);
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }

@@ -9,7 +9,10 @@ import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
 import { isEmailAddress } from '../services/account.service.ts';
 import type { Db } from '../store/db.ts';
-import { findAccountByEmail, hasActiveApiKey, setCompany } from '../store/accounts.repository.ts';
+import { accountByEmail, anyActiveApiKey, setCompanyName } from '../services/operator.service.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { InlineHeavyWork } from '../heavy-work/inline.ts';
+import type { CommandSession, OpenSession } from './command-context.ts';
 import { checkCompany } from '../domain/account.ts';
 import { migrate } from '../store/migrate.ts';
 import { connect } from '../store/connect.ts';
@@ -79,6 +82,21 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
   }
 }
 
+// The ServiceContext a command builds for itself: the database it opened, the server secret's keys
+// and heavy work on its own thread — a command serves nobody else while it works, so a worker pool
+// would only add its start-up (docs/architecture.md, src/heavy-work/).
+function commandContext(db: Db, config: Config, keys: ApiKeys): ServiceContext {
+  return { db, config, now: Date.now, secret: keys.secret, vault: keys.vault, heavyWork: new InlineHeavyWork() };
+}
+
+function sessionOf(db: Db, config: Config): CommandSession {
+  return { db, context: async () => commandContext(db, config, await ApiKeys.open(db, config)) };
+}
+
+function openSession(config: Config): OpenSession {
+  return (run) => withDb(config, (db) => run(sessionOf(db, config)));
+}
+
 async function serve(config: Config): Promise<void> {
   const [{ closeOnSignals, startServer }, { deliveryStatus }] = await Promise.all([
     import('../server.ts'),
@@ -86,7 +104,7 @@ async function serve(config: Config): Promise<void> {
   ]);
   const server = await startServer(config);
   closeOnSignals(server, config);
-  const anyKey = await hasActiveApiKey(server.db);
+  const anyKey = await anyActiveApiKey(server.db);
   const base = `${server.url}/api/v3`;
   const delivery = deliveryStatus(config);
   const lines = [
@@ -197,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
             ...(args.values.phone === undefined ? {} : { phone: args.values.phone }),
           });
           // --company names the sender payees see, on a new account or an existing one.
-          if (!created && company !== undefined) await setCompany(db, account.id, company.trim());
+          if (!created && company !== undefined) await setCompanyName(db, account.id, company.trim());
           const { key, record } = await keys.create(account.id, env, args.values.name ?? `${env} key`);
           process.stderr.write(
             `${created ? 'Created' : 'Using'} account ${account.id} (${account.email}, ${account.emailVerified && account.phoneVerified ? 'verified' : 'unverified'}).\n` +
@@ -212,7 +230,7 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         if (sub === 'list') {
-          const account = args.values.email === undefined ? null : await findAccountByEmail(db, args.values.email);
+          const account = args.values.email === undefined ? null : await accountByEmail(db, args.values.email);
           if (args.values.email !== undefined && (account === null || account === undefined))
             throw new UsageError(`no account with email ${args.values.email}`);
           const list = await keys.list(account?.id ?? null);
@@ -292,7 +310,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'positive-pay': {
       const { positivePayCommand } = await import('./positive-pay.ts');
-      return withDb(config, (db) => positivePayCommand(db, config, sub, rest));
+      return withDb(config, (db) => positivePayCommand(sessionOf(db, config), sub, rest));
     }
     case 'backup': {
       const { backupCommand } = await import('./backup.ts');
@@ -300,7 +318,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'import': {
       const { importCommand } = await import('./import.ts');
-      return importCommand(config, sub, rest);
+      return importCommand(sub, rest, openSession(config));
     }
     case undefined:
     case 'help':

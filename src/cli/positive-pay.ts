@@ -4,16 +4,13 @@
 // summary goes to stderr, so `> file` captures the file alone.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.ts';
 import { formatCents } from '../domain/money.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { isPositivePayFormat } from '../domain/positive-pay.ts';
 import { AppError } from '../errors.ts';
-import { ApiKeys } from '../services/api-key.service.ts';
-import { commandContext } from './command-context.ts';
+import type { CommandSession } from './command-context.ts';
 import { createExport } from '../services/positive-pay.service.ts';
-import { findAccountByEmail } from '../store/accounts.repository.ts';
-import type { Db } from '../store/db.ts';
+import { accountByEmail } from '../services/operator.service.ts';
 
 export const POSITIVE_PAY_USAGE = `  positive-pay export --email EMAIL --bank-account ID --from YYYY-MM-DD --to YYYY-MM-DD
                      [--format csv|fixed] [--env test|live] [--out FILE]
@@ -50,8 +47,7 @@ function flags(rest: string[]) {
 }
 
 export async function positivePayCommand(
-  db: Db,
-  config: Config,
+  session: CommandSession,
   sub: string | undefined,
   rest: string[],
 ): Promise<number> {
@@ -65,11 +61,10 @@ export async function positivePayCommand(
   if (!isPositivePayFormat(format)) throw usage(`--format must be csv or fixed, got "${format}"`);
   const env = (values.env ?? 'test') as Environment;
   if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${values.env}"`);
-  const account = await findAccountByEmail(db, email);
+  const account = await accountByEmail(session.db, email);
   if (account === undefined) throw new AppError('not_found', `no account with email ${email}`);
 
-  const keys = await ApiKeys.open(db, config);
-  const ctx = commandContext(db, config, keys);
+  const ctx = await session.context();
   const { record, file } = await createExport(
     ctx,
     { accountId: account.id, env },

@@ -1,6 +1,10 @@
 // What a payee receives: the email (HTML and text) and the SMS, built from the check and the
 // sender's company. Plain templates; every value is HTML-escaped.
+import { escapeHtml } from '../formats/html-text.ts';
 import { formatCents } from '../domain/money.ts';
+
+// The panel's html.ts still imports it from here.
+export { escapeHtml };
 
 export interface CheckMessageInput {
   company: string;
@@ -22,13 +26,6 @@ export interface EmailContent {
 function money(cents: number | null): string {
   if (cents === null) return 'a check';
   return `$${formatCents(cents)}`;
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 }
 
 export function checkEmail(m: CheckMessageInput): EmailContent {

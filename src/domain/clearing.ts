@@ -38,3 +38,9 @@ export const MISMATCH_REASONS = [
   'date_before_issue',
 ] as const;
 export type MismatchReason = (typeof MISMATCH_REASONS)[number];
+
+/** A bank account's checks issued and not yet paid: how many and their total (cents). */
+export interface Outstanding {
+  count: number;
+  totalCents: number;
+}

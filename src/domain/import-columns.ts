@@ -36,6 +36,12 @@ export type CheckImportField = (typeof CHECK_IMPORT_FIELDS)[number];
 export type PayeeImportField = (typeof PAYEE_IMPORT_FIELDS)[number];
 export type ImportField = CheckImportField | PayeeImportField;
 
+/** How slashed dates of a sheet read: month/day/year (US exports) or day/month/year. */
+export type DateOrder = 'mdy' | 'dmy';
+
+/** A payee row of a sheet: the API's payee fields as the sheet's text, the name always there. */
+export type PayeeRow = { name: string } & Partial<Record<Exclude<ImportField, 'name'>, string>>;
+
 export function fieldsOf(kind: ImportKind): readonly ImportField[] {
   return kind === 'checks' ? CHECK_IMPORT_FIELDS : PAYEE_IMPORT_FIELDS;
 }

@@ -13,7 +13,7 @@ import type { Voucher } from '../domain/voucher.ts';
 import type { CreatedCheck } from '../services/check.service.ts';
 import type { Reconciliation, ReconciledRow } from '../services/clearing.service.ts';
 import type { RegisterRow } from '../services/register.service.ts';
-import type { Outstanding } from '../store/register.repository.ts';
+import type { Outstanding } from '../domain/clearing.ts';
 
 export function createdCheckWire(c: CreatedCheck) {
   return {

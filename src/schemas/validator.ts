@@ -27,7 +27,7 @@ export function makeAjv(coerce: boolean, allErrors = false): Ajv {
 let rowAjv: Ajv | null = null;
 
 /**
- * A validator of one imported row against a route's body schema (services/imports/read-import-file.ts):
+ * A validator of one imported row against a route's body schema (formats/imports/read-import-file.ts):
  * the same schema and wording as the API, but every failure of the row, not only the first.
  */
 export function compileRowValidator(schema: object): (data: unknown) => string[] {

@@ -3,7 +3,7 @@
 // (docs/reconciliation.md). Reads only: nothing here writes.
 import type { BankAccount } from '../domain/bank-account.ts';
 import type { Check } from '../domain/check.ts';
-import { isOutstanding } from '../domain/clearing.ts';
+import { isOutstanding, type Outstanding } from '../domain/clearing.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Db } from '../store/db.ts';
 import { type AsOf, ChangeKeyedCache } from './change-keyed-cache.ts';
@@ -85,7 +85,7 @@ export interface RegisterView {
   bankAccount: BankAccount;
   /** Checks in the register (every status). */
   total: number;
-  outstanding: register.Outstanding;
+  outstanding: Outstanding;
   rows: RegisterRow[];
 }
 
@@ -131,7 +131,7 @@ export async function outstandingByBankAccount(
   ctx: ServiceContext,
   owner: Owner,
   page: Page,
-): Promise<Paged<{ bankAccount: BankAccount; outstanding: register.Outstanding }>> {
+): Promise<Paged<{ bankAccount: BankAccount; outstanding: Outstanding }>> {
   const accounts = await listBankAccounts(ctx, owner, page);
   const items = [];
   for (const bankAccount of accounts.items)

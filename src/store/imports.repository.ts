@@ -1,32 +1,13 @@
 // CSV imports (services/imports/): one row per upload, scoped by owner like every record.
+import type { ImportRecord, ImportState } from '../domain/import-record.ts';
 import type { Owner, Environment } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import { skipLocked } from './dialect.ts';
 import { OWNED } from './owned-queries.ts';
 import { defineTable, insertRows } from './table.ts';
 
-export type ImportState = 'draft' | 'queued' | 'running' | 'succeeded' | 'failed';
-
-export interface ImportRecord {
-  id: string;
-  accountId: string;
-  env: Environment;
-  kind: 'checks' | 'payees';
-  state: ImportState;
-  fileName: string;
-  rowsTotal: number;
-  rowsDone: number;
-  /** JSON: what the import writes (services/imports/model.ts, ImportInput), or a draft's CSV. */
-  input: string;
-  /** JSON: RowError[]. */
-  errors: string;
-  /** JSON: ImportResult. */
-  result: string;
-  attempts: number;
-  createdAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-}
+// The panel's imports page still imports the record's type from here.
+export type { ImportRecord, ImportState };
 
 interface ImportRow {
   id: string;

@@ -1,6 +1,7 @@
 // The check register of a bank account and the clearing of checks (migration 014). Callers have
 // already found the bank account among the owner's, so its id scopes every query here; the owner
 // is still part of each write, as everywhere in the store.
+import type { Outstanding } from '../domain/clearing.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import { ownerOfKeyedRows } from './owned-queries.ts';
@@ -10,11 +11,6 @@ export const OUTSTANDING = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
 /** Register order: the day written on the check, then the order the checks were made. */
 const ORDER = 'issue_date, created_at, id';
 const OUTSTANDING_CENTS = `CASE WHEN ${OUTSTANDING} THEN COALESCE(amount_cents, 0) ELSE 0 END`;
-
-export interface Outstanding {
-  count: number;
-  totalCents: number;
-}
 
 /**
  * SQLite's planner, without statistics, prefers the wider checks_register index (it covers

@@ -4,8 +4,8 @@
 // thread), memory bounded, time linear in the size (N vs 2N). Before: a 2 MB header of 1,000,000
 // columns killed the process (heap out of memory: every row was padded to the header's width),
 // 40,000 columns × 2,500 rows took ~2 s, and a cleared-items file of `a` and 400 KB of quotes held
-// the server 41 s (a trim per quote). The readers are csv-parse (domain/csv.ts,
-// domain/cleared-items.ts), run in the worker pool; an import's file size is judged on the raw JSON
+// the server 41 s (a trim per quote). The readers are csv-parse (formats/csv-reader.ts,
+// formats/cleared-items-file.ts), run in the worker pool; an import's file size is judged on the raw JSON
 // before the body is parsed (http/plugins/json-file-fields.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.ts';

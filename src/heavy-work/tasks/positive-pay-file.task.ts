@@ -1,12 +1,8 @@
 // Task: a positive pay file (CSV or the fixed-width bank layout) from the records the main thread
 // read, with the digest and size the export's record keeps: up to 20,000 records a file.
 import { createHash } from 'node:crypto';
-import {
-  type PositivePayFile,
-  type PositivePayFormat,
-  type PositivePayRecord,
-  positivePayFile,
-} from '../../domain/positive-pay.ts';
+import type { PositivePayFile, PositivePayFormat, PositivePayRecord } from '../../domain/positive-pay.ts';
+import { positivePayFile } from '../../formats/positive-pay-file.ts';
 
 export interface PositivePayFileInput {
   format: PositivePayFormat;

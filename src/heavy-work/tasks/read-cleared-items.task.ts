@@ -1,7 +1,7 @@
-// Task: the bank's cleared-items file read within its bounds (domain/cleared-items.ts, csv-parse):
+// Task: the bank's cleared-items file read within its bounds (formats/cleared-items-file.ts, csv-parse):
 // rows of check number, amount and date, or the sentence that says why the file cannot be read.
 // Matching against the register, which needs the database, stays on the main thread.
-import { type ClearedItemsResult, readClearedItems } from '../../domain/cleared-items.ts';
+import { type ClearedItemsResult, readClearedItems } from '../../formats/cleared-items-file.ts';
 
 export interface ReadClearedItemsInput {
   text: string;

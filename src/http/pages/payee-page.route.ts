@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formatCents } from '../../domain/money.ts';
-import { escapeHtml } from '../../delivery/messages.ts';
+import { escapeHtml } from '../../formats/html-text.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import * as deliveryService from '../../services/delivery.service.ts';
 

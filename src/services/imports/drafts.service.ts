@@ -4,7 +4,7 @@
 // view costs at most what the upload did.
 import type { Owner, Principal } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
-import type { ImportRecord } from '../../store/imports.repository.ts';
+import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import type { ServiceContext } from '../context.ts';
 import { type ImportOptions, MAX_DRAFTS } from './model.ts';

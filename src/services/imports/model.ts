@@ -1,10 +1,8 @@
 // The shapes an import passes between its steps — the options it is asked with, the requests it
 // will make (stored as `imports.input`), a row's errors, what it made — and the bounds of the
 // drafts a panel upload keeps. The file's own bounds are in read-import-file.ts.
-import type { ImportField, ImportKind } from '../../domain/import-columns.ts';
+import type { DateOrder, ImportKind, PayeeRow } from '../../domain/import-columns.ts';
 import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
-
-export type DateOrder = 'mdy' | 'dmy';
 
 export interface ImportOptions {
   kind: ImportKind;
@@ -34,8 +32,6 @@ export interface CheckPlan {
   /** The name of a payee the import creates for this check (its payeeId is filled in then). */
   newPayee: string | null;
 }
-
-export type PayeeRow = { name: string } & Partial<Record<Exclude<ImportField, 'name'>, string>>;
 
 /** What an accepted import writes: the API requests, row by row. Stored as JSON in imports.input. */
 export interface ImportInput {

@@ -3,13 +3,13 @@
 // services' rules (createChecks/createPayees would apply the same) — and every row's errors. Only a
 // file without a single error is accepted: stored as the API requests it will make, then written
 // by the runner (runner.service.ts) in one transaction.
-import type { ColumnMapping, ImportField, ImportKind } from '../../domain/import-columns.ts';
+import type { ColumnMapping, ImportField, ImportKind, PayeeRow } from '../../domain/import-columns.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Owner, Principal } from '../../domain/owner.ts';
 import { AppError, validationError } from '../../errors.ts';
 import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
 import * as categoryStore from '../../store/categories.repository.ts';
-import type { ImportRecord } from '../../store/imports.repository.ts';
+import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import { validateChecks } from '../check.service.ts';
@@ -20,11 +20,10 @@ import {
   EMPTY_RESULT,
   type ImportInput,
   type ImportOptions,
-  type PayeeRow,
   type RowError,
   rowMessage,
 } from './model.ts';
-import type { CheckRow, ImportFile } from './read-import-file.ts';
+import type { CheckRow, ImportFile } from '../../formats/imports/read-import-file.ts';
 
 /** Rows per lookup of payee names: no statement binds too many values. */
 const LOOKUP_CHUNK = 500;

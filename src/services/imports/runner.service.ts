@@ -7,7 +7,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { Owner, Principal } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import { transactionJoinedByCalls } from '../../store/db.ts';
-import type { ImportRecord } from '../../store/imports.repository.ts';
+import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import { createChecks } from '../check.service.ts';
 import type { ServiceContext } from '../context.ts';

@@ -4,7 +4,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, startsLikeFormula } from '../../src/domain/csv-output.ts';
+import { csvCell, csvLine, startsLikeFormula } from '../../src/formats/csv-writer.ts';
 
 const readOne = (line: string): string[] => {
   const rows = parse(`${line}\r\n`) as string[][];

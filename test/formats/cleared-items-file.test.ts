@@ -1,14 +1,9 @@
 // The bank file reader: header names from the exports cited in docs/reconciliation.md, signed and
 // bracketed amounts, the date forms banks use, quoted fields, and the lines it refuses.
 import { describe, expect, it } from 'vitest';
-import {
-  type ClearedItemsFile,
-  parseBankAmount,
-  parseBankDate,
-  readClearedItems,
-  serialOf,
-} from '../../src/domain/cleared-items.ts';
-import { readCsv } from '../../src/domain/csv.ts';
+import type { ClearedItemsFile } from '../../src/domain/cleared-items.ts';
+import { parseBankAmount, parseBankDate, readClearedItems, serialOf } from '../../src/formats/cleared-items-file.ts';
+import { readCsv } from '../../src/formats/csv-reader.ts';
 
 const TODAY = '2026-11-25';
 

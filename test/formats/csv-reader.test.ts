@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { progressWriter } from '../../src/cli/import.ts';
-import { type CsvLimits, type CsvReadOptions, readCsv } from '../../src/domain/csv.ts';
+import { type CsvLimits, type CsvReadOptions, readCsv } from '../../src/formats/csv-reader.ts';
 import { CellError, guessMapping, resolveMapping, sheetAmount, sheetDate } from '../../src/domain/import-columns.ts';
 
 const LIMITS: CsvLimits = { maxColumns: 5, maxCellChars: 20, maxRecordChars: 60, maxRecords: 11 };

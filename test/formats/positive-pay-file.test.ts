@@ -1,12 +1,8 @@
 // The two layouts at their edges, read back with the reader written from docs/positive-pay.md.
 import { describe, expect, it } from 'vitest';
 import { MAX_AMOUNT_CENTS } from '../../src/domain/money.ts';
-import {
-  daysInRange,
-  type PositivePayRecord,
-  positivePayCsv,
-  positivePayFixed,
-} from '../../src/domain/positive-pay.ts';
+import { daysInRange, type PositivePayRecord } from '../../src/domain/positive-pay.ts';
+import { positivePayCsv, positivePayFixed } from '../../src/formats/positive-pay-file.ts';
 import { readPositivePayCsv, readPositivePayFixed } from '../support/positive-pay-reader.ts';
 
 const records: PositivePayRecord[] = [

@@ -6,8 +6,8 @@
 // quotes (a trim per quote): quadratic. The old import reader padded every row to the header's
 // width: 1,000,000 columns ran the process out of memory.
 import { describe, expect, it } from 'vitest';
-import { readClearedItems } from '../../src/domain/cleared-items.ts';
-import { readImportFile } from '../../src/services/imports/read-import-file.ts';
+import { readClearedItems } from '../../src/formats/cleared-items-file.ts';
+import { readImportFile } from '../../src/formats/imports/read-import-file.ts';
 
 /** Time per doubling of the input, on average over the sizes: at most this (linear is 2, quadratic 4). */
 // Linear work doubles per doubling, quadratic quadruples: 3 sits between with room for a loaded
