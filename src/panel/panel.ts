@@ -5,24 +5,24 @@
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, unavailableCause } from '../errors.ts';
-import { SCRIPT, STYLESHEET } from './assets.ts';
-import { parseForm } from './form.ts';
-import { html } from './html.ts';
-import { page, sendPage } from './layout.ts';
-import { checkCsrf, loadPanelState } from './session.ts';
-import { accountPages } from './account.pages.ts';
-import { keysPages } from './keys.pages.ts';
-import { checksPages } from './checks.pages.ts';
-import { checkFormPages } from './check-form.pages.ts';
-import { recordsPages } from './records.pages.ts';
-import { inboxPages } from './inbox.pages.ts';
-import { webhooksPages } from './webhooks.pages.ts';
-import { positivePayPages } from './positive-pay.pages.ts';
-import { printPages } from './print.pages.ts';
-import { registerPages } from './register.pages.ts';
-import { importsPages } from './imports.pages.ts';
-import type { PanelDeps } from './deps.ts';
-import { plainWords } from './wording.ts';
+import { SCRIPT, STYLESHEET } from './shell/assets.ts';
+import { parseForm } from './shell/form.ts';
+import { html } from './shell/html.ts';
+import { page, sendPage } from './shell/layout.ts';
+import { checkCsrf, loadPanelState } from './shell/session.ts';
+import { accountPages } from './account/account.pages.ts';
+import { keysPages } from './developer/keys.pages.ts';
+import { checksPages } from './checks/checks.pages.ts';
+import { checkFormPages } from './checks/write/routes.ts';
+import { recordsPages } from './records/records.pages.ts';
+import { inboxPages } from './developer/inbox.pages.ts';
+import { webhooksPages } from './developer/webhooks.pages.ts';
+import { positivePayPages } from './positive-pay/positive-pay.pages.ts';
+import { printPages } from './checks/print.pages.ts';
+import { registerPages } from './bank-accounts/register.pages.ts';
+import { importsPages } from './imports/imports.pages.ts';
+import type { PanelDeps } from './shell/deps.ts';
+import { plainWords } from './shell/wording.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
