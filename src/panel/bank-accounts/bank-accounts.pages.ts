@@ -281,7 +281,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
 
   // The signature preview's image: the stored bytes, PNG or JPEG by their first bytes. A GET that
   // reads only; another account's or environment's id is a 404 (getBankAccount in the service).
-  app.get('/bank-accounts/:id/signature', async (request, reply) => {
+  app.get('/:id/signature', async (request, reply) => {
     const { id } = request.params as { id: string };
     const image = await bankAccountService.signatureImage(ctx, principalFor(request, envOf(request)), id);
     if (image === null) throw new AppError('not_found', 'No signature is on file for this bank account.');
@@ -291,7 +291,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
 
   for (const what of ['signature', 'logo'] as const) {
     const limit = IMAGE_TEXT[what].limit;
-    app.post(`/bank-accounts/:id/${what}`, async (request, reply) => {
+    app.post(`/:id/${what}`, async (request, reply) => {
       const env = envOf(request);
       const owner = principalFor(request, env);
       const { id } = request.params as { id: string };
@@ -311,7 +311,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
       return reply.redirect(withEnv(`/panel/bank-accounts/${encodeURIComponent(id)}?notice=${what}-saved`, env), 303);
     });
 
-    app.post(`/bank-accounts/:id/${what}/delete`, async (request, reply) => {
+    app.post(`/:id/${what}/delete`, async (request, reply) => {
       const env = envOf(request);
       const owner = principalFor(request, env);
       const { id } = request.params as { id: string };

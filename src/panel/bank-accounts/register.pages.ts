@@ -1,7 +1,8 @@
-// The check register (docs/reconciliation.md): the bank accounts with their outstanding checks,
-// one bank account's register with running outstanding totals, marking checks cleared by hand
-// (tick, date, POST) or taking a clearing back, and the bank's cleared-items file uploaded with a
-// page of what matched and what did not. Same services as the API; no script needed.
+// One bank account's check register (docs/reconciliation.md): its checks with running outstanding
+// totals, marking checks cleared by hand (tick, date, POST) or taking a clearing back, and the
+// bank's cleared-items file uploaded with a page of what matched and what did not. The list of
+// every bank account's register is the Register menu's page (register/register.pages.ts). Same
+// services as the API; no script needed.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_CLEARED_ITEMS_BYTES } from '../../domain/cleared-items.ts';
@@ -158,7 +159,7 @@ interface Upload {
   tooLarge: boolean;
 }
 
-export async function registerPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+export async function bankAccountRegisterPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
   // Uploads are parsed in this scope only; a file past the limit is cut and reported, not a 500.
   await app.register(multipart, {
@@ -166,36 +167,12 @@ export async function registerPages(app: FastifyInstance, deps: PanelDeps): Prom
     limits: { fileSize: MAX_CLEARED_ITEMS_BYTES, files: 1, fields: 5, parts: 6 },
   });
 
-  app.get('/register', async (request, reply) => {
-    const env = envOf(request);
-    const f = listFilters(request.query);
-    const result = await registerService.outstandingByBankAccount(ctx, principalFor(request, env), {
-      limit: f.perPage,
-      offset: (f.page - 1) * f.perPage,
-      term: null,
-    });
-    const params: Record<string, string> = { perPage: String(f.perPage) };
-    if (env === 'live') params.env = 'live';
-    const table =
-      result.items.length === 0
-        ? html`<p>No bank accounts yet.</p>`
-        : html`<div class="table"><table><thead><tr><th scope="col">Bank account</th><th scope="col">Bank</th><th scope="col" class="num">Outstanding checks</th><th scope="col" class="num">Outstanding total</th></tr></thead>
-<tbody>${result.items.map(
-            ({ bankAccount: b, outstanding }) =>
-              html`<tr><td><a href="${withEnv(`/panel/bank-accounts/${b.id}/register`, env)}">${b.name}</a></td><td>${b.bankName.trim() === '' ? '—' : b.bankName}</td><td class="num">${outstanding.count}</td><td class="num">${money(outstanding.totalCents)}</td></tr>`,
-          )}</tbody></table></div>`;
-    const body = html`<h1>Check register <span class="hint">(${env})</span></h1>
-<p class="hint">Outstanding checks were issued (printed, mailed, emailed or e-printed) and have not cleared the bank. Open a bank account's register to mark checks cleared or to reconcile with the bank's file.</p>
-${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
-    return sendPage(reply, page({ title: 'Check register', request, current: 'register', env }, body));
-  });
-
-  app.get('/bank-accounts/:id/register', async (request, reply) => {
+  app.get('/:id/register', async (request, reply) => {
     const { id } = request.params as { id: string };
     return sendPage(reply, await registerPage(deps, request, id));
   });
 
-  app.post('/bank-accounts/:id/register/clear', async (request, reply) => {
+  app.post('/:id/register/clear', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const ids = fields(request.body, 'checkId');
@@ -219,7 +196,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
     return reply.redirect(withEnv(backTo(id, request.body, 'checks-cleared'), env), 303);
   });
 
-  app.post('/bank-accounts/:id/register/unclear', async (request, reply) => {
+  app.post('/:id/register/unclear', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const principal = principalFor(request, env);
@@ -231,7 +208,7 @@ ${table}${pager('/panel/register', params, f.page, f.perPage, result.total)}`;
   });
 
   app.post(
-    '/bank-accounts/:id/cleared-items',
+    '/:id/cleared-items',
     {
       preValidation: async (request) => {
         const upload: Upload = { _csrf: '', env: '', clearedDate: '', file: null, tooLarge: false };

@@ -110,9 +110,9 @@ ${
 export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/checks', async (request, reply) => checksListPage(ctx, request, reply));
+  app.get('', async (request, reply) => checksListPage(ctx, request, reply));
 
-  app.get('/checks/:id', async (request, reply) => {
+  app.get('/:id', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -151,7 +151,7 @@ ${checkActions(check, env)}
     return sendPage(reply, page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));
   });
 
-  app.get('/checks/:id/pdf', async (request, reply) => {
+  app.get('/:id/pdf', async (request, reply) => {
     const { id } = request.params as { id: string };
     // A preview: the check's status does not change (as GET /checks/{id}/pdf), and every page says
     // so on the check's face, since paper from it would be a check positive pay does not list.

@@ -32,7 +32,7 @@ const MAIL_CSP =
 export async function inboxPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/inbox', async (request, reply) => {
+  app.get('', async (request, reply) => {
     const principal = principalFor(request, 'test');
     const pageNumber = resolvePaging(queryText(request.query, 'page'), String(PER_PAGE)).page;
     const result = await deliveryService.sandboxMessages(ctx, principal, PER_PAGE, (pageNumber - 1) * PER_PAGE);
@@ -51,7 +51,7 @@ ${table}${pager('/panel/inbox', {}, pageNumber, PER_PAGE, result.total)}`;
     return sendPage(reply, page({ title: 'Sandbox inbox', request, current: 'inbox' }, body));
   });
 
-  app.get('/inbox/:id', async (request, reply) => {
+  app.get('/:id', async (request, reply) => {
     const principal = principalFor(request, 'test');
     const { id } = request.params as { id: string };
     const m = await deliveryService.sandboxMessage(ctx, principal.accountId, id);
@@ -79,7 +79,7 @@ ${content}`;
     );
   });
 
-  app.get('/inbox/:id/html', async (request, reply) => {
+  app.get('/:id/html', async (request, reply) => {
     const m = await deliveryService.sandboxMessage(
       ctx,
       principalFor(request, 'test').accountId,

@@ -63,9 +63,9 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
     );
   };
 
-  app.get('/keys', async (request, reply) => sendPage(reply, await listPage(request)));
+  app.get('', async (request, reply) => sendPage(reply, await listPage(request)));
 
-  app.post('/keys', async (request, reply) => {
+  app.post('', async (request, reply) => {
     const account = accountOf(request);
     const name = field(request.body, 'name').trim();
     const env = field(request.body, 'env');
@@ -83,7 +83,7 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
     return sendPage(reply, await listPage(request, created), 201);
   });
 
-  app.post('/keys/:id/revoke', async (request, reply) => {
+  app.post('/:id/revoke', async (request, reply) => {
     const { id } = request.params as { id: string };
     // Another account's key id is "not found", like an unknown one.
     await keys.revoke(id, accountOf(request).id);

@@ -44,9 +44,9 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     return page({ title: 'Webhooks', request, current: 'webhooks', env, problem }, body);
   };
 
-  app.get('/webhooks', async (request, reply) => sendPage(reply, await listPage(request)));
+  app.get('', async (request, reply) => sendPage(reply, await listPage(request)));
 
-  app.post('/webhooks', async (request, reply) => {
+  app.post('', async (request, reply) => {
     const env = envOf(request);
     const url = field(request.body, 'url').trim();
     const events = fields(request.body, 'events');
@@ -64,7 +64,7 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     }
   });
 
-  app.get('/webhooks/:id', async (request, reply) => {
+  app.get('/:id', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -93,14 +93,14 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     return sendPage(reply, page({ title: 'Webhook endpoint', request, current: 'webhooks', env }, body));
   });
 
-  app.post('/webhooks/:id/redeliver', async (request, reply) => {
+  app.post('/:id/redeliver', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await webhookService.redeliver(ctx, principalFor(request, env), id, field(request.body, 'deliveryId'));
     return reply.redirect(withEnv(`/panel/webhooks/${id}?notice=redelivered`, env), 303);
   });
 
-  app.post('/webhooks/:id/delete', async (request, reply) => {
+  app.post('/:id/delete', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await webhookService.deleteEndpoint(ctx, principalFor(request, env), id);

@@ -151,7 +151,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
       (b) => html`<option value="${b.id}"${b.id === selected ? html` selected` : ''}>${bankAccountLabel(b)}</option>`,
     )}`;
 
-  app.get('/imports', async (request, reply) => {
+  app.get('', async (request, reply) => {
     const env = envOf(request);
     const timeZone = accountOf(request).timeZone;
     const recent = await listImports(ctx, principalFor(request, env));
@@ -173,7 +173,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     return sendPage(reply, page({ title: 'Imports', request, current: 'imports', env }, body));
   });
 
-  app.post('/imports/upload', async (request, reply) => {
+  app.post('/upload', async (request, reply) => {
     const env = envOf(request);
     const body = request.body as Record<string, unknown> | undefined;
     const file = body?.file as Upload | undefined;
@@ -313,7 +313,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
       : text;
   };
 
-  app.get('/imports/:id', async (request, reply) => {
+  app.get('/:id', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const record = await getImport(ctx, principalFor(request, env), id);
@@ -325,7 +325,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
   });
 
   // Update preview: changes nothing, but carries the form's choices (a POST so the CSRF field stays out of URLs).
-  app.post('/imports/:id/preview', async (request, reply) => {
+  app.post('/:id/preview', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const record = await getImport(ctx, principalFor(request, env), id);
@@ -334,7 +334,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
     return sendPage(reply, shown.body, shown.status);
   });
 
-  app.post('/imports/:id/start', async (request, reply) => {
+  app.post('/:id/start', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };

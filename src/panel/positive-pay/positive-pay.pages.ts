@@ -97,14 +97,14 @@ ${form}
     return page({ title: 'Positive pay', request, current: 'positive-pay', env, problem }, body);
   };
 
-  app.get('/positive-pay', async (request, reply) => {
+  app.get('', async (request, reply) => {
     const env = envOf(request);
     // Today in the account's time zone: exporting each day's checks is the common habit.
     const day = today(accountOf(request).timeZone, ctx.now());
     return sendPage(reply, await formPage(request, env, { bankAccountId: '', from: day, to: day, format: 'csv' }));
   });
 
-  app.post('/positive-pay', async (request, reply) => {
+  app.post('', async (request, reply) => {
     const env = envOf(request);
     const values: FormValues = {
       bankAccountId: field(request.body, 'bankAccountId'),

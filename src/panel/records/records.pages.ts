@@ -15,7 +15,6 @@ import { CategoryInput } from '../../schemas/categories.ts';
 import { PayeeInput } from '../../schemas/payees.ts';
 import * as addressService from '../../services/address.service.ts';
 import * as payeeService from '../../services/payee.service.ts';
-import { bankAccountsKind, bankAccountUploads } from '../bank-accounts/bank-accounts.pages.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { html, type Html } from '../shell/html.ts';
 import { csrfField, page, pager, sendPage, withEnv } from '../shell/layout.ts';
@@ -32,7 +31,6 @@ import {
 } from '../shell/record-form.ts';
 import type { RecordKind } from './record-kind.ts';
 import { envOf, principalFor } from '../shell/session.ts';
-import { settingsPages } from '../settings/settings.pages.ts';
 import { plainWords } from '../shell/wording.ts';
 
 const joined = (...parts: string[]): string => parts.filter((p) => p !== '').join(', ');
@@ -181,11 +179,16 @@ function envField(env: Environment): Html {
   return html`<input type="hidden" name="env" value="${env}">`;
 }
 
-function registerKind<T>(app: FastifyInstance, deps: PanelDeps, kind: RecordKind<T>): void {
+/**
+ * One kind's list and forms. Its routes are relative: the plugin is registered under the kind's own
+ * URL prefix (`kind.path`), so /panel/payees/* is found from records/ and /panel/bank-accounts/* from
+ * bank-accounts/.
+ */
+export async function recordKindPages<T>(app: FastifyInstance, deps: PanelDeps, kind: RecordKind<T>): Promise<void> {
   const listPath = `/panel${kind.path}`;
   const article = /^[aeiou]/.test(kind.singular) ? 'an' : 'a';
 
-  app.get(kind.path, async (request, reply) => {
+  app.get('', async (request, reply) => {
     const env = envOf(request);
     const f = listFilters(request.query);
     const result = await kind.list(deps, principalFor(request, env), {
@@ -287,9 +290,9 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     return out;
   };
 
-  app.get(`${kind.path}/new`, async (request, reply) => newPage(request, reply, {}, {}, 200));
+  app.get('/new', async (request, reply) => newPage(request, reply, {}, {}, 200));
 
-  app.post(kind.path, async (request, reply) => {
+  app.post('', async (request, reply) => {
     const env = envOf(request);
     const owner = principalFor(request, env);
     const names = await formNames(owner);
@@ -309,14 +312,14 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     }
   });
 
-  app.get(`${kind.path}/:id`, async (request, reply) => {
+  app.get('/:id', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const item = await kind.find(deps, principalFor(request, env), id);
     return editPage(request, reply, item, kind.valuesOf(item), {}, 200);
   });
 
-  app.post(`${kind.path}/:id`, async (request, reply) => {
+  app.post('/:id', async (request, reply) => {
     const env = envOf(request);
     const owner = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -335,7 +338,7 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     return reply.redirect(withEnv(`${listPath}/${encodeURIComponent(id)}?notice=record-saved`, env), 303);
   });
 
-  app.post(`${kind.path}/:id/delete`, async (request, reply) => {
+  app.post('/:id/delete', async (request, reply) => {
     const env = envOf(request);
     const owner = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -350,15 +353,4 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     }
     return reply.redirect(withEnv(`${listPath}?notice=record-deleted`, env), 303);
   });
-}
-
-export async function recordsPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
-  registerKind(app, deps, PAYEES);
-  registerKind(app, deps, bankAccountsKind);
-  registerKind(app, deps, CATEGORIES);
-  registerKind(app, deps, FROM_ADDRESSES);
-  registerKind(app, deps, TO_ADDRESSES);
-  // Uploads parse multipart bodies, in their own scopes only.
-  await app.register(bankAccountUploads, deps);
-  await app.register(settingsPages, deps);
 }

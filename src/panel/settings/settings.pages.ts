@@ -7,7 +7,14 @@ import { MAX_LOGO_BYTES } from '../../services/bank-account.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { html } from '../shell/html.ts';
 import { csrfField, page, sendPage } from '../shell/layout.ts';
-import { type FieldSpec, formValues, type Problems, problemSummary, renderFields, type Values } from '../shell/record-form.ts';
+import {
+  type FieldSpec,
+  formValues,
+  type Problems,
+  problemSummary,
+  renderFields,
+  type Values,
+} from '../shell/record-form.ts';
 import { accountOf } from '../shell/session.ts';
 import { acceptUploads, imageRefusal, uploadOf, uploadProblem } from '../shell/uploads.ts';
 import { plainWords } from '../shell/wording.ts';
@@ -101,9 +108,9 @@ ${
     );
   };
 
-  app.get('/settings', async (request, reply) => settingsPage(request, reply, null, {}, 200));
+  app.get('', async (request, reply) => settingsPage(request, reply, null, {}, 200));
 
-  app.post('/settings', async (request, reply) => {
+  app.post('', async (request, reply) => {
     const account = accountOf(request);
     const values = formValues(
       request.body,
@@ -121,7 +128,7 @@ ${
     return reply.redirect('/panel/settings?notice=settings-saved', 303);
   });
 
-  app.post('/settings/logo', async (request, reply) => {
+  app.post('/logo', async (request, reply) => {
     const account = accountOf(request);
     const problem = uploadProblem(request, MAX_LOGO_BYTES);
     const upload = uploadOf(request);
@@ -137,7 +144,7 @@ ${
     return reply.redirect('/panel/settings?notice=logo-saved', 303);
   });
 
-  app.post('/settings/logo/delete', async (request, reply) => {
+  app.post('/logo/delete', async (request, reply) => {
     await settingsService.setAccountLogo(ctx, accountOf(request).id, null);
     return reply.redirect('/panel/settings?notice=image-removed', 303);
   });

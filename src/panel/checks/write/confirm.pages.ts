@@ -39,7 +39,7 @@ ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 export async function checkConfirmPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/checks/:id/delete', async (request, reply) => {
+  app.get('/:id/delete', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const check = await editableCheck(deps, principalFor(request, env), id, 'deleted');
@@ -51,14 +51,14 @@ export async function checkConfirmPages(app: FastifyInstance, deps: PanelDeps): 
     });
   });
 
-  app.post('/checks/:id/delete', async (request, reply) => {
+  app.post('/:id/delete', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await lifecycle.deleteCheck(ctx, principalFor(request, env), id);
     return reply.redirect(withEnv('/panel/checks?notice=check-deleted', env), 303);
   });
 
-  app.get('/checks/:id/void', async (request, reply) => {
+  app.get('/:id/void', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const check = await checkService.getCheck(ctx, principalFor(request, env), id);
@@ -71,7 +71,7 @@ export async function checkConfirmPages(app: FastifyInstance, deps: PanelDeps): 
     });
   });
 
-  app.post('/checks/:id/void', async (request, reply) => {
+  app.post('/:id/void', async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await lifecycle.voidCheck(ctx, principalFor(request, env), id);

@@ -40,7 +40,7 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
     fixedBankAccount: check.bankAccountName,
   });
 
-  app.get('/checks/:id/edit', async (request, reply) => {
+  app.get('/:id/edit', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -49,7 +49,7 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
     return showForm(deps, request, reply, env, editForm(check, env), values, null);
   });
 
-  app.post('/checks/:id/edit', async (request, reply) => {
+  app.post('/:id/edit', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };

@@ -29,7 +29,7 @@ const NEW_FORM = (env: Environment): FormPage => ({
 export async function checkWritePages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/checks/new', async (request, reply) => {
+  app.get('/new', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const from = queryText(request.query, 'from');
@@ -42,7 +42,7 @@ export async function checkWritePages(app: FastifyInstance, deps: PanelDeps): Pr
     return showForm(deps, request, reply, env, NEW_FORM(env), values, null);
   });
 
-  app.post('/checks/new', async (request, reply) => {
+  app.post('/new', async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const values = valuesFromForm(request.body);
