@@ -1,4 +1,4 @@
-// Bank accounts in the panel (issue 14, item 2): the record forms (records.pages.ts draws them), the
+// Bank accounts in the panel: the record forms (records/records.pages.ts draws them), the
 // signature and logo uploads, masked account numbers only (the full number is typed once, when the
 // account is made, and never drawn back), and the next check number, editable.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,6 +1,6 @@
 // What a kind of record (payees, bank accounts, categories, addresses) tells the records pages:
 // its own module so that records.pages.ts, which draws every kind, and bank-accounts.pages.ts,
-// which defines one, both import it without importing each other (issue 24 item 9).
+// which defines one, both import it without records.pages.ts importing the bank accounts back.
 import type { FastifyRequest } from 'fastify';
 import type { Environment, Principal } from '../../domain/owner.ts';
 import type { Paged } from '../../domain/paging.ts';

@@ -1,4 +1,4 @@
-// Records (issue 14, item 2): payees, bank accounts, categories and custom from and to addresses —
+// Records: payees, bank accounts, categories and custom from and to addresses —
 // searchable, paged lists, and forms to create, edit and delete them, through the same services as
 // the API (anything done here is visible through the API and the reverse). Forms are checked
 // against the API route's own schema, then by the service; each message shows under its field.

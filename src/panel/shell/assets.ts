@@ -136,7 +136,7 @@ document.addEventListener('click', function (event) {
     selectText(source);
   }
 });
-// Write a check (panel/check-form.ts): the amount in words as it is typed, asked of the server
+// Write a check (panel/checks/write/form-fields.ts): the amount in words as it is typed, asked of the server
 // (/panel/amount-in-words runs the PDF's own converter), and the payee box as a combobox whose
 // listbox is filled from /panel/payees/search and walked with the arrow keys.
 (function () {

@@ -1,4 +1,4 @@
-// What the check form's pages share (check-write.pages.ts, check-edit.pages.ts): the choices the
+// What the check form's pages share (write.pages.ts, edit.pages.ts): the choices the
 // form offers, the form filled from a saved check, which payee the payee box names, and the form
 // page itself with the API's refusal placed by its field.
 import type { FastifyReply, FastifyRequest } from 'fastify';
