@@ -6,7 +6,7 @@ import { today } from '../../src/domain/dates.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
-import { checksCount } from '../../src/panel/register.pages.ts';
+import { checksCount } from '../../src/panel/bank-accounts/register.pages.ts';
 
 const PASSWORD = 'correct horse battery';
 const TODAY = today('UTC');
