@@ -1,5 +1,6 @@
 // What a scenario receives and what it hands back to the report. Targets live here, in one place,
-// as the issues state them (issue 13's table for GET, list, email, start-up, keys and memory).
+// as the project states them (GET, list, email, start-up, keys and memory, then the office's
+// register and import, and heavy work).
 import type { BenchDatabase } from './databases.ts';
 import type { BenchDialect, BenchOptions } from './options.ts';
 
@@ -24,7 +25,7 @@ export const TARGETS = {
    * panel's own bar, "no page needs seconds to load", with room for waiting behind 9 others).
    */
   panelP99Ms: 250,
-  /** Issue 14: p99 of the register page of a bank account with 100,000 checks (10 pages at once). */
+  /** p99 of the register page of a bank account with 100,000 checks (10 pages at once). */
   registerP99Ms: 250,
   /** Emails a second one worker hands to the SMTP peer; stated for PostgreSQL. */
   emailPerSec: { sqlite: null, postgres: 500 } satisfies Record<BenchDialect, number | null>,
@@ -32,10 +33,10 @@ export const TARGETS = {
   startupMs: { sqlite: 1_500, postgres: null } satisfies Record<BenchDialect, number | null>,
   /** Wall time of `checkwriter keys create`. */
   keysCreateMs: 1_000,
-  /** CSV import of 10,000 checks, POST to succeeded (issue 14); stated for SQLite. */
+  /** CSV import of 10,000 checks, POST to succeeded; stated for SQLite. */
   importRowsPerSec: { sqlite: 2_000, postgres: null } satisfies Record<BenchDialect, number | null>,
   /**
-   * Issue 22: p99 of /healthz (polled every 20 ms) while four 500-check prints run, and while
+   * p99 of /healthz (polled every 20 ms) while four 500-check prints run, and while
    * hostile tasks run past their deadline or heap cap. Before the pool: 2.2–2.7 s.
    */
   heavyHealthzP99Ms: 50,

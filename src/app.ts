@@ -61,8 +61,9 @@ export interface AppDeps {
 }
 
 /**
- * One log line per request, written when it ends, instead of Fastify's two (issue 13: no
- * per-request child logger either). Errors are logged where they are handled (errors.ts).
+ * One log line per request, written when it ends, instead of Fastify's two, and no per-request
+ * child logger: both cost time on every request. Errors are logged where they are handled
+ * (errors.ts).
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -82,7 +83,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logger: {
       level: config.logLevel,
       ...(destination === undefined ? {} : { stream: destination }),
-      // No credential in any log line (issue 10, item 4; docs/security.md): payee-link paths and
+      // No credential in any log line (docs/security.md): payee-link paths and
       // token query values are blanked, and credential headers are censored should a serializer
       // ever include them.
       serializers: {
@@ -123,7 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     frameworkErrors,
     clientErrorHandler,
     // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; the hook below
-    // answers it instead, in the spec's error shape (issue 24, item 10).
+    // answers it instead, in the spec's error shape, never as a 500.
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -145,7 +146,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // for nobody leaves the pool's queue or is stopped (heavy-work/request-signal.ts). preHandler,
   // after the body is read: the body's stream events would run outside the signal's context.
   app.addHook('preHandler', (_request, reply, done) => withClientSignal(reply.raw, done));
-  // Hooks on every request are callback-style, not async: no promise per request (issue 13).
+  // Hooks on every request are callback-style, not async: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
@@ -170,7 +171,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     done(null, payload);
   });
   if (deps.metrics !== undefined) registerMetrics(app, deps.metrics, config.metrics.token);
-  // The abuse limits, counted in the database so that every server sees every count (issue 23).
+  // The abuse limits, counted in the database so that every server sees every count.
   const limits = new SharedLimits(deps.db, deps.keys.secret);
   // One budget of failed requests per client address, shared by unknown paths and bad keys.
   const failures =
@@ -240,7 +241,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
       await api.register(async (secured) => {
         registerAuth(secured, deps.keys, rate, failures);
-        // Bodies are parsed only here, after the key was checked (issue 10, item 1).
+        // Bodies are parsed only here, after the key was checked, so an anonymous body costs nothing.
         registerContentEncoding(secured);
         registerJsonBody(secured);
         registerFormBody(secured);

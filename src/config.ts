@@ -73,7 +73,8 @@ export interface MetricsConfig {
 
 /**
  * The worker pool for heavy work (src/heavy-work/: PDF rendering, positive pay files): how many
- * threads, how many tasks may wait, and what one task may cost before it is stopped (issue 22).
+ * threads, how many tasks may wait, and what one task may cost before it is stopped, so one
+ * hostile task cannot hold the server.
  */
 export interface HeavyWorkConfig {
   /** Worker threads; 0 runs every task on the main thread, without caps (a baseline, not for service). */

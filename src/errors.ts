@@ -69,7 +69,7 @@ export function notFound(
 /**
  * A passing state, not the request's fault: the worker pool is full, the database is failing over
  * or read-only. The client should send the same request again (with the same Idempotency-Key)
- * after `retryAfterSeconds` (issues 22 and 23: 503 with Retry-After, never 500).
+ * after `retryAfterSeconds` (a fault the client can wait out: 503 with Retry-After, never 500).
  */
 export function unavailable(message: string, retryAfterSeconds: number): AppError {
   return new AppError('unavailable', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

@@ -1,4 +1,4 @@
-// Where log lines go and how they look (issue 24, item 11). Machines read pino's JSON, one object a
+// Where log lines go and how they look. Machines read pino's JSON, one object a
 // line, and that stays the format whenever the output is a file, a pipe or a log collector. A person
 // starting the server in a terminal gets readable lines instead — pino-pretty, the convention of
 // pino-based servers — with the request line shortened to what one looks for ("GET /x 200 3ms").

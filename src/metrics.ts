@@ -1,4 +1,4 @@
-// Prometheus metrics (issue 13, `/metrics`): request counts and latency per route and status,
+// Prometheus metrics (`/metrics`): request counts and latency per route and status,
 // outbox depth and age per channel, delivery outcomes, database pool use, and Node's own figures
 // (event-loop lag among them). One registry per process; off unless METRICS_TOKEN or METRICS_PORT
 // is set (docs/operations.md). Labels come from fixed sets (route templates, not URLs), so the

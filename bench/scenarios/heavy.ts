@@ -1,4 +1,4 @@
-// Heavy work off the event loop (issue 22): four 500-check prints at once, on the worker pool (the
+// Heavy work off the event loop: four 500-check prints at once, on the worker pool (the
 // server run.ts started, default settings) and on the main thread (a second server with
 // HEAVY_WORK_THREADS=0, the way every print ran before the pool): print throughput in checks/s,
 // and /healthz polled every 20 ms meanwhile (p99, max). Then hostile tasks: the same prints on

@@ -1,4 +1,4 @@
-// CSV import of 10,000 checks (issue 14): POST /api/v3/imports with a QuickBooks-shaped check
+// CSV import of 10,000 checks: POST /api/v3/imports with a QuickBooks-shaped check
 // detail export, then GET /imports/{id} until it has succeeded. Measured from the POST to the
 // succeeded state: reading, mapping and checking every row (the request), then writing them in one
 // transaction through createChecks (the background runner).

@@ -1,5 +1,5 @@
 // GET /api/v3/checks latency on an account of N checks: pages (first, middle, last), status
-// filters, a referenceId, and term filters grouped as issue 13 states them (terms matching at most
+// filters, a referenceId, and term filters grouped as the targets state them (terms matching at most
 // 1,000 checks, terms matching at least 100,000 at 1M, whose first page and next pages have
 // targets of their own). One request at a time from one client, so each sample is the latency of
 // that query alone (no queueing behind other requests). The server's peak memory is read too.

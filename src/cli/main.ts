@@ -20,7 +20,7 @@ import { logDestination } from '../log-stream.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
 // imported inside those commands, so `keys create` starts in a fraction of the server's time
-// (issue 13: `npx checkwriter keys create` within 1 s).
+// (`npx checkwriter keys create` is meant to answer within 1 s).
 
 const USAGE = `Usage: checkwriter <command>
 

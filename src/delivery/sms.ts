@@ -52,7 +52,7 @@ export class LogSms implements SmsSender {
   constructor(private readonly log: (entry: Record<string, unknown>, message: string) => void) {}
 
   async send(to: string, body: string, reference: string): Promise<void> {
-    // Links and codes are credentials: the log gets the message with them blanked (issue 10, item 4).
+    // Links and codes are credentials: the log gets the message with them blanked.
     this.log({ to, body: redactText(body), reference }, 'SMS (log provider: not sent)');
   }
 }

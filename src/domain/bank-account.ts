@@ -17,8 +17,9 @@ export interface BankAccount {
   printOffsetX: number;
   printOffsetY: number;
   /**
-   * The hosted service's holder and bank details (issue 25): shown and returned, never printed on
-   * the check. `bankAddress` is the hosted `bankAddress1`, `routingNumber` its `bankRoutingNumber`.
+   * The hosted service's holder and bank details, which its clients send: shown and returned, never
+   * printed on the check. `bankAddress` is the hosted `bankAddress1`, `routingNumber` its
+   * `bankRoutingNumber`.
    */
   nickName: string;
   addressLine1: string;

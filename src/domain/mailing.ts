@@ -11,7 +11,7 @@ export interface Mailing {
   status: MailingStatus;
   createdAt: number;
   updatedAt: number;
-  /** What the hosted service's POST /mailchecks also takes (issue 11): kept and returned. */
+  /** What the hosted service's POST /mailchecks also takes (its clients send it): kept and returned. */
   informTypeId: number | null;
   enableSmsInform: boolean;
   enableEmailInform: boolean;

@@ -1,5 +1,5 @@
 // What may reach a log line. Some URLs are credentials: the payee link `/c/<token>` opens a
-// check, `?token=` links reset passwords and confirm emails (issue 10, item 4). Logs are read by
+// check, `?token=` links reset passwords and confirm emails. Logs are read by
 // more people, kept longer and copied further than the database, so these never appear in them.
 
 // One list of secret-bearing query names, for URLs and for free text alike.

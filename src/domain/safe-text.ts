@@ -1,4 +1,4 @@
-// Characters no field of this service may hold (issue 10, item 11). Every text a client sends is
+// Characters no field of this service may hold. Every text a client sends is
 // printed on a check, mailed, or shown on a page or in a log: a CR/LF in a payee name prints as an
 // extra line on the check and can start a new header in a mail; a bidi override makes "cod.exe"
 // read as "exe.doc" on a page. No field is multi-line, so TAB, CR and LF are refused like every

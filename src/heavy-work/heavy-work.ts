@@ -1,8 +1,9 @@
 // Heavy work: the CPU-bound steps of a request (PDF rendering, positive pay files) run as named
-// tasks (tasks/), away from the event loop that answers every tenant's requests (issue 22). Two
-// implementations: a pool of worker threads (piscina-pool.ts), each task with a heap cap and a
-// deadline, and the same task functions on the calling thread (inline.ts), for the command line
-// and as the baseline the benchmark compares the pool with.
+// tasks (tasks/), away from the event loop that answers every tenant's requests, so one large or
+// hostile request cannot stall the others. Two implementations: a pool of worker threads
+// (piscina-pool.ts), each task with a heap cap and a deadline, and the same task functions on the
+// calling thread (inline.ts), for the command line and as the baseline the benchmark compares the
+// pool with.
 import type { Owner } from '../domain/owner.ts';
 import type { TaskInput, TaskName, TaskOutput } from './tasks/index.ts';
 

@@ -102,7 +102,7 @@ export interface CheckDocument {
   readonly invoiceNumber: string | null;
   readonly signature: SignatureImage | null;
   /**
-   * The drawer's logo (the bank account's, else the account's; issue 14), PNG or JPEG: drawn at the
+   * The drawer's logo (the bank account's, else the account's), PNG or JPEG: drawn at the
    * top left with the from block moved right beside it, both inside the upper envelope window.
    */
   readonly logo?: SignatureImage | null;

@@ -171,7 +171,7 @@ export function drawVoidMark(doc: Pdf): void {
 }
 
 /**
- * The preview stamp (issue 24 item 4): across the face, below the test stamp and above the memo and
+ * The preview stamp: across the face, below the test stamp and above the memo and
  * the MICR clear band, so whoever holds the paper sees it is no check to send.
  */
 export function drawPreviewMark(doc: Pdf): void {

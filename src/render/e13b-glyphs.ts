@@ -87,7 +87,7 @@ export interface E13bGlyph {
 //   peak, nominal 85 against the 0's full-height 130 [7]), a 2-unit bottom bar and wider
 //   lower bowl on 3, a lower loop wider and heavier than the upper one on 8.
 // - 1, 4 and the four symbols follow the shapes seen on real checks and read by an independent
-//   E-13B reader (issue 12; guide "Shapes seen on real checks"); the comments at each say what.
+//   E-13B reader (guide "Shapes seen on real checks"); the comments at each say what.
 // - 0 gives + − + − with outer edges stronger than inner ones (130/110/110/130 [2]); 7 has at least
 //   5 peaks (reference peak 5 [7]), so its top bar carries a left tick; 9 has at least 4 and 5 at
 //   least 3. test/render/e13b-glyphs.test.ts recomputes these from the rectangles.

@@ -28,7 +28,7 @@ const RoutingNumber = (description: string) =>
   Type.String({ pattern: '^[0-9]{9}$', 'x-message': 'must be 9 digits', description });
 
 /**
- * The hosted service's names (issue 25; docs/api-notes.md): `bankRoutingNumber` and `bankAddress1`
+ * The hosted service's names (docs/api-notes.md): `bankRoutingNumber` and `bankAddress1`
  * are other names of `routingNumber` and `bankAddress` (give either, or both alike); the others
  * are the holder's and the bank's details, kept and returned, not printed.
  */

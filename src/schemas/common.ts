@@ -105,8 +105,8 @@ export function pageOf(query: { perPage?: string; page?: string }): Paging {
 
 /**
  * A calendar date as text. The pattern, not a length, bounds it, so a date-time where a date
- * belongs (`2026-11-26T00:00:00.000Z`, what JavaScript's toISOString gives) is told the format
- * (issue 24, item 10); whether the day exists (2026-02-30) is the service's to say.
+ * belongs (`2026-11-26T00:00:00.000Z`, what JavaScript's toISOString gives) is told the format,
+ * a mistake clients make often; whether the day exists (2026-02-30) is the service's to say.
  */
 export function DateText(description: string) {
   return Type.String({

@@ -10,7 +10,7 @@ export const EmailCheckItem = Type.Object(
     payeeEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     enableSmsInform: Flag,
     payeePhone: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-    // 0/1 as the spec writes it; "0"/"1" and true/false as clients send it (issue 24, item 10).
+    // 0/1 as the spec writes it; "0"/"1" and true/false as clients in the field send it.
     sendAttachment: Type.Optional(
       Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1'), Type.Boolean()], {
         'x-message': 'must be 0 or 1 (or true or false)',

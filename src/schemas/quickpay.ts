@@ -1,4 +1,4 @@
-// /quickpay/*: the hosted service's one-call payment envelope (issue 25; docs/api-notes.md,
+// /quickpay/*: the hosted service's one-call payment envelope (docs/api-notes.md,
 // "Quickpay"). This service issues checks: /quickpay/check and /quickpay/mailcheck write one; the
 // other rails of the envelope answer a 422 that names those two.
 

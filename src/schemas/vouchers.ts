@@ -33,7 +33,7 @@ export const CreateVoucherResponse = Type.Object({
   data: VoucherRead,
 });
 
-/** POST /vouchers (the hosted service's; issue 25): a voucher of its own, named later by a check's voucherId. */
+/** POST /vouchers (the hosted service's): a voucher of its own, named later by a check's voucherId. */
 export const StandaloneVoucherBody = Type.Object(
   {
     ...VoucherInput.properties,

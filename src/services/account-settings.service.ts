@@ -1,4 +1,4 @@
-// Account settings (issue 14, item 2): the company name, postal address, public phone, logo and
+// Account settings: the company name, postal address, public phone, logo and
 // time zone — what payees see as the sender in emails and on payee pages, and the zone the API
 // gives times in (check statements). The panel's /panel/settings and `keys create --company` use it.
 import { checkCompany, isTimeZoneName } from '../domain/account.ts';

@@ -94,7 +94,7 @@ async function queueAccountMessage(
 /**
  * Creates the account, or — when the email already has one — emails its owner a password-reset
  * link and returns null. The caller answers both the same way, so sign-up never tells a stranger
- * which emails have accounts (issue 10, item 10); both paths hash the password first, so they
+ * which emails have accounts; both paths hash the password first, so they
  * take as long.
  */
 export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<Account | null> {
@@ -194,7 +194,7 @@ export async function resendVerification(
 export type LinkOutcome = 'verified' | 'invalid' | 'expired';
 
 /** The email link: marks the address verified. Works without a session (another browser, say). */
-/** What the email link would do, without doing it: its page is opened with GET (issue 10, item 6). */
+/** What the email link would do, without doing it: its page is opened with GET by mail scanners. */
 export async function emailLinkState(ctx: ServiceContext, token: string): Promise<LinkOutcome | 'usable'> {
   const record = await sessions.findTokenByHash(ctx.db, tokenHash(token));
   if (record === undefined || record.purpose !== 'verify-email') return 'invalid';

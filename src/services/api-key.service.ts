@@ -129,8 +129,9 @@ export class ApiKeys {
 
   /**
    * The caller behind a token this process has verified before, without waiting on anything: the
-   * hot path of every authenticated request (issue 13). Undefined means "ask verify", not "refused".
-   * Revocation is still immediate: the store's change signal empties the cache first.
+   * hot path of every authenticated request, which must not wait on the database. Undefined means
+   * "ask verify", not "refused". Revocation is still immediate: the store's change signal empties
+   * the cache first.
    */
   cached(token: string): Principal | undefined {
     if (!this.db.keysUnchangedSinceLastCheck()) this.cache.clear();

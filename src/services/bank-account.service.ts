@@ -267,7 +267,7 @@ export async function hasLogo(ctx: ServiceContext, owner: Owner, id: string): Pr
 }
 
 /**
- * The panel's delete (issue 14): refused with a 409 while any check is drawn on the account,
+ * The panel's delete: refused with a 409 while any check is drawn on the account,
  * nothing changed. The API's DELETE keeps its documented rule (hidden, checks stay readable).
  */
 export async function deleteUnusedBankAccount(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 // What a list query found, remembered per database handle while the owner's checks stand still
 // (check_changes, migration 011): a search's total and, when few, its ids; a long list's page
-// anchors. The next pages then skip the count and the long skip (issue 13).
+// anchors. The next pages then skip the count and the long skip, which at a million
+// checks cost the most.
 
 /** Something found as of one value of the owner's change counter. */
 export interface AsOf {

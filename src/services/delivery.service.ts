@@ -49,7 +49,7 @@ export async function sandboxMessage(ctx: ServiceContext, accountId: string, id:
 export interface PayeeView {
   check: Check;
   company: string;
-  /** The sender's address and phone from the account settings, those that are set (issue 14). */
+  /** The sender's address and phone from the account settings, those set: payees see who sent it. */
   senderContact: string[];
   owner: Owner;
   timeZone: string;

@@ -1,4 +1,4 @@
-// The office's home (issue 24, item 7): per bank account what is outstanding and the checks
+// The office's home: per bank account what is outstanding and the checks
 // written and cleared in each of the last weeks, and the latest imports and positive pay exports.
 // Reads only. "Outstanding" is the register's own (register.service.ts), weeks are the account's
 // calendar weeks (domain/weeks.ts) up to today in its time zone.

@@ -4,7 +4,7 @@
 // Scoped to account and environment, kept 24 hours. A check's `referenceId` stays the permanent
 // guard against duplicates.
 //
-// Crash safety (issue 10, item 12): the key is claimed, the request's work done and its response
+// Crash safety: the key is claimed, the request's work done and its response
 // recorded in ONE transaction, which every query of the work joins (store/db.ts,
 // transactionJoinedByCalls). So a crash at any point leaves either nothing (the retry runs, once)
 // or the effect together with its response (the retry replays it, with the same ids). A duplicate

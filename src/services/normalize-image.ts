@@ -1,9 +1,10 @@
-// Every uploaded signature and logo passes here once, before it is stored (issue 22, item 2): an
-// upload is untrusted bytes, and an image parser is the first thing that meets them. libvips
-// (sharp) decodes it with a pixel cap read from the header before any pixel is decoded, strict
-// about corrupt data and with a deadline; the image is turned upright (EXIF orientation), scaled
-// down to the size it prints at, and written again as a plain 8-bit sRGB PNG without metadata.
-// What is stored, and so what every PDF embeds, is always an image this function wrote.
+// Every uploaded signature and logo passes here once, before it is stored, so that only images this
+// server wrote are kept and printed: an upload is untrusted bytes, and an image parser is the first
+// thing that meets them. libvips (sharp) decodes it with a pixel cap read from the header before
+// any pixel is decoded, strict about corrupt data and with a deadline; the image is turned upright
+// (EXIF orientation), scaled down to the size it prints at, and written again as a plain 8-bit sRGB
+// PNG without metadata. What is stored, and so what every PDF embeds, is always an image this
+// function wrote.
 //
 // sharp's work runs on libuv's threads, off the event loop. The PDF renderer never loads this
 // module (render/ must not need sharp: PDFs are drawn in worker threads, where sharp is unsafe).

@@ -72,7 +72,8 @@ export async function updatePayee(
 ): Promise<void> {
   const given = Object.entries(changes).filter(([, v]) => v !== undefined);
   // Nothing given (every field absent or null, as clients send an unchanged form): nothing to
-  // change, and the answer is the update's, the payee as it was (issue 24, item 10).
+  // change, and the answer is the update's, the payee as it was, since clients send `{}` or only
+  // nulls and expect no refusal.
   if (given.length === 0) {
     await getPayee(ctx, owner, id);
     return;
@@ -97,7 +98,7 @@ export async function deletePayee(ctx: ServiceContext, owner: Owner, id: string)
 }
 
 /**
- * The panel's delete (issue 14): refused with a 409 while any check names the payee, nothing
+ * The panel's delete: refused with a 409 while any check names the payee, nothing
  * changed. The API's `DELETE /payees/{id}` keeps its documented rule (the payee is hidden and its
  * checks keep its name, docs/api-notes.md); this one is here so both could share it.
  */

@@ -1,4 +1,4 @@
-// Positive pay exports (issue 14, item 5): which checks go in, the file, and the record of the
+// Positive pay exports: which checks go in, the file, and the record of the
 // export. The API, the panel and the command line all come here; docs/positive-pay.md explains
 // the choices.
 import { isCalendarDate, issueDateProblem, localMoment, today } from '../domain/dates.ts';

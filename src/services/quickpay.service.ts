@@ -1,4 +1,4 @@
-// Quickpay (issue 25): the hosted service's one call that names a payee and pays it. Here the one
+// Quickpay: the hosted service's one call that names a payee and pays it. Here the one
 // rail is a check: the payee is found or created, the check written and, for mailcheck, queued for
 // mailing, all in one transaction through the same services as POST /payees, /checks and
 // /mailchecks, so every rule of those applies. How a destination finds an existing payee is in

@@ -1,5 +1,5 @@
-// The abuse limits, counted in the database so that every server sees every count (issue 23,
-// item 6): N servers allow one address what one server allows. docs/security.md, "Abuse limits",
+// The abuse limits, counted in the database so that every server sees every
+// count: N servers allow one address what one server allows. docs/security.md, "Abuse limits",
 // says what is counted and why; this file says how.
 //
 // - Sign-in, sign-up and reset attempts and the API's failed requests are sliding windows: the

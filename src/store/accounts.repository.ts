@@ -242,7 +242,7 @@ export async function setPasswordHash(q: Queryable, accountId: string, hash: str
   await q.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [hash, accountId]);
 }
 
-// ---- account settings (issue 14: what payees see as the sender) ----
+// ---- account settings (what payees see as the sender) ----
 
 export interface AccountSettings {
   company: string;

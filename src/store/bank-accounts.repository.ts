@@ -274,7 +274,7 @@ export async function storeAccountNumber(
     ]);
 }
 
-/** The panel's delete (issue 14): only while no check is drawn on it, decided in the deleting statement. */
+/** The panel's delete: only while no check is drawn on it, decided in the deleting statement. */
 export async function deleteUnusedBankAccount(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
   const s = sql`UPDATE bank_accounts SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}
        AND NOT EXISTS (SELECT 1 FROM checks c WHERE ${owned(owner, { alias: 'c' })} AND c.bank_account_id = bank_accounts.id)`;

@@ -70,7 +70,8 @@ export class LockTimeout extends Error {
  * A transaction that the current async call chain has joined: while it is set, every query and
  * every nested `transaction()` of that database runs inside it (nested ones as savepoints). The
  * idempotency layer uses it so that a request's effect and its idempotency record commit together
- * (issue 10, item 12) without every service having to pass a transaction around.
+ * (so a crash never leaves one without the other) without every service having to pass a
+ * transaction around.
  */
 export interface JoinedTransaction {
   readonly db: Db;

@@ -39,9 +39,10 @@ const INSERT_UNLESS_KEPT = insertStatement(IDEMPOTENCY_KEYS, { tail: ' ON CONFLI
 /**
  * On SQLite kept responses are stored gzip-compressed (level 1): a 100-check batch answers ~37 KB
  * of JSON, ~1 KB compressed in ~60 µs, so every keyed write puts nine fewer pages through the WAL
- * (issue 13, the idempotency overhead). PostgreSQL compresses such values itself (TOAST), so
- * there they are kept as they are. Rows written before this are plain; gzip's magic bytes tell
- * them apart (no response this service keeps — JSON, PDF, CSV — starts with 1f 8b).
+ * (the idempotency record's overhead on every keyed write). PostgreSQL compresses such values
+ * itself (TOAST), so there they are kept as they are. Rows written before this are plain; gzip's
+ * magic bytes tell them apart (no response this service keeps — JSON, PDF, CSV — starts with 1f
+ * 8b).
  */
 function pack(q: Queryable, body: Buffer): Buffer {
   return q.dialect === 'sqlite' ? gzipSync(body, { level: 1 }) : body;

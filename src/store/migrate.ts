@@ -86,12 +86,12 @@ export interface MigrateOptions {
  * Applies the missing migrations in one transaction. `source` says where the server secret lives
  * (config.ts); without it, a migration that needs the secret refuses to run on a database that
  * has data for it (a fresh database needs none).
- *
- * With nothing to migrate, nothing is written: the list is read first, outside any transaction, so a
- * server routed to a read-only standby (issue 23) starts and waits for a primary instead of failing
- * on a CREATE TABLE. When something is missing, the write transaction takes the lock and reads the
- * list again: on PostgreSQL an advisory lock makes a second instance starting at the same moment
- * wait and then find nothing left to do; on SQLite the transaction's write lock does the same.
+ * With nothing to migrate, nothing is written: the list is read first, outside any transaction, so
+ *a server routed to a read-only standby (as during a failover) starts and waits for a primary
+ *instead of failing on a CREATE TABLE. When something is missing, the write transaction takes the
+ *lock and reads the list again: on PostgreSQL an advisory lock makes a second instance starting at
+ *the same moment wait and then find nothing left to do; on SQLite the transaction's write lock does
+ *the same.
  */
 export async function migrate(
   db: Db,

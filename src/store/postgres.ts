@@ -154,7 +154,7 @@ export class PostgresDb implements Db {
     this.pool.on('error', () => undefined);
     // Nor a client checked out of the pool (a transaction's): pg-pool removes its own 'error'
     // listener while a client is out, and an 'error' event without a listener ends the process
-    // (issue 23: both servers exited on a failover). The query in progress fails with the same
+    // (without it, both servers exited on a failover). The query in progress fails with the same
     // error, and transaction() below gives the client back as broken, so the pool opens a new one.
     this.pool.on('connect', (client) => {
       client.on('error', () => undefined);

@@ -1,8 +1,8 @@
-// The server secret lives outside the database (issue 10 item 3): in KEY_SIGNING_SECRET, or in a
-// file created with mode 0600 on first start (beside the SQLite file by default). Older versions
-// kept a generated secret in the `settings` table; the first start of this version writes that
-// same secret to the file and deletes it from the table, so existing keys and links keep working
-// and a copy of the database taken from now on holds no secret.
+// The server secret lives outside the database, so a copy of it yields no secret: in
+// KEY_SIGNING_SECRET, or in a file created with mode 0600 on first start (beside the SQLite file by
+// default). Older versions kept a generated secret in the `settings` table; the first start of this
+// version writes that same secret to the file and deletes it from the table, so existing keys and
+// links keep working and a copy of the database taken from now on holds no secret.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -1,4 +1,4 @@
-// Which database errors are passing states rather than faults (issue 23, item 1): the connection
+// Which database errors are passing states rather than faults: the connection
 // was lost, the server is shutting down or failing over, it is a standby (read-only), it cannot be
 // reached, or it chose this transaction as the loser of a serialization conflict or a deadlock.
 // Each of them rolls the transaction back, so the request wrote nothing and answers 503 with

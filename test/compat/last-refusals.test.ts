@@ -1,4 +1,4 @@
-// The last refusals a client of the hosted service met (issue 24, item 10), each replayed beside
+// The last refusals a client of the hosted service met, each replayed beside
 // its strict twin: empty strings for values the client does not have (the hosted framework turns
 // them into null), sendAttachment as true/false, a date-time where a date belongs, a compressed
 // body, a PUT that changes nothing, and an HTTP/1.1 request without Host.

@@ -138,7 +138,7 @@ describe.each(dialects())('python requests script (%s)', (dialect) => {
       email: 'ap@initech.test',
       phone: '',
     });
-    // Nothing but nulls changes nothing and answers as the empty body does: 200 (issue 24, item 10).
+    // Nothing but nulls changes nothing and answers as the empty body does: 200.
     const before = (await api.get(`/payees/${payeeId}`)).body.data;
     const empty = await py('PUT', `/payees/${payeeId}`, { name: null });
     expect(empty.status).toBe(200);

@@ -1,4 +1,5 @@
-// Webhooks may not reach the operator's own network (issue 10 item 2): with WEBHOOKS_ALLOW_PRIVATE
+// Webhooks may not reach the operator's own network, or a client
+// could probe it through them: with WEBHOOKS_ALLOW_PRIVATE
 // off, loopback, private, link-local, CGNAT, multicast, broadcast, unspecified and IPv6 forms that
 // embed such an IPv4 address are refused when the endpoint is created (where the URL decides it)
 // and again at connect time for every delivery (where only DNS decides it), in both environments;

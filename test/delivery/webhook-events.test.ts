@@ -1,4 +1,4 @@
-// Issue 5's promise, event by event: every event type reaches an endpoint that listens to all of
+// The webhooks' promise, event by event: every event type reaches an endpoint that listens to all of
 // them, an endpoint's events filter is honoured, each endpoint signs with its own secret, and an
 // endpoint deleted while an event waits for it receives nothing more.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// The shapes that hurt CSV readers, timed on the pure readers themselves (issue 22): doubling the
+// The shapes that hurt CSV readers, timed on the pure readers themselves: doubling the
 // input must at most ~2.5× the time (per doubling, from the smallest size to the largest). Each size is timed as the best of a few runs, and the sizes
 // start where the work is tens of milliseconds, so the machine's noise does not decide the ratio
 // (a warm-up run first; the best of five runs each).

@@ -1,4 +1,4 @@
-// The PostgreSQL restore drill (issue 23, item 9) on the HA cluster, with deploy/pgbackrest as it
+// The PostgreSQL restore drill on the HA cluster, with deploy/pgbackrest as it
 // is: a full backup taken while the eight clients write, a restore point chosen after it, the WAL
 // archived past that point, then a point-in-time restore into a new folder, a PostgreSQL of its
 // own on it and a new checkwriter server with the same server secret. On that server, through its

@@ -1,4 +1,4 @@
-// `npm run test:ha`: the project's own high-availability test (issue 23, item 11). Brings up the
+// `npm run test:ha`: the project's own high-availability test. Brings up the
 // reference deployment of deploy/ on loopback ports under a temporary folder — etcd, two Patroni
 // nodes with synchronous replication, HAProxy — and two checkwriter servers behind HAProxy's HTTP
 // frontend, then runs each scenario under keyed load and reads every acknowledged check back.

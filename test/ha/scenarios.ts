@@ -1,4 +1,5 @@
-// The four scenarios of issue 23, each run under the keyed load: what it does, and what it
+// The failure scenarios (a planned switchover, the primary killed, an app server killed, a rolling
+// restart, the primary's machine lost), each run under the keyed load: what it does, and what it
 // measured. The verdicts (lost, duplicate) need the read-back at the end (report.ts).
 import type { AppServer, Exit } from './app-servers.ts';
 import { leader, patronictl, postmasterPid, startPatroni, waitHealthy, type Cluster } from './cluster.ts';

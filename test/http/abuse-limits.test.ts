@@ -1,4 +1,4 @@
-// Issue 10, item 10 (API side): requests without a valid key, and requests for unknown paths, are
+// The address limits, API side: requests without a valid key, and requests for unknown paths, are
 // limited per client address (429 + Retry-After, in the error shape); a valid key is never refused
 // for its neighbours' failures; the address follows TRUST_PROXY.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -70,7 +70,7 @@ const notString: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(fc.string(), { maxLength: 2 }),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
 );
-/** JSON values that are neither strings nor null (an optional field sent as null is not given: issue 11). */
+/** JSON values that are neither strings nor null (an optional field sent as null is not given). */
 const notStringOrNull: fc.Arbitrary<unknown> = notString.filter((v) => v !== null);
 /** JSON values that are not objects. */
 const notObject: fc.Arbitrary<unknown> = fc.oneof(
@@ -80,7 +80,7 @@ const notObject: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ maxLength: 8 }),
   fc.array(fc.integer(), { maxLength: 2 }),
 );
-/** ... and not null or "" either, for optional fields (both mean not given there: issue 24, item 10). */
+/** ... and not null or "" either, for optional fields (both mean not given there). */
 const notObjectOrNull: fc.Arbitrary<unknown> = notObject.filter((v) => v !== null && v !== '');
 
 /** An object key that is not in `known` (and not `__proto__`, which the JSON parser refuses with a 400 of its own). */
@@ -247,7 +247,7 @@ const badAmount: fc.Arbitrary<unknown> = fc.oneof(
   validAmount.map((a) => `-${String(a)}`),
 );
 
-/** Flags take true/false, 0/1 and "0"/"1" only ("" on an optional flag is "not given": issue 24, item 10). */
+/** Flags take true/false, 0/1 and "0"/"1" only ("" on an optional flag is "not given"). */
 const badFlag: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(2, -1, 1.5, 'true', 'false', 'yes', 'no', 'on', ' 1', '01', '2', [], {}, [true]),
   fc.integer().filter((n) => n !== 0 && n !== 1),
@@ -382,8 +382,8 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
   }
 
   /**
-   * A PUT whose body gives no field (`{}`, or only nulls): 200 with nothing changed (issue 24,
-   * item 10; compat/last-refusals holds it), so not a refusal these properties can expect.
+   * A PUT whose body gives no field (`{}`, or only nulls): 200 with nothing changed
+   * (compat/last-refusals holds it), so not a refusal these properties can expect.
    */
   function changesNothing(method: string, value: unknown): boolean {
     return (
@@ -920,14 +920,14 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       set(
         'sendAttachment',
         fc.oneof(
-          // true and false are accepted (issue 24, item 10).
+          // true and false are accepted, as clients send them.
           fc.constantFrom<unknown>(2, -1, '2', '01', 'true', 0.5, []),
           fc.integer().filter((n) => n !== 0 && n !== 1),
         ),
       ),
       set('enableSmsInform', fc.constantFrom<unknown>('yes', 'true', 'false', 2, -1, '01', [], {})),
       fc.tuple(base, badPhone).map(([item, phone]) => ({ ...item, enableSmsInform: true, payeePhone: phone })),
-      // "" is "not given" (issue 24, item 10): the payee's own phone is used, as without the field.
+      // "" is "not given": the payee's own phone is used, as without the field.
       set('payeePhone', fc.oneof(overLong(32), notStringOrNull)),
       fc
         .tuple(base, unknownKey(EMAIL_FIELDS, ['checkID', 'check_id', 'email', 'phone', 'sms', 'attachment']))
@@ -1159,7 +1159,7 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
             .tuple(validPayeeChanges, fc.array(badPayeeField, { minLength: 1, maxLength: 2 }))
             .map(([valid, bad]) => bad.reduce((acc, [k, v]) => withKey(acc, k, v), valid)),
         },
-        // `{}` changes nothing and answers 200 (issue 24, item 10): compat/last-refusals holds it.
+        // `{}` changes nothing and answers 200: compat/last-refusals holds it.
         { weight: 1, arbitrary: notObject.filter((v) => v !== null) },
       );
       await fc.assert(
@@ -1318,8 +1318,8 @@ describe.each(dialects())('bad input: never a 5xx, always the error shape, never
       );
       await fc.assert(
         fc.asyncProperty(route, contentType, fc.jsonValue(), async (r, type, value) => {
-          // A form body is read (issue 25): JSON text read as a form is a field the route does not
-          // know, so a 422, as a JSON body with that field would be.
+          // A form body is read (the hosted service's clients send them): JSON text read as a form
+          // is a field the route does not know, so a 422, as a JSON body with that field would be.
           const refusals = type === 'application/x-www-form-urlencoded' ? [400, 422] : [400];
           await rejectedWithoutWrites(() => inject(r.method, r.url(), JSON.stringify(value), type), refusals);
         }),

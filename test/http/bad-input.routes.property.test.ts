@@ -1,8 +1,7 @@
-// Property-based bad input over EVERY route of the OpenAPI document and every panel form
-// (issue 10, "Also"): the sibling bad-input.property.test.ts aims deep at the write routes' fields;
-// this one is wide. Routes are read from the app's own /api/v3/openapi.json and forms from the
-// panel's own pages (a crawl from /panel), never listed by hand, so a new route or form is covered
-// the day it is added.
+// Property-based bad input over EVERY route of the OpenAPI document and every panel form: the
+// sibling bad-input.property.test.ts aims deep at the write routes' fields; this one is wide.
+// Routes are read from the app's own /api/v3/openapi.json and forms from the panel's own pages (a
+// crawl from /panel), never listed by hand, so a new route or form is covered the day it is added.
 //
 // Per database, at least 10,000 generated requests. For each: never a 5xx; a 4xx of the API is in
 // the spec's shape ({ message } for 401, { success: false, errorMsg } otherwise) and a panel 4xx
@@ -91,7 +90,7 @@ function typesOf(schema: Schema): Set<string> {
 
 /**
  * A JSON value that is none of the schema's types. `null` counts as a type of every optional field:
- * an optional field sent as null means "not given" (issue 11, docs/api-notes.md).
+ * an optional field sent as null means "not given" (docs/api-notes.md).
  */
 function wrongTypeFor(schema: Schema, optional: boolean): fc.Arbitrary<Json> {
   const accepted = typesOf(schema);
@@ -101,7 +100,7 @@ function wrongTypeFor(schema: Schema, optional: boolean): fc.Arbitrary<Json> {
     ['array', fc.constant([1, 'a'])],
     ['boolean', fc.boolean()],
     ['number', fc.oneof(fc.integer(), fc.constant(1e300), fc.constant(-0.5))],
-    // "" on an optional field that cannot hold it means "not given" (issue 24, item 10): not a breakage.
+    // "" on an optional field that cannot hold it means "not given": not a breakage.
     ['string', optional ? text.filter((t) => t !== '') : text],
     ['null', fc.constant(null)],
   ];

@@ -1,6 +1,6 @@
-// Deep pages of GET /checks start from remembered page anchors (issue 13 item 2). The expected
-// pages come from the order the checks were made in, as the create responses report them (the
-// list is newest first), not from the list itself.
+// Deep pages of GET /checks start from remembered page anchors, so a deep page costs what a first
+// page does. The expected pages come from the order the checks were made in, as the create
+// responses report them (the list is newest first), not from the list itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../src/services/api-key.service.ts';
 import { listChecks } from '../../src/services/check-list.service.ts';

@@ -1,4 +1,4 @@
-// GET /checks?term= on the trigram indexes and the remembered totals (issue 13, migration 011).
+// GET /checks?term= on the trigram indexes and the remembered totals (migration 011).
 // The expected answer of every search is worked out here from what the API itself reports: the
 // whole unfiltered list (the order every filtered list keeps) and each check's own read shape,
 // matched by the rule the API decisions state (a case-insensitive substring of the check's text

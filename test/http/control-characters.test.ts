@@ -1,4 +1,4 @@
-// Issue 10, item 11: a CR/LF in a payee name or memo printed as an extra line on the check. Every
+// A CR/LF in a payee name or memo printed as an extra line on the check. Every
 // text field of every route (API bodies and panel forms) now refuses C0 controls (TAB, CR, LF
 // included), DEL, C1 controls, U+2028/U+2029 and the bidi overrides and isolates, with a 422 that
 // names the field, and writes nothing.

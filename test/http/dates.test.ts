@@ -1,4 +1,4 @@
-// Issue 22, item 6: dates that make sense. Every date a client sends — a cleared date (by hand and
+// Dates that make sense. Every date a client sends — a cleared date (by hand and
 // in the bank's file), a check's issue date (create, edit, import), a voucher's date, a positive
 // pay range — is a real day in a sane range, and a cleared date is neither before the check's own
 // date nor after today in the account's time zone. Each refusal is a 422 naming the field and

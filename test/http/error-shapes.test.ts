@@ -1,4 +1,4 @@
-// Issue 10, item 8: every answer of the API carries the spec's error shape, whatever produced it —
+// Every answer of the API carries the spec's error shape, whatever produced it —
 // the router (unknown route, over-long path id, malformed percent-encoding), the body parser
 // (not JSON, wrong content type, too large, too deep), and Node's own HTTP parser (headers too
 // large, a malformed request), where Node lets us answer at all.

@@ -1,7 +1,7 @@
-// Heavy work in real server processes: while a 500-check print renders, /healthz polled every
-// ~20 ms answers every poll within 100 ms (issue 22's bound; before the pool it waited seconds);
-// and the worker threads load both from the compiled dist/ and from the sources through tsx.
-// The bound is absolute, as the issue states it; on a machine so loaded that an idle server's
+// Heavy work in real server processes: while a 500-check print renders, /healthz polled every ~20
+// ms answers every poll within 100 ms (the responsiveness bound; before the pool it waited
+// seconds); and the worker threads load both from the compiled dist/ and from the sources through
+// tsx. The bound is absolute, as the target states it; on a machine so loaded that an idle server's
 // polls already take longer, it fails, and its message gives the idle figure beside the busy one.
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshDatabaseConfig } from '../support/databases.ts';

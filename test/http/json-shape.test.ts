@@ -1,4 +1,4 @@
-// The raw-text pass of the JSON body parser (src/http/plugins/json-body.ts; issue 22): width,
+// The raw-text pass of the JSON body parser (src/http/plugins/json-body.ts): width,
 // string and number length are bounded before JSON.parse, at the edges, on both databases. What a
 // server process does with the same shapes at 2 MB is test/server/hostile-parsers.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

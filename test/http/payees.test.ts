@@ -57,7 +57,7 @@ describe.each(dialects())('payees (%s)', (dialect) => {
       expect(res.body).toEqual({ success: false, errorMsg: message });
     }
     expect((await api.get(`/payees/${payeeId}`)).body.data.name).toBe('Globex');
-    // Nothing given (issue 24, item 10): 200, the payee unchanged; an unknown payee is still 404.
+    // Nothing given: 200, the payee unchanged; an unknown payee is still 404.
     const before = (await api.get(`/payees/${payeeId}`)).body.data;
     for (const body of [{}, { name: null, email: null }]) {
       const res = await api.put(`/payees/${payeeId}`, body);

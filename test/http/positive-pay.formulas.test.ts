@@ -1,4 +1,4 @@
-// Issue 22, item 7: files we write never run as formulas. Payees named like the four formulas of
+// Files we write never run as formulas. Payees named like the four formulas of
 // the issue get checks that are printed, then voided, and exported; the CSV is read back by an
 // independent reader (csv-parse) and no cell starts with a character a spreadsheet evaluates
 // (OWASP "CSV Injection": =, +, -, @, tab, CR). The names reach the bank as text, apostrophe first;

@@ -1,6 +1,6 @@
 // /healthz (the process lives) and /readyz (this server can write now), and what a server on a
 // database it cannot write answers: 503 with Retry-After in the API's error shape, a 503 page in
-// the panel (issue 23, items 1 and 3). PostgreSQL's read-only case runs against real servers in
+// the panel. PostgreSQL's read-only case runs against real servers in
 // test/server/database-failover.test.ts; here SQLite's file is made read-only.
 import { execFileSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';

@@ -34,7 +34,7 @@ describe.each(dialects())('bank accounts, categories and addresses (%s)', (diale
       hasSignature: false,
       printOffsetX: 0,
       printOffsetY: 0,
-      // The hosted service's names (issue 25): ours again, and its detail fields, empty.
+      // The hosted service's names: ours again, and its detail fields, empty.
       bankRoutingNumber: '011000015',
       bankAddress1: '',
       nickName: '',

@@ -1,9 +1,9 @@
-// GET and HEAD change nothing, anywhere (issue 10, item 6): every GET route of the API's OpenAPI
+// GET and HEAD change nothing, anywhere: every GET route of the API's OpenAPI
 // document, and the payee pages, are fetched with both methods over an account holding one of
 // everything; every row of every table reads the same afterwards. Mail scanners and link
 // previewers fetch links with GET and HEAD, so the payee's download is a POST (the page's button)
 // and the old download URL only points back to the page. The payee pages carry the panel's
-// hardening headers and send no Referer (the token is in the URL, item 9).
+// hardening headers and send no Referer (the token is in the URL).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payeeLinkToken } from '../support/links.ts';
@@ -71,7 +71,7 @@ describe.each(dialects())('safe methods change nothing (%s)', (dialect) => {
     });
     expect(from.status).toBe(201);
     ids.customFromAddressId = from.body.data.addresses[0].customFromAddressId;
-    // The hosted service's reads (issue 25): a voucher of its own, a 'to' address, an attachment.
+    // The hosted service's reads: a voucher of its own, a 'to' address, an attachment.
     const voucher = await api.post('/vouchers', { voucherNumber: 'V-9', payeeId: basics.payeeId });
     expect(voucher.status).toBe(201);
     ids.voucherId = voucher.body.data.voucherId;

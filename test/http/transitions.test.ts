@@ -1,4 +1,4 @@
-// Every legal and illegal move of a check, driven through the API on each database (issue 5).
+// Every legal and illegal move of a check, driven through the API on each database.
 // The expected outcome of each (status, operation) pair comes from the transition table
 // (TRANSITIONS, isEditable in src/domain/check-status.ts), so this test follows the table; a few
 // hard-coded facts below keep a broken table from making it vacuous. Each pair gets a fresh check,

@@ -210,7 +210,7 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
       '"2026-02-30" is not a date: February 2026 has 28 days.',
       null,
     ],
-    // Dates that make sense (issue 22): from 2000 to a year after today.
+    // Dates that make sense: from 2000 to a year after today.
     [
       { issueDate: '1900-01-01' },
       'issueDate',

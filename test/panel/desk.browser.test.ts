@@ -1,4 +1,4 @@
-// The panel as an office desk in a real browser (issue 24): the two navigations (the office's work,
+// The panel as an office desk in a real browser: the two navigations (the office's work,
 // the developer's tools) on at most two lines at 1280 px, and at 390 px every table either fits or
 // scrolls inside its box under a visible cue. Signed in, with data made over the API: a bank
 // account without a bank name and one with, payees, checks over ten weeks (printed, new, cleared),

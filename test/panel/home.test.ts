@@ -1,4 +1,4 @@
-// The panel's home page (issue 24, item 7) on both databases: per bank account the outstanding
+// The panel's home page on both databases: per bank account the outstanding
 // count and total and the checks written and cleared in each of the last 12 weeks (chart and
 // table), the latest imports and positive pay exports. Checks are seeded over 14 weeks on two bank
 // accounts, some printed, voided or cleared; another account's checks and the live environment's

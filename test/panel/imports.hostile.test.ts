@@ -1,4 +1,4 @@
-// Issue 22, the panel's rows of its table: a 100,000-column header made a 56 MB preview page, and
+// The panel's rows of the parser table: a 100,000-column header made a 56 MB preview page, and
 // 1,000,000 columns a 500 after 6 s; the draft was kept a day and every view did it again. Now the
 // upload is refused at the first bound with the line and column, and a preview shows at most 40
 // columns, 20 rows, 200 rows' errors and 80 characters of any text of the file, saying how many more.

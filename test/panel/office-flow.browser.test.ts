@@ -1,4 +1,4 @@
-// The office flow of issue 14 in one sitting, in headless Chromium against a real server process,
+// An office's daily flow in one sitting, in headless Chromium against a real server process,
 // on each database: sign up and in -> add a bank account and upload its signature -> import 200
 // payees and 500 checks from CSV files shaped like accounting exports -> write one check by
 // keyboard only -> print 20 checks on pre-printed stock, three a page (the PDF read back: no MICR

@@ -305,8 +305,8 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
     for (const c of api10.body.data.checks) expect(all.body).toContain(`/panel/checks/${c.checkId}`);
     const paged = await v.get('/panel/checks?perPage=5&page=3');
     expect(paged.body).toContain('Page 3 of 3 · 12 in all');
-    // The API's clamping (issue 11): page 0 is page 1, perPage 0 the default, a page too large
-    // for SQL the last one served, never an error page.
+    // The API's clamping, which clients in the field rely on: page 0 is page 1, perPage 0 the
+    // default, a page too large for SQL the last one served, never an error page.
     expect((await v.get('/panel/checks?perPage=0&page=0')).body).toContain('Page 1 of 2 · 12 in all');
     const huge = await v.get('/panel/checks?page=99999999999999999999&perPage=99999999999999999999');
     expect(huge.status).toBe(200);

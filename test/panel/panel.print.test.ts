@@ -92,7 +92,7 @@ describe.each(dialects())('printing from the panel (%s)', (dialect) => {
     expect(list.body).toContain(
       '<label for="print-stock">Paper</label><select id="print-stock" name="stock" aria-describedby="print-stock-hint">',
     );
-    // Short option texts that a phone's select does not cut (issue 24: "everything, MIC"); the rest is the hint.
+    // Short option texts that a phone's select does not cut ("everything, MIC"); the rest is the hint.
     expect(list.body).toContain('<option value="blank" selected>Blank check paper</option>');
     expect(list.body).toContain('<option value="preprinted">Pre-printed checks</option>');
     expect(list.body).toContain('id="print-stock-hint">Blank: we print everything, MICR line too.');

@@ -180,7 +180,7 @@ describe.each(dialects())('developer panel security (%s)', (dialect) => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.setCookies.some((c) => c.startsWith('cw_session='))).toBe(false);
-    // The owner, from another address, is not locked out by it (issue 10, item 10); nor is another account.
+    // The owner, from another address, is not locked out by it; nor is another account.
     expect((await new Visitor(t.app).signIn('brute@panel.test', PASSWORD)).status).toBe(303);
     await account('calm@panel.test');
     expect((await new Visitor(t.app).signIn('calm@panel.test', PASSWORD)).status).toBe(303);

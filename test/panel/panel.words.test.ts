@@ -1,4 +1,4 @@
-// Issue 24, item 1: every message a panel user can see speaks the form's labels and the file's own
+// Every message a panel user can see speaks the form's labels and the file's own
 // column headers and values, never an API field name. The crawl opens every panel page with a
 // form, reads its fields from the HTML, posts each kind of bad input, and reads every message
 // back (under a field, above the form, or the error page); then the import preview, with a checks

@@ -149,7 +149,7 @@ describe.each(dialects())('positive pay page (%s)', (dialect) => {
     );
     // What was typed stays in the form.
     expect(bad.body).toContain(`value="${from}"`);
-    // A date no check can carry (issue 22): the year 1900.
+    // A date no check can carry: the year 1900.
     const ancient = await visitor.submit('/panel/positive-pay', '/panel/positive-pay', {
       env: 'test',
       bankAccountId,

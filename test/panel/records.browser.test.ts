@@ -1,4 +1,4 @@
-// Records and settings in headless Chromium against a real server process (issue 14, item 2):
+// Records and settings in headless Chromium against a real server process:
 // add a bank account by keyboard, upload its signature through the file field, see a refused form's
 // messages beside its fields, save the settings, and every page readable on a 390-pixel phone with
 // every control labelled. Screenshots go to SCREENSHOT_DIR (docs/panel when refreshing them).

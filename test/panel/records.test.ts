@@ -1,4 +1,4 @@
-// Records and account settings in the panel (issue 14, item 2), on both databases: every create,
+// Records and account settings in the panel, on both databases: every create,
 // edit and delete form, refused deletes, the API's rules shown next to the fields, masked account
 // numbers, image uploads, settings that reach the API, a real SMTP email and the payee page, other
 // accounts' and environments' ids, CSRF, and GET pages that write nothing.

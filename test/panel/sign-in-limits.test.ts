@@ -1,4 +1,4 @@
-// Issue 10, item 10 (panel side): brute force against one account stays slow, but a stranger can
+// The sign-in limits, panel side: brute force against one account stays slow, but a stranger can
 // no longer lock the owner out (5 wrong passwords from anywhere used to lock the account for 15
 // minutes); and sign-up answers the same for a taken email as for a new one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

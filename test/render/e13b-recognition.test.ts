@@ -3,7 +3,7 @@
 // knowledge of E-13B is the published material in test/render/e13b-reference/ (never src/render's
 // glyph table): it locks on each character's first edge, samples the ink steps at the eight
 // 0.013-in edge positions and picks the nearest template. Shape checks then measure, on the bitmap,
-// the facts of the real characters that issue 12 found our glyphs breaking.
+// the facts of the real characters that real scans found our glyphs breaking.
 // Margins are reported in docs/e13b.md §1.
 
 import PDFDocument from 'pdfkit';

@@ -2,7 +2,7 @@
 // poppler (200 and 300 dpi) and read back by the independent waveform reader
 // (support/e13b-reader.ts, which knows E-13B only from e13b-reference/).
 //
-// Issue 24 item 12: an independent E-13B OCR reader dropped one `1` just before a transit symbol at
+// An independent E-13B OCR reader dropped one `1` just before a transit symbol at
 // 300 dpi. Here every digit stands on each side of every symbol: routing numbers that start and
 // end with each digit (valid ABA checksums), account numbers `d-d` (the digit beside the on-us
 // symbol at 14 and on both sides of the dash), serials `d0d` (the digit inside both auxiliary on-us

@@ -1,4 +1,4 @@
-// Background work runs once across servers when one dies mid-item (issue 23, item 7): two real
+// Background work runs once across servers when one dies mid-item: two real
 // server processes on one PostgreSQL database, one SIGKILLed while both send a queue of live
 // emails to a real SMTP peer, then one SIGKILLed while it writes a CSV import. Every email arrives
 // (counted by Message-ID, the key a receiver deduplicates on), every row is marked sent once, and

@@ -1,4 +1,4 @@
-// The SQLite restore drill (issue 23, item 9): `checkwriter backup` taken while clients write
+// The SQLite restore drill: `checkwriter backup` taken while clients write
 // keyed batches to a running server, restored as docs/operations.md says (the file copied back
 // beside its secret file), then served by a new server. Every check acknowledged before the backup
 // began is there under the id it was answered with, the API key made before the backup works, and

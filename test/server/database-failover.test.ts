@@ -1,4 +1,4 @@
-// Real server processes on PostgreSQL whose database fails under them (issue 23, items 1 and 2),
+// Real server processes on PostgreSQL whose database fails under them,
 // on the shared server without stopping it: the test ends its own connections
 // (pg_terminate_backend, filtered by an application_name only these servers use), turns its own
 // scratch database read-only the way a standby is (default_transaction_read_only), and starts the

@@ -1,4 +1,4 @@
-// SIGTERM under load (issue 23, item 5), on a real server process: /readyz turns 503 first while
+// SIGTERM under load, on a real server process: /readyz turns 503 first while
 // requests are still served (SHUTDOWN_DRAIN_MS), then the listener closes, in-flight requests
 // answer, the delivery worker hands back what it has not sent, and the process exits 0. Every
 // request the server read got an answer (2xx, 4xx or 503), and every acknowledged check is in the

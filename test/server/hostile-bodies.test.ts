@@ -1,4 +1,4 @@
-// Issue 10, item 1: one anonymous request must not freeze the server. A ~2 MB body of nested
+// One anonymous request must not freeze the server. A ~2 MB body of nested
 // brackets used to hold the event loop for 26–47 s (a NUL scan that copied its path at every level,
 // and a JSON parser that ran for the whole app before authentication). A real server process gets
 // the hostile bodies on anonymous paths and on an API route with a valid key, while /healthz is

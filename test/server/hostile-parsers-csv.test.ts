@@ -1,4 +1,4 @@
-// Issue 22, the CSV rows of the parser table (docs/security.md): files shaped to hurt a CSV reader,
+// The CSV rows of the parser table (docs/security.md): files shaped to hurt a CSV reader,
 // sent to a real server process on both databases, each with the table's own assertions — the exact
 // refusal naming the line (and column), /healthz within 100 ms throughout (probed from a worker
 // thread), memory bounded, time linear in the size (N vs 2N). Before: a 2 MB header of 1,000,000

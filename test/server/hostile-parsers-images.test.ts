@@ -1,9 +1,10 @@
-// Issue 22's image rows against a real server process on each database: the shapes that hurt
-// image parsers (written byte by byte in test/support/hostile-images.ts) sent to
-// PUT /api/v3/bankAccounts/{id}/signature and to the panel's settings logo upload. Each is
-// refused with a 4xx in its channel's shape (the spec's JSON; a message on the form) or stored as
-// a print-sized PNG the server wrote; nothing over-size is ever stored; decoding never stalls the
-// server's event loop (its own monitor, read from /metrics after each upload), /healthz answers
+// The image rows of the parser table (docs/security.md) against a real server process on each
+// database: the shapes that hurt image parsers (written byte by byte in
+// test/support/hostile-images.ts) sent to PUT /api/v3/bankAccounts/{id}/signature and to the
+// panel's settings logo upload. Each is refused with a 4xx in its channel's shape (the spec's JSON;
+// a message on the form) or stored as a print-sized PNG the server wrote; nothing over-size is ever
+// stored; decoding never stalls the server's event loop (its own monitor, read from /metrics after
+// each upload), /healthz answers
 // every probe, and the server's peak memory stays bounded. Images are decoded by libvips through
 // sharp with a pixel cap read from the header (services/normalize-image.ts). Before: the 93-byte
 // PNG with two IHDR chunks made the decoder allocate 12000×12000×4 (8 s, 647 MB) and was stored; a
@@ -67,7 +68,7 @@ interface Shape {
 
 async function shapes(): Promise<Shape[]> {
   const sig = signaturePng(720, 200);
-  // The worst shape at 8 MB: issue 22's two-header PNG, padded with junk chunks' worth of bytes.
+  // The worst shape at 8 MB: the two-header PNG, padded with junk chunks' worth of bytes.
   const eightMb = Buffer.concat([twoIhdrPng(), Buffer.alloc(8 * 1024 * 1024 - 93, 0x41)]);
   return [
     { name: '93-byte PNG, two IHDRs (1×1 then 12000×12000 RGBA)', bytes: twoIhdrPng(), expect: 422 },

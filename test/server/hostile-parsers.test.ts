@@ -1,4 +1,4 @@
-// Issue 22, item 4: every parser of untrusted input against the shapes that hurt parsers, on a
+// Every parser of untrusted input against the shapes that hurt parsers, on a
 // real server process on both databases (docs/security.md, "Parsers of untrusted input"). Each
 // row asserts a 4xx in the spec's shape (or the correct result), the server alive, /healthz
 // answered within 100 ms throughout (probed every ~20 ms from a worker thread) and its memory
@@ -466,7 +466,7 @@ describe.each(dialects())('parsers of untrusted input on a server process (%s)',
     });
   });
 
-  // ---- Dates and formulas (items 6 and 7) over the real server ----
+  // ---- Dates that make sense, and files that never run as formulas, over the real server ----
 
   it('a cleared date of 1900-01-01 on a check issued today is a 422 naming clearedDate; the check stays uncleared', async () => {
     await hostileRow(server, probe, `clear on 1900-01-01 (${dialect})`, async () => {

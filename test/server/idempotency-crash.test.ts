@@ -1,7 +1,7 @@
 // A server killed with SIGKILL at random points while clients send keyed batches (no referenceId):
 // after a restart, every retry of a batch either replays the response of the batch that committed
 // (the same check ids) or runs it for the first time. No batch is lost, none is written twice.
-// (Issue 10, item 12: the idempotency record commits in the same transaction as the checks.)
+// (It holds because the idempotency record commits in the same transaction as the checks.)
 //
 // A kill at a random instant rarely lands in the gap that matters (a batch committed, its response
 // not yet recorded), so each kill is preceded by a freeze of the database from outside: on SQLite

@@ -1,6 +1,6 @@
 // A server killed (SIGKILL) in the middle of a 10,000-row CSV import: nothing of the import exists
 // afterwards, the import is still to be done, and the next server to start does it, whole — every
-// row exactly once. (Issue 14, item 4: nothing acknowledged is lost, and an import is all or nothing.)
+// row exactly once. (The promise held: nothing acknowledged is lost, and an import is all or nothing.)
 //
 // When to kill: the runner commits `state = 'running'` before it opens the import's write
 // transaction, so the test watches the row from its own connection and kills the server the moment

@@ -1,4 +1,4 @@
-// Log lines for people and for machines (issue 24, item 11): a server started in a terminal writes
+// Log lines for people and for machines: a server started in a terminal writes
 // readable lines, one started with its output in a pipe writes pino's JSON; both carry no
 // credential. The terminal is a real pseudo-terminal (util-linux `script`), not a flag we set.
 // SQLite only: the format is chosen before any database is involved.

@@ -1,4 +1,4 @@
-// No credential in any log line (issue 10, item 4): a real server process at the default log level
+// No credential in any log line: a real server process at the default log level
 // is sent every kind of URL and header that carries one, and its whole output is searched for them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogSms } from '../../src/delivery/sms.ts';

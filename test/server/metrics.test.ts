@@ -1,4 +1,4 @@
-// /metrics (issue 13): Prometheus text from a real server process on each database, on the API's
+// /metrics: Prometheus text from a real server process on each database, on the API's
 // port behind METRICS_TOKEN and on METRICS_PORT. Parsed back by the line format Prometheus reads
 // (name{labels} value), not by our own registry.
 import { randomBytes } from 'node:crypto';

@@ -1,8 +1,9 @@
-// Issue 23, item 6: two real server processes on one database allow one address what one server
-// allows — the documented 5 sign-in guesses per address and email, and the failed-request budget
-// (FAILED_REQUEST_LIMIT_PER_MINUTE) — whether the guesses alternate between the servers or arrive
-// at both at once. SQLite: two processes on one file. The address is the X-Forwarded-For a proxy
-// in front would set (TRUST_PROXY), so that one test machine can be many addresses.
+// The abuse limits across servers: two real server processes on one database allow one address what
+// one server allows — the documented 5 sign-in guesses per address and email, and the
+// failed-request budget (FAILED_REQUEST_LIMIT_PER_MINUTE) — whether the guesses alternate between
+// the servers or arrive at both at once. SQLite: two processes on one file. The address is the
+// X-Forwarded-For a proxy in front would set (TRUST_PROXY), so that one test machine can be many
+// addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csrfOf } from '../support/panel-visitor.ts';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';

@@ -1,5 +1,5 @@
 // A lost, blackholed or read-only database fails the statement in hand with the service's 503
-// (store/transient.ts), never the process (issue 23, item 1). PostgreSQL is reached through a TCP
+// (store/transient.ts), never the process. PostgreSQL is reached through a TCP
 // proxy the test cuts or blackholes; SQLite is made busy by a second connection holding the write
 // lock, and read-only by the file's permissions.
 import { execFileSync } from 'node:child_process';
@@ -64,7 +64,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('PostgreSQL through a 
       db.transaction(async (tx) => {
         await tx.run("INSERT INTO settings (name, value) VALUES ('cut-test', 'written before the cut')");
         // The client sits idle inside the transaction when its connection dies: pg emits 'error'
-        // on it, which without a listener would end this process (issue 23).
+        // on it, which without a listener would end this process.
         proxy.cut();
         await pause(100);
         await tx.run("INSERT INTO settings (name, value) VALUES ('cut-test-2', 'after the cut')");

@@ -1,4 +1,4 @@
-// A copy of the database yields nothing usable (issue 10 items 3 and 5): no server secret, no API
+// A copy of the database yields nothing usable: no server secret, no API
 // key, payee link, panel session or account token that can be rebuilt or used, and no bank account
 // number. Migration 009 moves an old secret out of `settings` into a 0600 file and seals plain
 // numbers; `keys rotate-encryption` re-seals under a new data key while old key ids still open.

@@ -1,6 +1,6 @@
 // The sweeps (expired idempotency keys, panel sessions, unconfirmed import drafts) are each one
 // DELETE statement, so with several servers each row is deleted once however they overlap or die
-// (issue 23, item 7; docs/operations.md, "Background work on several servers"). Shown here for the
+// (docs/operations.md, "Background work on several servers"). Shown here for the
 // idempotency sweep on PostgreSQL: two "servers" (connections of their own) sweeping at once delete
 // each row once between them, and a server ended by the database in the middle of its sweep leaves
 // every row for the next sweep rather than half of them.

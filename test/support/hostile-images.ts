@@ -1,5 +1,5 @@
 // Image files that hurt image parsers, written byte by byte (chunk lengths, CRCs, JPEG markers) so
-// the tests never ask the library under test to make its own attackers. Issue 22's table rows and
+// the tests never ask the library under test to make its own attackers. The parser table's rows and
 // the shapes around them: repeated headers, lying lengths, truncation, bombs, extreme ratios.
 import { crc32, createDeflate, deflateSync } from 'node:zlib';
 
@@ -51,7 +51,7 @@ export function plainPng(width: number, height: number, bitDepth = 8, colorType 
 }
 
 /**
- * Issue 22's row: a 1×1 header, then a second IHDR claiming a huge size, and one pixel's data.
+ * The parser table's row: a 1×1 header, then a second IHDR claiming a huge size, and one pixel's data.
  * With 8-bit RGBA it is 93 bytes; a decoder that keeps the last IHDR allocates width×height×4.
  */
 export function twoIhdrPng(width = 12000, height = 12000, bitDepth = 8): Buffer {
@@ -171,8 +171,8 @@ function segment(marker: number, data: Uint8Array): Buffer {
 }
 
 /**
- * Issue 22's 41-byte JPEG: SOI, a baseline SOF0 frame header declaring `width`×`height`, an SOS,
- * two bytes and EOI — no tables, no scan data. Nothing but a header that lies.
+ * The parser table's 41-byte JPEG: SOI, a baseline SOF0 frame header declaring `width`×`height`, an
+ * SOS, two bytes and EOI — no tables, no scan data. Nothing but a header that lies.
  */
 export function jpegClaiming(width = 65535, height = 65535): Buffer {
   // Three components (Y, Cb, Cr), each sampled 1×1, quantization table 0.
@@ -203,8 +203,8 @@ export function jpegClaiming(width = 65535, height = 65535): Buffer {
 }
 
 /**
- * The other 41-byte JPEG of issue 22: SOI, a JFIF APP0, a frame header declaring `width`×`height`
- * and EOI — no scan at all, where jpegClaiming has an empty one.
+ * The other 41-byte JPEG of the parser table: SOI, a JFIF APP0, a frame header declaring
+ * `width`×`height` and EOI — no scan at all, where jpegClaiming has an empty one.
  */
 export function jpegFrameOnly(width = 65535, height = 65535): Buffer {
   const jfif = Buffer.from([0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);

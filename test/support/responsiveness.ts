@@ -1,4 +1,4 @@
-// Is a real server process still serving while a hostile request runs? (issue 22, item 4)
+// Is a real server process still serving while a hostile request runs?
 //
 // - `/healthz` is probed every ~20 ms from a worker thread: the test's own thread builds and sends
 //   multi-megabyte bodies, and a probe timer on that thread would measure the test, not the server.
@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { expect } from 'vitest';
 import type { ServerProcess } from './processes.ts';
 
-/** The bound of issue 22: /healthz answers within this while any request runs. */
+/** The responsiveness bound: /healthz answers within this while any request runs. */
 export const HEALTHZ_BOUND_MS = 100;
 /** t(2N) / t(N) at most this: linear work with room for noise. */
 export const DOUBLING_RATIO = 2.5;

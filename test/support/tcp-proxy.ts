@@ -1,5 +1,5 @@
 // A TCP proxy between the service and PostgreSQL that a test can break the way networks break
-// (issue 23): cut every connection at once (a failover, a crashed server), or blackhole them
+// (as in a failover): cut every connection at once (a failover, a crashed server), or blackhole them
 // (packets vanish: nothing answers, nothing closes), and listen on a port only later (a database
 // not up yet at start). Plain node:net, on loopback.
 import { createServer, type Server, type Socket, connect } from 'node:net';

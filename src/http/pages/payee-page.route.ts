@@ -1,7 +1,7 @@
 // The payee page (/c/<token>): what the link in a check email opens. Plain server-rendered HTML,
 // no script. The download for printing moves the check to `eprinted`, so it is a POST (a form
 // button): a safe method never changes state, and mail scanners and link previewers fetch URLs
-// with GET and HEAD (issue 10, item 6).
+// with GET and HEAD, so a GET must never download or change anything.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formatCents } from '../../domain/money.ts';
@@ -27,7 +27,7 @@ a.button:focus,button.button:focus{outline:3px solid #f5b400}
 `;
 
 // The page's headers: the panel's hardening, and no Referer at all, since the token is in the URL
-// (issue 10, item 9). The one inline stylesheet is allowed by its hash, nothing else runs.
+// (the token is in the URL). The one inline stylesheet is allowed by its hash, nothing else runs.
 const HEADERS: Record<string, string> = {
   'content-security-policy': `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   'x-frame-options': 'DENY',

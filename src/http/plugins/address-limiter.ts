@@ -1,9 +1,9 @@
-// Failed requests per client address (issue 10, item 10): API requests without a valid key and
+// Failed requests per client address: API requests without a valid key and
 // requests for unknown paths. A stranger scanning for keys or paths gets 429 after a minute's
 // budget; a client with a valid key is never limited by it (its key is checked first, so a
 // neighbour behind the same NAT cannot lock it out). The address is Fastify's request.ip, which
 // follows TRUST_PROXY. Counted in the database, so the budget is one across every server
-// (issue 23, item 6; services/shared-limits.service.ts): at most `perMinute` in any minute.
+// (services/shared-limits.service.ts): at most `perMinute` in any minute.
 import { AppError } from '../../errors.ts';
 import type { SharedLimits } from '../../services/shared-limits.service.ts';
 

@@ -49,12 +49,12 @@ export function registerAuth(
     request.principal = principal;
     return null;
   };
-  // A callback-style hook, not an async one: a key this process has seen is answered from the
-  // cache without a promise (issue 13, the hot read path); only a new key waits for the database.
+  // A callback-style hook, not an async one: a key this process has seen is answered from the cache
+  // without a promise (the hot read path of every request); only a new key waits for the database.
   scope.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers.authorization;
     // The scheme is case-insensitive (RFC 9110 §11.1) and clients pad the token with spaces:
-    // neither changes which key is meant (issue 11).
+    // neither changes which key is meant, and clients in the field send both.
     const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (match === null || match[1] === undefined) return refuse(request, done);
     const token = match[1];

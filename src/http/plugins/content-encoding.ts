@@ -1,4 +1,4 @@
-// Compressed request bodies (issue 24, item 10): a client that gzips or deflates its body used to
+// Compressed request bodies: a client that gzips or deflates its body used to
 // get "could not be parsed", which sends its author looking at the JSON. The API reads bodies as
 // sent, so a body with a Content-Encoding other than identity is a 415 that names the header.
 // Decompressing instead would need its own bound on the inflated size (a small gzip body can

@@ -117,7 +117,7 @@ function pickValidationError(errors: readonly ErrorObject[]): ErrorObject | unde
 export const MAX_PARAM_LENGTH = 200;
 
 /**
- * Errors the router raises before any route or hook runs (issue 10, item 8): a malformed
+ * Errors the router raises before any route or hook runs, still in the spec's error shape: a malformed
  * percent-encoding, a path parameter past MAX_PARAM_LENGTH. Fastify would answer them in its own
  * shape; here they get the spec's. An over-long id cannot name anything: 404, as for unknown ids.
  */
@@ -163,8 +163,8 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
   // (app.ts): elsewhere a JSON or text body is a wrong content type (400), never parsed.
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
-  // An unknown path is answered before its body is read or parsed (issue 10, item 1). The panel
-  // draws its own 404 page (panel.ts), so its paths are left to it.
+  // An unknown path is answered before its body is read or parsed, so an anonymous body cannot hold
+  // the server. The panel draws its own 404 page (panel.ts), so its paths are left to it.
   // Callback-style: this runs on every request, and a matched route must not pay for a promise.
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404 || request.url.startsWith('/panel/')) return done();

@@ -3,9 +3,10 @@
 //   before anyone can refuse it. Number literals of money fields are therefore handed on as their
 //   original text (amounts are accepted as numeric strings anyway), and the service judges them.
 // - No body of this API nests deeper than a handful of levels. A 2 MB body of nested brackets used
-//   to hold the event loop for half a minute (issue 10, item 1): nesting is now measured on the
+//   to hold the event loop for half a minute: nesting is now measured on the
 //   raw text, in one pass, before JSON.parse sees it, and refused past MAX_DEPTH; so are width
-//   (members of one array or object), the length of one string and of one number (issue 22).
+//   (members of one array or object), the length of one string and of one number, each of
+//   which could otherwise cost seconds of parsing.
 // - PostgreSQL text cannot hold U+0000, and no field may hold a control character (a CR/LF prints
 //   as an extra line on a check, domain/safe-text.ts): a body holding one is a 422 naming the field,
 //   before anything reaches the database. The scan is linear in the size of the body.
@@ -62,7 +63,7 @@ export function quoteMoneyLiterals(text: string): string {
  * Most members one array or object of a body may hold. The API's widest are a batch (500 items)
  * and an import mapping (100 columns). A 2 MB body of one object with 170,000 keys held the event
  * loop for seconds inside JSON.parse alone (V8 builds such an object key by key in dictionary
- * mode), before validation could refuse it (issue 22): width is now measured with the depth.
+ * mode), before validation could refuse it: width is now measured with the depth.
  */
 export const MAX_MEMBERS = 1000;
 
@@ -162,7 +163,7 @@ export function registerJsonBody(scope: FastifyInstance): void {
     if (request.routeOptions.schema?.body === undefined) return done(null, undefined);
     const text = String(body);
     // HTTP client libraries send `Content-Type: application/json` on every request, DELETE and
-    // body-less POSTs (/checks/{id}/void) included: an empty body is no body (issue 11). A route
+    // body-less POSTs (/checks/{id}/void) included: an empty body is no body. A route
     // that needs a body still answers 400 for it, as for a request without one.
     if (text.trim() === '') return done(null, undefined);
     const { fileFields = [], fileTooLarge } = request.routeOptions.config;

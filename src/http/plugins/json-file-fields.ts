@@ -3,7 +3,7 @@
 // quoted cells is near 5 MB as JSON, and one of quotes and line breaks near 8 MB), so a body can be
 // within it while its file is not: counting the file's decoded bytes first refuses that body without
 // parsing it, where before the whole 8 MB was parsed, scanned and validated for the service to
-// refuse (issue 22's follow-up). One linear pass, no string of the body's size built.
+// refuse. One linear pass, no string of the body's size built.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

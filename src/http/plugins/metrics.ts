@@ -1,4 +1,4 @@
-// Request metrics and `GET /metrics` on the API's port (issue 13). Every answered request is
+// Request metrics and `GET /metrics` on the API's port. Every answered request is
 // counted under its route template; the scrape needs the METRICS_TOKEN as a Bearer token, compared
 // in constant time. Without a token the route does not exist (server.ts may serve the same text on
 // a separate port instead).

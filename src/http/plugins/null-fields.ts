@@ -1,12 +1,12 @@
 // An optional field sent as `null` means "not given" (API decisions, "Wire basics", revised for
-// the clients in the field, issue 11): Python's None, Java's null and the workflow tools' unset
+// the clients in the field): Python's None, Java's null and the workflow tools' unset
 // inputs all arrive as `null`. Before the body is validated, every `null` whose field does not
 // itself take null (a check's `payeeId`, a bank account's `customFromAddressId`, ... where null
 // is a value) is removed, so the schema then sees the field as absent: optional fields are
 // skipped, required ones are "required", and on PUT the field stays as it is. A null under a key
 // the schema does not know is left in place, so an unknown field is still a 422.
 //
-// An empty string is "not given" the same way (issue 24, item 10), on an optional field that
+// An empty string is "not given" the same way, on an optional field that
 // cannot hold one: the hosted service's framework turns empty strings into null, so its clients
 // send `"payeePhone": ""` or `"issueDate": ""` for a value they do not have. Where "" is a value
 // of the field (a memo, a payee's company: "" empties it on PUT) it stays, and on a required field
@@ -67,7 +67,7 @@ export function dropNullFields(schema: Schema, value: unknown): void {
 }
 
 export function registerNullFields(scope: FastifyInstance): void {
-  // Only routes that take a JSON body get the hook: a GET pays nothing (issue 13).
+  // Only routes that take a JSON body get the hook: a GET pays nothing on the hot read path.
   scope.addHook('onRoute', (route) => {
     const schema = route.schema?.body;
     if (!isSchema(schema)) return;

@@ -1,4 +1,4 @@
-// /quickpay/*: the hosted service's one-call payments (issue 25; docs/api-notes.md, "Quickpay").
+// /quickpay/*: the hosted service's one-call payments (docs/api-notes.md, "Quickpay").
 // check and mailcheck write a check (and queue it for mailing); the other rails are refused with a
 // 422 naming those two, never a bare 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-// /vouchers: vouchers on their own (the hosted service's; issue 25, docs/api-notes.md), named by a
+// /vouchers: vouchers on their own (the hosted service's; docs/api-notes.md), named by a
 // check's voucherId when it is written. A check's own voucher stays at /checks/{id}/voucher.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../services/context.ts';

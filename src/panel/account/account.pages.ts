@@ -126,7 +126,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
   });
 
   // The emailed link opens a page whose button confirms: mail scanners and link previewers fetch
-  // links with GET, and a safe method changes nothing (issue 10, item 6).
+  // links with GET, and a safe method changes nothing.
   const emailLinkOutcome = (
     request: FastifyRequest,
     reply: FastifyReply,

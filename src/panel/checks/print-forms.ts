@@ -20,7 +20,7 @@ import { csrfField, withEnv } from '../shell/layout.ts';
 export const MAX_PRINT = MAX_BATCH;
 
 export const STOCK_LABELS: Readonly<Record<CheckStock, string>> = {
-  // Short enough for a phone's select (issue 24 item 8); the hint under "Paper" says the rest.
+  // Short enough for a phone's select, which cuts long options; the hint under "Paper" says the rest.
   blank: 'Blank check paper',
   preprinted: 'Pre-printed checks',
 };

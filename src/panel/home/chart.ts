@@ -1,4 +1,4 @@
-// The home page's chart of one bank account (issue 24, item 7): checks written and cleared in each
+// The home page's chart of one bank account: checks written and cleared in each
 // of the last weeks, as bars drawn on the server in SVG — no script, no style attribute (the CSP
 // allows neither inline), colours from the stylesheet's classes. A screen reader gets the chart's
 // name and a summary of it, and the table under it holds every number the bars show.

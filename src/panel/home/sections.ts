@@ -1,4 +1,4 @@
-// The office's part of the home page (issue 24, item 7): each bank account's outstanding checks
+// The office's part of the home page: each bank account's outstanding checks
 // and its last weeks as a chart, then the latest imports and positive pay exports, for the
 // environment shown. Every empty state says what to do next and links to where it is done.
 import { bankAccountLabel } from '../../domain/bank-account.ts';

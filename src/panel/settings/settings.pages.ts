@@ -1,4 +1,4 @@
-// Account settings (/panel/settings, issue 14 item 2): company name, address, phone, logo and time
+// Account settings (/panel/settings): company name, address, phone, logo and time
 // zone — what payees see as the sender (emails, payee pages, the check's drawer block when a bank
 // account has no from address) and the zone the API and the panel give times in.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

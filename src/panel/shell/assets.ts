@@ -51,7 +51,7 @@ button.small{margin-top:0;padding:.3rem .7rem;font-size:.9rem}
 .problem{background:#fdecea;border-color:#e7a39c}
 .warn{background:#fff6e0;border:1px solid #e8c77a;padding:.7rem 1rem;border-radius:6px;margin-bottom:1rem}
 .table{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:8px}
-/* A table wider than a phone scrolls inside its box; the cue above it says so (issue 24 item 5).
+/* A table wider than a phone scrolls inside its box; the cue above it says so.
    It stays put while the table scrolls (sticky), is hidden from screen readers (alt text ""), and
    where the browser can tell (scroll-state queries) it shows only when there is more to see. */
 .table::before{content:"Scroll sideways to see every column →" / "";display:none;position:sticky;left:0;padding:.3rem .7rem;font-size:.85rem;color:var(--muted);background:#f8f9fb;border-bottom:1px solid var(--line)}
@@ -71,12 +71,12 @@ pre{background:#0f1720;color:#e6edf3;padding:.8rem 1rem;border-radius:6px;overfl
 .secret{display:block;background:#fff6e0;border:1px dashed #c99a2e;padding:.6rem;border-radius:4px;overflow-wrap:anywhere;font-size:.95rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0;flex-wrap:wrap}
 iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radius:6px;background:#fff}
-/* record and settings forms (issue 14): the field's own message under it */
+/* record and settings forms: the field's own message under it */
 .field-error{color:var(--bad);font-size:.9rem;font-weight:600;margin:.2rem 0 0}[aria-invalid=true]{border-color:var(--bad)!important;border-width:2px!important}
 textarea{width:100%;max-width:32rem;padding:.55rem .6rem;font:inherit;border:1px solid #9aa4ae;border-radius:4px;background:#fff}
 input[type=file]{font:inherit;max-width:100%}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
-/* The bank account page uses a desktop's width (issue 24 item 8): form and facts left, uploads right. */
+/* The bank account page uses a desktop's width: form and facts left, uploads right. */
 .columns{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1rem;align-items:start}
 @media (max-width:52rem){.columns{grid-template-columns:minmax(0,1fr)}}
 /* An id is one word: it wraps whole to its own line rather than breaking inside. */
@@ -104,7 +104,7 @@ ul.options li[aria-selected=true]{background:var(--brand);color:#fff}
 ul.options li[aria-selected=true] .hint{color:#e6edf3}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-bottom:1rem}
 .actions .button{margin-top:0}
-/* The home page (issue 24 item 7): a bank account's figures beside its chart of the last weeks. */
+/* The home page: a bank account's figures beside its chart of the last weeks. */
 .home-bank-body{display:grid;grid-template-columns:minmax(11rem,15rem) minmax(0,1fr);gap:1rem 2rem;align-items:start}
 @media (max-width:52rem){.home-bank-body{grid-template-columns:minmax(0,1fr)}}
 figure.weeks{margin:0}

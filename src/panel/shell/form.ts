@@ -7,7 +7,7 @@ export type FormBody = Record<string, string | string[]>;
 /**
  * Most fields one form post may carry. The panel's largest forms post a register page's ticked
  * checks (500) and an import's column choices (200). Counted on the raw text before it is parsed:
- * 7,000 fields in the 64 KB a form may be cost ~100 ms of the event loop to parse (issue 22).
+ * 7,000 fields in the 64 KB a form may be cost ~100 ms of the event loop to parse, hence the cap.
  */
 export const MAX_FORM_FIELDS = 2_000;
 

@@ -26,7 +26,7 @@ export type NavKey =
 
 type NavEntry = readonly [NavKey, string, string];
 
-// Two kinds of users, two navigations (issue 24 item 5): the office's daily work on the first line,
+// Two kinds of users, two navigations: the office's daily work on the first line,
 // the developer's tools on a second, quieter one. Categories and the custom addresses are records
 // behind the settings, linked from the settings page, so the office line stays one line wide.
 const OFFICE_NAV: readonly NavEntry[] = [

@@ -1,4 +1,4 @@
-// The panel's one vocabulary for people (issue 24, item 1). The API words its validation messages
+// The panel's one vocabulary for people. The API words its validation messages
 // with its own field paths, as the spec requires ("The checks.0.issueDate field must be …"); a
 // panel page shows the same rule with the words the person sees: the form's label ("The date
 // field …"), or, on an import's preview, the file's own column header and cell ("Column “Date”,

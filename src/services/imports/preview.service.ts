@@ -1,4 +1,4 @@
-// An import's preview (issue 14, item 4): the file read and checked row by row
+// An import's preview: the file read and checked row by row
 // (read-import-file.ts, pure), then what needs the account's data — payee and category names, the
 // services' rules (createChecks/createPayees would apply the same) — and every row's errors. Only a
 // file without a single error is accepted: stored as the API requests it will make, then written

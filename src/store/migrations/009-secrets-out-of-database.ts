@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped; add a new file instead.
-// Issue 10 items 3 and 5: a copy of the database must yield no secret and no bank account number.
+// A copy of the database must yield no secret and no bank account number.
 import { maskAccountNumber } from '../../domain/account-number.ts';
 import { bankAccountNumberContext, sealedKeyId } from '../../domain/sealed.ts';
 import type { Queryable } from '../db.ts';

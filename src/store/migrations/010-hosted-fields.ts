@@ -5,7 +5,7 @@ export const id = 10;
 export const name = 'hosted-fields';
 
 /**
- * The fields clients of the hosted service send that we did not keep (issue 11): a category's
+ * The fields clients of the hosted service send that we did not keep: a category's
  * `type`, and what `POST /mailchecks` takes beyond the check and the shipping choice. Shipping and
  * paper types are renumbered to the hosted service's ids (shipping 1 First Class, 3 First Class
  * with tracking, 4 Priority Mail, 5 Express Mail, 12 FedEx standard overnight, 20 FedEx Saturday;

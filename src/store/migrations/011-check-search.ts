@@ -6,7 +6,7 @@ export const id = 11;
 export const name = 'check-search';
 
 /**
- * Issue 13, search at a million checks:
+ * Search at a million checks:
  * - `check_changes`: a counter per account and environment that every write to its checks (and
  *   every change to a payee, whose name the term filter matches) moves on, kept by triggers so no
  *   write path can forget it. A search's total is computed once and reused while it stands still.

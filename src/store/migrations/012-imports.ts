@@ -5,7 +5,7 @@ export const id = 12;
 export const name = 'imports';
 
 /**
- * Issue 14, item 4: CSV imports of payees and checks. A row holds what was acknowledged — the rows
+ * CSV imports of payees and checks. A row holds what was acknowledged — the rows
  * already turned into the API's create requests (`input`, JSON) — so an import that a stopped
  * process did not finish is run again, whole, when a server starts (services/import.service.ts).
  * `state`: draft (a panel upload waiting for its preview to be confirmed), queued, running,

@@ -5,7 +5,7 @@ export const id = 13;
 export const name = 'positive-pay';
 
 /**
- * Issue 14, item 5: every positive pay export is recorded (who, when, which bank account and
+ * Every positive pay export is recorded (who, when, which bank account and
  * range, which layout, how many checks and for how much), and the two reads an export makes of a
  * bank account's checks get an index each: issued checks by issue date, voided ones by status.
  */

@@ -5,7 +5,7 @@ export const id = 14;
 export const name = 'cleared-checks';
 
 /**
- * Issue 14, item 6 (docs/reconciliation.md): the register and clearing.
+ * The register and clearing (docs/reconciliation.md).
  * - `cleared_date`: the day the bank paid the check (YYYY-MM-DD), NULL while it is outstanding.
  *   Clearing is not a status: the seven status codes stay as clients know them.
  * - `checks_register`: a bank account's checks in register order (issue date, then creation),

@@ -5,7 +5,7 @@ export const id = 15;
 export const name = 'account-settings';
 
 /**
- * What payees see of the sender (issue 14, item 2): the company's postal address and public phone
+ * What payees see of the sender: the company's postal address and public phone
  * (the owner's verified `phone` stays the one codes are texted to), and a logo image for the
  * account and, overriding it on that account's checks, for a bank account (docs/panel.md).
  */

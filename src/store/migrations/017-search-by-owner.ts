@@ -6,7 +6,7 @@ export const id = 17;
 export const name = 'search-by-owner';
 
 /**
- * Issue 13, search in a shared SQLite database. Migration 011's FTS5 index keyed each check by its
+ * Search in a shared SQLite database. Migration 011's FTS5 index keyed each check by its
  * rowid, so one owner's matches were interleaved with every other owner's: an exact count tested
  * each match's owner in `checks` (~440 ms for "services" at 1M checks beside 0.8M of others'). Here
  * every owner (account and environment) gets a number in `search_owners`, and the index keys a

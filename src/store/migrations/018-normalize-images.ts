@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped; add a new file instead.
-// Issue 22, item 2: what is stored and embedded in PDFs is always an image the server wrote.
+// What is stored and embedded in PDFs is always an image the server wrote.
 import type sharpModule from 'sharp';
 import type { Queryable } from '../db.ts';
 import type { ColumnTypes } from '../dialect.ts';

@@ -6,7 +6,7 @@ export const id = 19;
 export const name = 'search-index-by-owner';
 
 /**
- * Issue 23, item 10: a broad search in a shared PostgreSQL database. Migration 011's pg_trgm GIN
+ * A broad search in a shared PostgreSQL database. Migration 011's pg_trgm GIN
  * index holds trigrams only, so its bitmap for "services" held every owner's matches (500,000 of
  * 2,000,000 checks beside a neighbour) and the heap recheck then read the whole table and dropped
  * the other owner's half by the owner filter (~960 ms p99). Here the GIN index also holds the owner

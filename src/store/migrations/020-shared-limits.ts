@@ -5,7 +5,7 @@ export const id = 20;
 export const name = 'shared-limits';
 
 /**
- * Issue 23, item 6: the abuse limits counted where every server sees them, so N servers allow one
+ * The abuse limits counted where every server sees them, so N servers allow one
  * address what one server allows (they were counted per process: two servers judged 10 sign-in
  * guesses where the documented limit is 5).
  * - `name`: what is counted, e.g. `sign-in-pair:` and an HMAC of the address and email under the

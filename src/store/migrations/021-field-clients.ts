@@ -5,7 +5,7 @@ export const id = 21;
 export const name = 'field-clients';
 
 /**
- * What the hosted service's clients send that we had nowhere to keep (issue 25):
+ * What the hosted service's clients send that we had nowhere to keep:
  * - a bank account's holder details and the bank's city, state and zip, one column per concept
  *   (the hosted `bankRoutingNumber` and `bankAddress1` are our `routing_number` and `bank_address`);
  * - a voucher made on its own (`POST /vouchers`) names its payee;

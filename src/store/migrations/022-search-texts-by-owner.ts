@@ -9,7 +9,7 @@ export const name = 'search-texts-by-owner';
 export const CHECK_TEXT_PARTITIONS = 32;
 
 /**
- * Issue 23, item 10: counting a broad term ("services", a quarter of a tenant's million checks) on
+ * Counting a broad term ("services", a quarter of a tenant's million checks) on
  * PostgreSQL. Migration 019's GIN index finds the tenant's 250,000 candidates, but the count then
  * rechecks each on the wide `checks` heap (~40,000 pages, ~270 ms on a quiet machine). Counting
  * every one of the tenant's texts in a narrow table, where they sit in a partition of their own

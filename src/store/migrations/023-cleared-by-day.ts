@@ -5,7 +5,7 @@ export const id = 23;
 export const name = 'cleared-by-day';
 
 /**
- * Issue 24, item 7: the panel's home counts each bank account's checks cleared in each of the last
+ * The panel's home counts each bank account's checks cleared in each of the last
  * 12 weeks. `checks_cleared` holds only cleared checks, by bank account and cleared date, with the
  * amount: those weeks are one range of it, read on the index alone, however long the history is.
  * (The checks written in those weeks are a range of `checks_register`, migration 014.)

@@ -1,6 +1,6 @@
-// readImportFile is the part of an import meant to move into a worker thread (issue 22, item 3):
-// it must stay pure — no database, no Fastify, no I/O among the modules it loads — and answer data
-// that structured cloning (postMessage) carries whole, a refused file included.
+// readImportFile is the part of an import meant to move into a worker thread, away from the event
+// loop: it must stay pure — no database, no Fastify, no I/O among the modules it loads — and answer
+// data that structured cloning (postMessage) carries whole, a refused file included.
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -8,7 +8,7 @@
 // [7]  smartcheque.com.au, "MICR Character Tolerances and Waveforms"
 // [8]  Xerox, Generic MICR Fundamentals Guide 701P22140, Table 6-1
 // [11] morovia.com/manuals/micr4/ch03.php   [12] APCA specification via smartcheque.com.au
-// [R]  issue 12: real check scans and an independent E-13B OCR reader trained on ~11,000 of them
+// [R]  real check scans and an independent E-13B OCR reader trained on ~11,000 of them
 //      (guide, "Shapes seen on real checks")
 
 /** Our names for the 14 characters (the reader's output alphabet). */

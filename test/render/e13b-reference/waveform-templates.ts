@@ -10,9 +10,9 @@
 //   E-13B OCR reader [R]; heights of the reference elements from the reference-peak table [7][8].
 // - dash: three separate parts whose second and third rising edges are the reference pair "3+5" [7]
 //   (as for on-us), 4 units high [3][4].
-// - 2, 3, 5, 6, 7, 8, 9: the stroke structure of the digits as drawn before issue 12, which the
-//   independent OCR reader read correctly every time [R]; these guard the drawing path and against
-//   regressions, they do not prove the shapes (no free table of E-13B waveforms was found).
+// - 2, 3, 5, 6, 7, 8, 9: the stroke structure of the digits as drawn before the real-scan fixes,
+// which the independent OCR reader read correctly every time [R]; these guard the drawing path and
+// against regressions, they do not prove the shapes (no free table of E-13B waveforms was found).
 // Widths follow [4] where published (1, 2: 4 units; 0, 8, symbols: 7); the last falling edge is
 // the character's left edge.
 
