@@ -101,7 +101,8 @@ describe.each(dialects())('migration 024: mailing addresses as foreign keys (%s)
 
     // The remedy the message names: the mailing is cancelled; the upgrade then goes through.
     await operatorSettle(db, queued, 'cancelled');
-    expect(await migrate(db)).toEqual([24]);
+    // Through 024 only: the migrations after it are not this test's subject.
+    expect(await migrate(db, null, { through: 24 })).toEqual([24]);
     expect(await mailingOf(keep)).toEqual({ status: 'queued', to_address_id: intact, from_address_id: fromId });
     expect(await mailingOf(queued)).toEqual({ status: 'cancelled', to_address_id: null, from_address_id: fromId });
     expect(await mailingOf(cancelled)).toEqual({ status: 'cancelled', to_address_id: null, from_address_id: fromId });
@@ -125,6 +126,6 @@ describe.each(dialects())('migration 024: mailing addresses as foreign keys (%s)
       mailChecks: [{ checkId: another.body.data.checks[0].checkId, shippingTypeId: 1, customToAddressId: intact }],
     });
     expect(again.status, again.raw).toBe(200);
-    expect(await migrate(db)).toEqual([]);
+    expect(await migrate(db, null, { through: 24 })).toEqual([]);
   });
 });
