@@ -140,10 +140,7 @@ export async function listMailings(
   q: Queryable,
   status: MailingStatus | null,
 ): Promise<(Mailing & { owner: Owner })[]> {
-  const rows =
-    status === null
-      ? await q.all<MailingRow>(LIST_ALL)
-      : await q.all<MailingRow>(LIST_BY_STATUS, [status]);
+  const rows = status === null ? await q.all<MailingRow>(LIST_ALL) : await q.all<MailingRow>(LIST_BY_STATUS, [status]);
   return rows.map((r) => ({ ...toMailing(r), owner: { accountId: r.account_id, env: r.env } }));
 }
 
