@@ -1,11 +1,12 @@
 // Custom from and to addresses, scoped by owner.
 import type { Owner } from '../domain/owner.ts';
 import type { Address, AddressField, AddressFields, AddressKind } from '../domain/address.ts';
-import type { Queryable, SqlValue } from './db.ts';
+import type { Queryable } from './db.ts';
 import { forShare, forUpdate } from './dialect.ts';
-import { defineTable, insertRows } from './table.ts';
+import { columnList, defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
-import { OWNED, type Page, paged } from './owned-queries.ts';
+import { owned, type Page, pagedRows } from './owned-queries.ts';
+import { joinSql, raw, Sql, sql } from './sql.ts';
 
 /** The addresses table as stored (migration 001); reads select every column. */
 interface AddressRow {
@@ -45,6 +46,8 @@ const ADDRESSES = defineTable<AddressRow>()('addresses', [
   'note',
   'created_at',
 ]);
+
+const READ_COLUMNS = raw(columnList(ADDRESSES));
 
 function toAddress(row: AddressRow): Address {
   return {
@@ -96,12 +99,8 @@ export async function findAddress(
   kind: AddressKind,
   id: string,
 ): Promise<Address | undefined> {
-  const row = await q.get<AddressRow>(`SELECT * FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}`, [
-    id,
-    kind,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM addresses WHERE id = ${id} AND kind = ${kind} AND ${owned(owner)}`;
+  const row = await q.get<AddressRow>(s.text, s.params);
   return row === undefined ? undefined : toAddress(row);
 }
 
@@ -116,23 +115,20 @@ export async function findAddressForUse(
   kind: AddressKind,
   id: string,
 ): Promise<Address | undefined> {
-  const row = await q.get<AddressRow>(
-    `SELECT * FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}${forShare(q.dialect)}`,
-    [id, kind, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${READ_COLUMNS} FROM addresses WHERE id = ${id} AND kind = ${kind} AND ${owned(owner)}${raw(forShare(q.dialect))}`;
+  const row = await q.get<AddressRow>(s.text, s.params);
   return row === undefined ? undefined : toAddress(row);
 }
 
 export function listAddresses(q: Queryable, owner: Owner, kind: AddressKind, page: Page): Promise<Paged<Address>> {
-  return paged(
-    q,
-    'addresses',
-    `kind = ? AND ${OWNED}`,
-    [kind, owner.accountId, owner.env],
-    ['name', 'company_name', 'city'],
+  return pagedRows(q, {
+    table: 'addresses',
+    where: sql`kind = ${kind} AND ${owned(owner)}`,
+    searchColumns: ['name', 'company_name', 'city'],
     page,
-    toAddress,
-  );
+    map: toAddress,
+    columns: READ_COLUMNS.text,
+  });
 }
 
 const ADDRESS_COLUMNS: Readonly<Record<AddressField, keyof AddressRow>> = {
@@ -149,6 +145,11 @@ const ADDRESS_COLUMNS: Readonly<Record<AddressField, keyof AddressRow>> = {
   note: 'note',
 };
 
+/** `column = ?` of each field, made once so an update builds no text but the joined SET list. */
+const SET_TEXTS = Object.fromEntries(
+  Object.entries(ADDRESS_COLUMNS).map(([field, column]) => [field, `${column} = ?`]),
+) as Readonly<Record<AddressField, string>>;
+
 export async function updateAddress(
   q: Queryable,
   owner: Owner,
@@ -160,11 +161,9 @@ export async function updateAddress(
     (e): e is [AddressField, string] => e[1] !== undefined && e[0] in ADDRESS_COLUMNS,
   );
   if (entries.length === 0) return (await findAddress(q, owner, kind, id)) === undefined ? 0 : 1;
-  const args: SqlValue[] = entries.map(([, v]) => v);
-  return q.run(
-    `UPDATE addresses SET ${entries.map(([f]) => `${ADDRESS_COLUMNS[f]} = ?`).join(', ')} WHERE id = ? AND kind = ? AND ${OWNED}`,
-    [...args, id, kind, owner.accountId, owner.env],
-  );
+  const sets = entries.map(([field, value]) => new Sql(SET_TEXTS[field], [value]));
+  const s = sql`UPDATE addresses SET ${joinSql(sets, ', ')} WHERE id = ${id} AND kind = ${kind} AND ${owned(owner)}`;
+  return q.run(s.text, s.params);
 }
 
 /**
@@ -174,16 +173,10 @@ export async function updateAddress(
  * holds it FOR SHARE, findAddressForUse) commits before the guarded DELETE looks and is seen.
  */
 export async function deleteUnusedAddress(q: Queryable, owner: Owner, kind: AddressKind, id: string): Promise<number> {
-  await q.get(`SELECT id FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}${forUpdate(q.dialect)}`, [
-    id,
-    kind,
-    owner.accountId,
-    owner.env,
-  ]);
-  return q.run(
-    `DELETE FROM addresses WHERE id = ? AND kind = ? AND ${OWNED}
+  const lock = sql`SELECT id FROM addresses WHERE id = ${id} AND kind = ${kind} AND ${owned(owner)}${raw(forUpdate(q.dialect))}`;
+  await q.get(lock.text, lock.params);
+  const s = sql`DELETE FROM addresses WHERE id = ${id} AND kind = ${kind} AND ${owned(owner)}
        AND NOT EXISTS (SELECT 1 FROM bank_accounts b WHERE b.custom_from_address_id = addresses.id)
-       AND NOT EXISTS (SELECT 1 FROM mailings m WHERE m.account_id = ? AND (m.from_address_id = addresses.id OR m.to_address_id = addresses.id))`,
-    [id, kind, owner.accountId, owner.env, owner.accountId],
-  );
+       AND NOT EXISTS (SELECT 1 FROM mailings m WHERE m.account_id = ${owner.accountId} AND (m.from_address_id = addresses.id OR m.to_address_id = addresses.id))`;
+  return q.run(s.text, s.params);
 }

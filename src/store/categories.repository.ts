@@ -1,23 +1,14 @@
 // Categories, scoped by owner.
 import type { Owner } from '../domain/owner.ts';
 import type { Category } from '../domain/category.ts';
-import type { Queryable, SqlValue } from './db.ts';
+import type { Queryable } from './db.ts';
 import { forUpdate } from './dialect.ts';
-import { defineTable, insertRows } from './table.ts';
+import { columnList, defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
-import { OWNED, type Page, paged } from './owned-queries.ts';
+import { owned, type Page, pagedRows } from './owned-queries.ts';
+import { joinSql, raw, Sql, sql } from './sql.ts';
 
-interface CategoryRow {
-  id: string;
-  name: string;
-  type: string;
-  created_at: number;
-}
-
-function toCategory(row: CategoryRow): Category {
-  return { id: row.id, name: row.name, type: row.type, createdAt: Number(row.created_at) };
-}
-
+/** The categories table as stored (migrations 001 and 010). */
 interface CategoriesRow {
   id: string;
   account_id: string;
@@ -36,6 +27,15 @@ const CATEGORIES = defineTable<CategoriesRow>()('categories', [
   'created_at',
 ]);
 
+/** What a `Category` is read from: the owner columns are already known to the caller. */
+type CategoryRow = Omit<CategoriesRow, 'account_id' | 'env'>;
+
+const READ_COLUMNS = raw(columnList(CATEGORIES, { except: ['account_id', 'env'] }));
+
+function toCategory(row: CategoryRow): Category {
+  return { id: row.id, name: row.name, type: row.type, createdAt: Number(row.created_at) };
+}
+
 export async function insertCategories(q: Queryable, owner: Owner, categories: readonly Category[]): Promise<void> {
   await insertRows(
     q,
@@ -52,15 +52,19 @@ export async function insertCategories(q: Queryable, owner: Owner, categories: r
 }
 
 export function listCategories(q: Queryable, owner: Owner, page: Page): Promise<Paged<Category>> {
-  return paged(q, 'categories', OWNED, [owner.accountId, owner.env], ['name', 'type'], page, toCategory);
+  return pagedRows(q, {
+    table: 'categories',
+    where: owned(owner),
+    searchColumns: ['name', 'type'],
+    page,
+    map: toCategory,
+    columns: READ_COLUMNS.text,
+  });
 }
 
 export async function findCategory(q: Queryable, owner: Owner, id: string): Promise<Category | undefined> {
-  const row = await q.get<CategoryRow>(`SELECT id, name, type, created_at FROM categories WHERE id = ? AND ${OWNED}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM categories WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<CategoryRow>(s.text, s.params);
   return row === undefined ? undefined : toCategory(row);
 }
 
@@ -70,23 +74,12 @@ export async function updateCategory(
   id: string,
   changes: Partial<Pick<Category, 'name' | 'type'>>,
 ): Promise<number> {
-  const sets: string[] = [];
-  const args: SqlValue[] = [];
-  if (changes.name !== undefined) {
-    sets.push('name = ?');
-    args.push(changes.name);
-  }
-  if (changes.type !== undefined) {
-    sets.push('type = ?');
-    args.push(changes.type);
-  }
+  const sets: Sql[] = [];
+  if (changes.name !== undefined) sets.push(new Sql('name = ?', [changes.name]));
+  if (changes.type !== undefined) sets.push(new Sql('type = ?', [changes.type]));
   if (sets.length === 0) return (await findCategory(q, owner, id)) === undefined ? 0 : 1;
-  return q.run(`UPDATE categories SET ${sets.join(', ')} WHERE id = ? AND ${OWNED}`, [
-    ...args,
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`UPDATE categories SET ${joinSql(sets, ', ')} WHERE id = ${id} AND ${owned(owner)}`;
+  return q.run(s.text, s.params);
 }
 
 /**
@@ -96,14 +89,9 @@ export async function updateCategory(
 export async function deleteUnusedCategory(q: Queryable, owner: Owner, id: string): Promise<number> {
   // Locked first, as a voucher is (vouchers.repository.ts): a check being filed under it commits
   // before the guarded DELETE looks.
-  await q.get(`SELECT id FROM categories WHERE id = ? AND ${OWNED}${forUpdate(q.dialect)}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
-  return q.run(
-    `DELETE FROM categories WHERE id = ? AND ${OWNED}
-       AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.account_id = ? AND c.env = ? AND c.category_id = categories.id)`,
-    [id, owner.accountId, owner.env, owner.accountId, owner.env],
-  );
+  const lock = sql`SELECT id FROM categories WHERE id = ${id} AND ${owned(owner)}${raw(forUpdate(q.dialect))}`;
+  await q.get(lock.text, lock.params);
+  const s = sql`DELETE FROM categories WHERE id = ${id} AND ${owned(owner)}
+       AND NOT EXISTS (SELECT 1 FROM checks c WHERE ${owned(owner, { alias: 'c' })} AND c.category_id = categories.id)`;
+  return q.run(s.text, s.params);
 }

@@ -2,7 +2,11 @@
 import type { Environment, Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import type { Mailing, MailingStatus } from '../domain/mailing.ts';
+import { owned } from './owned-queries.ts';
+import { inList, raw, sql } from './sql.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
+/** The mailings table as stored (migrations 004, 010 and 024); flags are 0 or 1. */
 interface MailingRow {
   id: string;
   account_id: string;
@@ -23,6 +27,33 @@ interface MailingRow {
   from_address_id: string | null;
   custom_shipping_type_id: number | null;
 }
+
+const MAILINGS = defineTable<MailingRow>()('mailings', [
+  'id',
+  'account_id',
+  'env',
+  'check_id',
+  'shipping_type_id',
+  'paper_type_id',
+  'to_address_id',
+  'status',
+  'created_at',
+  'updated_at',
+  'inform_type_id',
+  'enable_sms_inform',
+  'enable_email_inform',
+  'payee_email',
+  'payee_phone',
+  'shipping_to_custom_address',
+  'from_address_id',
+  'custom_shipping_type_id',
+]);
+
+const INSERT_MAILING = insertStatement(MAILINGS);
+const READ_COLUMNS = raw(columnList(MAILINGS));
+// The operator's lists: every account's mailings, so no owner filter, oldest first.
+const LIST_ALL = `SELECT ${READ_COLUMNS.text} FROM mailings ORDER BY created_at, id`;
+const LIST_BY_STATUS = `SELECT ${READ_COLUMNS.text} FROM mailings WHERE status = ? ORDER BY created_at, id`;
 
 const toMailing = (r: MailingRow): Mailing => ({
   id: r.id,
@@ -45,37 +76,33 @@ const toMailing = (r: MailingRow): Mailing => ({
 
 export async function insertMailing(q: Queryable, owner: Owner, m: Mailing): Promise<void> {
   await q.run(
-    `INSERT INTO mailings (id, account_id, env, check_id, shipping_type_id, paper_type_id, to_address_id, status, created_at, updated_at,
-       inform_type_id, enable_sms_inform, enable_email_inform, payee_email, payee_phone, shipping_to_custom_address, from_address_id, custom_shipping_type_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      m.id,
-      owner.accountId,
-      owner.env,
-      m.checkId,
-      m.shippingTypeId,
-      m.paperTypeId,
-      m.toAddressId,
-      m.status,
-      m.createdAt,
-      m.updatedAt,
-      m.informTypeId,
-      m.enableSmsInform ? 1 : 0,
-      m.enableEmailInform ? 1 : 0,
-      m.payeeEmail,
-      m.payeePhone,
-      m.shippingToCustomAddress ? 1 : 0,
-      m.fromAddressId,
-      m.customShippingTypeId,
-    ],
+    INSERT_MAILING,
+    rowValues(MAILINGS, {
+      id: m.id,
+      account_id: owner.accountId,
+      env: owner.env,
+      check_id: m.checkId,
+      shipping_type_id: m.shippingTypeId,
+      paper_type_id: m.paperTypeId,
+      to_address_id: m.toAddressId,
+      status: m.status,
+      created_at: m.createdAt,
+      updated_at: m.updatedAt,
+      inform_type_id: m.informTypeId,
+      enable_sms_inform: m.enableSmsInform ? 1 : 0,
+      enable_email_inform: m.enableEmailInform ? 1 : 0,
+      payee_email: m.payeeEmail,
+      payee_phone: m.payeePhone,
+      shipping_to_custom_address: m.shippingToCustomAddress ? 1 : 0,
+      from_address_id: m.fromAddressId,
+      custom_shipping_type_id: m.customShippingTypeId,
+    }),
   );
 }
 
 export async function pendingMailingFor(q: Queryable, owner: Owner, checkId: string): Promise<Mailing | undefined> {
-  const row = await q.get<MailingRow>(
-    "SELECT * FROM mailings WHERE check_id = ? AND account_id = ? AND env = ? AND status = 'queued'",
-    [checkId, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${READ_COLUMNS} FROM mailings WHERE check_id = ${checkId} AND ${owned(owner)} AND status = 'queued'`;
+  const row = await q.get<MailingRow>(s.text, s.params);
   return row === undefined ? undefined : toMailing(row);
 }
 
@@ -86,19 +113,14 @@ export async function checksWithPendingMailing(
   checkIds: readonly string[],
 ): Promise<Set<string>> {
   if (checkIds.length === 0) return new Set();
-  const rows = await q.all<{ check_id: string }>(
-    `SELECT check_id FROM mailings WHERE check_id IN (${checkIds.map(() => '?').join(', ')}) AND account_id = ? AND env = ? AND status = 'queued'`,
-    [...checkIds, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT check_id FROM mailings WHERE check_id IN ${inList(checkIds)} AND ${owned(owner)} AND status = 'queued'`;
+  const rows = await q.all<{ check_id: string }>(s.text, s.params);
   return new Set(rows.map((r) => r.check_id));
 }
 
 export async function findMailing(q: Queryable, owner: Owner, id: string): Promise<Mailing | undefined> {
-  const row = await q.get<MailingRow>('SELECT * FROM mailings WHERE id = ? AND account_id = ? AND env = ?', [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM mailings WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<MailingRow>(s.text, s.params);
   return row === undefined ? undefined : toMailing(row);
 }
 
@@ -107,7 +129,8 @@ export async function findMailingAnywhere(
   q: Queryable,
   id: string,
 ): Promise<{ mailing: Mailing; owner: Owner } | undefined> {
-  const row = await q.get<MailingRow>('SELECT * FROM mailings WHERE id = ?', [id]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM mailings WHERE id = ${id}`;
+  const row = await q.get<MailingRow>(s.text, s.params);
   return row === undefined
     ? undefined
     : { mailing: toMailing(row), owner: { accountId: row.account_id, env: row.env } };
@@ -117,10 +140,7 @@ export async function listMailings(
   q: Queryable,
   status: MailingStatus | null,
 ): Promise<(Mailing & { owner: Owner })[]> {
-  const rows =
-    status === null
-      ? await q.all<MailingRow>('SELECT * FROM mailings ORDER BY created_at, id')
-      : await q.all<MailingRow>('SELECT * FROM mailings WHERE status = ? ORDER BY created_at, id', [status]);
+  const rows = status === null ? await q.all<MailingRow>(LIST_ALL) : await q.all<MailingRow>(LIST_BY_STATUS, [status]);
   return rows.map((r) => ({ ...toMailing(r), owner: { accountId: r.account_id, env: r.env } }));
 }
 
@@ -131,5 +151,6 @@ export async function settleMailing(
   status: 'dispatched' | 'cancelled',
   now: number,
 ): Promise<number> {
-  return q.run("UPDATE mailings SET status = ?, updated_at = ? WHERE id = ? AND status = 'queued'", [status, now, id]);
+  const s = sql`UPDATE mailings SET status = ${status}, updated_at = ${now} WHERE id = ${id} AND status = 'queued'`;
+  return q.run(s.text, s.params);
 }

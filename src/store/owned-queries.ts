@@ -14,7 +14,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
 import type { Dialect, Queryable, SqlValue } from './db.ts';
 import { containsIgnoreCase, forShare } from './dialect.ts';
-import { Sql } from './sql.ts';
+import { inList, raw, Sql, sql } from './sql.ts';
 
 /** A page of a list as the store reads it: how many, from where, and the search term. */
 export interface Page {
@@ -156,9 +156,7 @@ export async function existingIds(
   lock: 'share' | null = null,
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await q.all<{ id: string }>(
-    `SELECT id FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${ownerOfKeyedRows(q.dialect)}${lock === 'share' ? forShare(q.dialect) : ''}`,
-    [...ids, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT id FROM ${raw(table)} WHERE id IN ${inList(ids)} AND ${owned(owner, { keyed: q.dialect })}${raw(lock === 'share' ? forShare(q.dialect) : '')}`;
+  const rows = await q.all<{ id: string }>(s.text, s.params);
   return new Set(rows.map((r) => r.id));
 }

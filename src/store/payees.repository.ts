@@ -2,9 +2,10 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Payee, PayeeField, PayeeFields } from '../domain/payee.ts';
 import type { Queryable } from './db.ts';
-import { defineTable, insertRows } from './table.ts';
+import { columnList, defineTable, insertRows } from './table.ts';
 import type { Paged } from '../domain/paging.ts';
-import { LIVE, liveKeyedRows, OWNED, type Page, paged } from './owned-queries.ts';
+import { owned, type Page, pagedRows } from './owned-queries.ts';
+import { inList, joinSql, raw, Sql, sql } from './sql.ts';
 
 /** The payees table as stored (migration 001); reads select every column. */
 interface PayeeRow {
@@ -45,6 +46,8 @@ const PAYEES = defineTable<PayeeRow>()('payees', [
   'deleted_at',
 ]);
 
+const READ_COLUMNS = raw(columnList(PAYEES));
+
 const PAYEE_COLUMNS: Readonly<Record<PayeeField, keyof PayeeRow>> = {
   name: 'name',
   nickName: 'nick_name',
@@ -58,6 +61,11 @@ const PAYEE_COLUMNS: Readonly<Record<PayeeField, keyof PayeeRow>> = {
   zip: 'zip',
   country: 'country',
 };
+
+/** `column = ?` of each field, made once so an update builds no text but the joined SET list. */
+const SET_TEXTS = Object.fromEntries(
+  Object.entries(PAYEE_COLUMNS).map(([field, column]) => [field, `${column} = ?`]),
+) as Readonly<Record<PayeeField, string>>;
 
 function toPayee(row: PayeeRow): Payee {
   return {
@@ -103,23 +111,23 @@ export async function insertPayees(q: Queryable, owner: Owner, payees: readonly 
 }
 
 export async function findPayee(q: Queryable, owner: Owner, id: string): Promise<Payee | undefined> {
-  const row = await q.get<PayeeRow>(`SELECT * FROM payees WHERE id = ? AND ${LIVE}`, [id, owner.accountId, owner.env]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM payees WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  const row = await q.get<PayeeRow>(s.text, s.params);
   return row === undefined ? undefined : toPayee(row);
 }
 
 /** A check's payee as it was, deleted or not (printing). */
 export async function findPayeeForPrinting(q: Queryable, owner: Owner, id: string): Promise<Payee | undefined> {
-  const row = await q.get<PayeeRow>(`SELECT * FROM payees WHERE id = ? AND ${OWNED}`, [id, owner.accountId, owner.env]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM payees WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<PayeeRow>(s.text, s.params);
   return row === undefined ? undefined : toPayee(row);
 }
 
 export async function findPayees(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Payee>> {
   const found = new Map<string, Payee>();
   if (ids.length === 0) return found;
-  const rows = await q.all<PayeeRow>(
-    `SELECT * FROM payees WHERE id IN (${ids.map(() => '?').join(', ')}) AND ${liveKeyedRows(q.dialect)}`,
-    [...ids, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${READ_COLUMNS} FROM payees WHERE id IN ${inList(ids)} AND ${owned(owner, { live: true, keyed: q.dialect })}`;
+  const rows = await q.all<PayeeRow>(s.text, s.params);
   for (const row of rows) found.set(row.id, toPayee(row));
   return found;
 }
@@ -127,10 +135,8 @@ export async function findPayees(q: Queryable, owner: Owner, ids: readonly strin
 /** The payees named exactly `names` (an import's payee column), several when names repeat. */
 export async function findPayeesByName(q: Queryable, owner: Owner, names: readonly string[]): Promise<Payee[]> {
   if (names.length === 0) return [];
-  const rows = await q.all<PayeeRow>(
-    `SELECT * FROM payees WHERE name IN (${names.map(() => '?').join(', ')}) AND ${LIVE}`,
-    [...names, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${READ_COLUMNS} FROM payees WHERE name IN ${inList(names)} AND ${owned(owner, { live: true })}`;
+  const rows = await q.all<PayeeRow>(s.text, s.params);
   return rows.map(toPayee);
 }
 
@@ -143,34 +149,21 @@ export async function findPayeeByNameAndAddress(
   owner: Owner,
   match: Pick<PayeeFields, 'name' | 'company' | 'address1' | 'address2' | 'city' | 'state' | 'zip'>,
 ): Promise<Payee | undefined> {
-  const row = await q.get<PayeeRow>(
-    `SELECT * FROM payees WHERE ${LIVE} AND name = ? AND company = ? AND address1 = ? AND address2 = ?
-       AND city = ? AND state = ? AND zip = ? ORDER BY created_at, id LIMIT 1`,
-    [
-      owner.accountId,
-      owner.env,
-      match.name,
-      match.company,
-      match.address1,
-      match.address2,
-      match.city,
-      match.state,
-      match.zip,
-    ],
-  );
+  const s = sql`SELECT ${READ_COLUMNS} FROM payees WHERE ${owned(owner, { live: true })} AND name = ${match.name} AND company = ${match.company} AND address1 = ${match.address1} AND address2 = ${match.address2}
+       AND city = ${match.city} AND state = ${match.state} AND zip = ${match.zip} ORDER BY created_at, id LIMIT 1`;
+  const row = await q.get<PayeeRow>(s.text, s.params);
   return row === undefined ? undefined : toPayee(row);
 }
 
 export function listPayees(q: Queryable, owner: Owner, page: Page): Promise<Paged<Payee>> {
-  return paged(
-    q,
-    'payees',
-    LIVE,
-    [owner.accountId, owner.env],
-    ['name', 'nick_name', 'company', 'email'],
+  return pagedRows(q, {
+    table: 'payees',
+    where: owned(owner, { live: true }),
+    searchColumns: ['name', 'nick_name', 'company', 'email'],
     page,
-    toPayee,
-  );
+    map: toPayee,
+    columns: READ_COLUMNS.text,
+  });
 }
 
 export async function updatePayee(
@@ -183,14 +176,14 @@ export async function updatePayee(
     (e): e is [PayeeField, string] => e[1] !== undefined && e[0] in PAYEE_COLUMNS,
   );
   if (entries.length === 0) return 0;
-  return q.run(
-    `UPDATE payees SET ${entries.map(([f]) => `${PAYEE_COLUMNS[f]} = ?`).join(', ')} WHERE id = ? AND ${LIVE}`,
-    [...entries.map(([, v]) => v), id, owner.accountId, owner.env],
-  );
+  const sets = entries.map(([field, value]) => new Sql(SET_TEXTS[field], [value]));
+  const s = sql`UPDATE payees SET ${joinSql(sets, ', ')} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 export async function deletePayee(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
-  return q.run(`UPDATE payees SET deleted_at = ? WHERE id = ? AND ${LIVE}`, [now, id, owner.accountId, owner.env]);
+  const s = sql`UPDATE payees SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 /**
@@ -199,9 +192,7 @@ export async function deletePayee(q: Queryable, owner: Owner, id: string, now: n
  * 0 when it is not there or is in use (the caller tells which).
  */
 export async function deleteUnusedPayee(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
-  return q.run(
-    `UPDATE payees SET deleted_at = ? WHERE id = ? AND ${LIVE}
-       AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.payee_id = payees.id)`,
-    [now, id, owner.accountId, owner.env],
-  );
+  const s = sql`UPDATE payees SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}
+       AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.payee_id = payees.id)`;
+  return q.run(s.text, s.params);
 }

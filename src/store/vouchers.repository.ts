@@ -3,10 +3,15 @@ import type { Owner } from '../domain/owner.ts';
 import type { Voucher, VoucherItem } from '../domain/voucher.ts';
 import type { Queryable } from './db.ts';
 import { forUpdate } from './dialect.ts';
-import { OWNED } from './owned-queries.ts';
+import { owned } from './owned-queries.ts';
+import { raw, sql } from './sql.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
-interface VoucherRow {
+/** The vouchers table as stored (migrations 001 and 021); `items` is the lines as JSON. */
+interface VouchersRow {
   id: string;
+  account_id: string;
+  env: string;
   voucher_number: string;
   voucher_date: string | null;
   memo: string;
@@ -15,7 +20,22 @@ interface VoucherRow {
   created_at: number;
 }
 
-function toVoucher(row: VoucherRow): Voucher {
+const VOUCHERS = defineTable<VouchersRow>()('vouchers', [
+  'id',
+  'account_id',
+  'env',
+  'voucher_number',
+  'voucher_date',
+  'memo',
+  'payee_id',
+  'items',
+  'created_at',
+]);
+
+const INSERT_VOUCHER = insertStatement(VOUCHERS);
+const READ_COLUMNS = raw(columnList(VOUCHERS));
+
+function toVoucher(row: VouchersRow): Voucher {
   return {
     id: row.id,
     voucherNumber: row.voucher_number,
@@ -29,27 +49,24 @@ function toVoucher(row: VoucherRow): Voucher {
 
 export async function insertVoucher(q: Queryable, owner: Owner, v: Voucher): Promise<void> {
   await q.run(
-    'INSERT INTO vouchers (id, account_id, env, voucher_number, voucher_date, memo, payee_id, items, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [
-      v.id,
-      owner.accountId,
-      owner.env,
-      v.voucherNumber,
-      v.date,
-      v.memo,
-      v.payeeId,
-      JSON.stringify(v.items),
-      v.createdAt,
-    ],
+    INSERT_VOUCHER,
+    rowValues(VOUCHERS, {
+      id: v.id,
+      account_id: owner.accountId,
+      env: owner.env,
+      voucher_number: v.voucherNumber,
+      voucher_date: v.date,
+      memo: v.memo,
+      payee_id: v.payeeId,
+      items: JSON.stringify(v.items),
+      created_at: v.createdAt,
+    }),
   );
 }
 
 export async function findVoucher(q: Queryable, owner: Owner, id: string): Promise<Voucher | undefined> {
-  const row = await q.get<VoucherRow>(`SELECT * FROM vouchers WHERE id = ? AND ${OWNED}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${READ_COLUMNS} FROM vouchers WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<VouchersRow>(s.text, s.params);
   return row === undefined ? undefined : toVoucher(row);
 }
 
@@ -61,13 +78,8 @@ export async function findVoucher(q: Queryable, owner: Owner, id: string): Promi
  * refuse the delete afterwards, or the check's insert would find the voucher gone.
  */
 export async function deleteUnusedVoucher(q: Queryable, owner: Owner, id: string): Promise<number> {
-  await q.get(`SELECT id FROM vouchers WHERE id = ? AND ${OWNED}${forUpdate(q.dialect)}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
-  return q.run(
-    `DELETE FROM vouchers WHERE id = ? AND ${OWNED} AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.voucher_id = vouchers.id)`,
-    [id, owner.accountId, owner.env],
-  );
+  const lock = sql`SELECT id FROM vouchers WHERE id = ${id} AND ${owned(owner)}${raw(forUpdate(q.dialect))}`;
+  await q.get(lock.text, lock.params);
+  const s = sql`DELETE FROM vouchers WHERE id = ${id} AND ${owned(owner)} AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.voucher_id = vouchers.id)`;
+  return q.run(s.text, s.params);
 }
