@@ -43,7 +43,7 @@ export interface BenchOptions {
 export const USAGE = `Usage: npm run bench -- [options]
 
   --db sqlite|postgres|both     databases to measure (default both)
-  --only get,post,idempotency,pdf,email,panel,startup,keys,register,import,heavy,hostile-forms,list
+  --only get,post,idempotency,pdf,email,panel,startup,keys,register,import,heavy,hostile,hostile-forms,list
                                 scenarios to run (default all)
   --duration SECONDS            length of each load measurement (default 10)
   --connections N               concurrent connections for GET (default 50)
