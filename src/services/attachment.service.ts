@@ -4,7 +4,7 @@ import { newId } from '../domain/ids.ts';
 import { sniffFileType } from '../domain/file-types.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as checks from '../store/checks.repository.ts';
-import * as deliveries from '../store/deliveries.repository.ts';
+import * as attachments from '../store/attachments.repository.ts';
 import type { AttachmentMeta } from '../domain/delivery.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
@@ -40,17 +40,17 @@ export async function addAttachment(
   };
   await ctx.db.transaction(async (tx) => {
     if ((await checks.findCheck(tx, owner, checkId)) === undefined) throw notFound('Check');
-    const existing = await deliveries.listAttachments(tx, owner, checkId);
+    const existing = await attachments.listAttachments(tx, owner, checkId);
     if (existing.length >= MAX_ATTACHMENTS_PER_CHECK)
       throw rules.custom('file', `cannot be added: a check holds at most ${MAX_ATTACHMENTS_PER_CHECK} attachments`);
-    await deliveries.insertAttachment(tx, owner, meta, file.data);
+    await attachments.insertAttachment(tx, owner, meta, file.data);
   });
   return meta;
 }
 
 export async function listAttachments(ctx: ServiceContext, owner: Owner, checkId: string): Promise<AttachmentMeta[]> {
   if ((await checks.findCheck(ctx.db, owner, checkId)) === undefined) throw notFound('Check');
-  return deliveries.listAttachments(ctx.db, owner, checkId);
+  return attachments.listAttachments(ctx.db, owner, checkId);
 }
 
 export async function removeAttachment(
@@ -59,7 +59,7 @@ export async function removeAttachment(
   checkId: string,
   attachmentId: string,
 ): Promise<void> {
-  if ((await deliveries.deleteAttachment(ctx.db, owner, checkId, attachmentId)) === 0)
+  if ((await attachments.deleteAttachment(ctx.db, owner, checkId, attachmentId)) === 0)
     throw new AppError('not_found', 'Attachment not found.');
 }
 

@@ -12,7 +12,7 @@ import { type ImagePurpose, isRefusal, MAX_IMAGE_BYTES, normalizeImage } from '.
 import type { Page } from '../store/owned-queries.ts';
 import type { Paged } from '../domain/paging.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
-import * as deliveryStore from '../store/deliveries.repository.ts';
+import * as sandboxInbox from '../store/sandbox-inbox.repository.ts';
 import * as addressStore from '../store/addresses.repository.ts';
 import type { ServiceContext } from './context.ts';
 import type { BankAccountChanges, BankAccountInput } from '../schemas/bank-accounts.ts';
@@ -336,7 +336,7 @@ export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null
     // The sandbox inbox is sealed the same way; a message that opens with neither secret (sealed
     // under one replaced before) is left as it is rather than stop the rotation of the numbers.
     let sandboxResealed = 0;
-    for (const row of await deliveryStore.allSandboxSealed(tx)) {
+    for (const row of await sandboxInbox.allSandboxSealed(tx)) {
       let opened: SandboxMessageColumns;
       try {
         opened = openSandboxColumns(row, open);
@@ -345,7 +345,7 @@ export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null
         throw error;
       }
       const sealed = sealSandboxColumns(row.id, opened, (plain, context) => vault.seal(plain, keyId, context));
-      await deliveryStore.storeSandboxSealed(tx, { id: row.id, ...sealed });
+      await sandboxInbox.storeSandboxSealed(tx, { id: row.id, ...sealed });
       sandboxResealed += 1;
     }
     return { previousKeyId, keyId, resealed, sandboxResealed };

@@ -1,5 +1,5 @@
 // The outbox worker: claims due delivery rows, sends them through the mail, SMS and webhook ports
-// (delivery/ holds the adapters), and records the outcome. A row is
+// (delivery/ holds the adapters; delivery-sender.service.ts builds each message), and records the outcome. A row is
 // leased while it is being sent; a worker killed mid-send leaves it to be claimed again when the
 // lease ends, and the stable Message-ID lets the receiver recognise the repeat. Failures retry
 // with exponential backoff and jitter; after the last attempt the row is `failed`, logged, and
@@ -7,30 +7,18 @@
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { Owner } from '../domain/owner.ts';
-import { type Account, senderName } from '../domain/account.ts';
-import { newId } from '../domain/ids.ts';
-import { localMoment } from '../domain/dates.ts';
 import type { Db } from '../store/db.ts';
 import type { Metrics } from '../metrics.ts';
-import * as accounts from '../store/accounts.repository.ts';
-import * as checks from '../store/checks.repository.ts';
-import * as deliveries from '../store/deliveries.repository.ts';
-import type { ClaimedDelivery } from '../store/deliveries.repository.ts';
-import { accountEmail, checkEmail, checkSms, phoneCodeSms, type CheckMessageInput } from '../delivery/messages.ts';
-import { accountToken, phoneCode } from '../domain/account-tokens.ts';
+import * as claims from '../store/delivery-claims.repository.ts';
+import type { ClaimedDelivery } from '../store/delivery-claims.repository.ts';
 import type { Mailer } from '../delivery/mailer.ts';
-import { linkToken, payeeLink } from '../domain/payee-links.ts';
 import { SmsError, type SmsSender } from '../delivery/sms.ts';
 import * as webhooks from '../store/events.repository.ts';
 import { emit } from './events.ts';
 import type { EventType } from '../domain/event-types.ts';
-import { deliveryTokenContext, Vault } from '../domain/sealed.ts';
-import { sealSandboxMessage } from '../domain/sealed-sandbox.ts';
-import type { SandboxMessage } from '../domain/delivery.ts';
-import { currentDataKeyId } from '../store/server-secret.ts';
-import { RefusedDestination } from '../delivery/webhook-post.ts';
+import { Vault } from '../domain/sealed.ts';
 import type { WebhookSender } from '../delivery/webhook-sender.ts';
-import { webhookHeaders } from '../domain/webhook-signature.ts';
+import { DeliverySender, isAccountMessage, Permanent, type SendBatch } from './delivery-sender.service.ts';
 
 /** The logger the worker writes to (pino's, or Fastify's which is pino too). */
 export interface WorkerLog {
@@ -65,8 +53,6 @@ export function backoffMs(attempts: number, baseMs: number, random: () => number
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-class Permanent extends Error {}
-
 /**
  * The database, not the channel, failed around a send. The row keeps its lease: claimed again
  * when it ends (a message already sent then goes again with the same Message-ID).
@@ -77,14 +63,8 @@ class DatabaseFailed extends Error {
   }
 }
 
-/** Verification and reset messages of the panel (payload `{ account: purpose }`), not about a check. */
-function isAccountMessage(d: ClaimedDelivery): boolean {
-  return typeof d.payload.account === 'string';
-}
-
 /** What one batch reads once and shares between its messages. */
-interface BatchCache {
-  accounts: Map<string, Promise<Account | undefined>>;
+interface BatchCache extends SendBatch {
   listening: Map<string, Promise<boolean>>;
 }
 
@@ -94,12 +74,21 @@ export class DeliveryWorker {
   private wake: (() => void) | null = null;
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly vault: Vault;
+  private readonly sender: DeliverySender;
 
   constructor(private readonly deps: WorkerDeps) {
-    this.vault = new Vault(deps.secret);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
+    this.sender = new DeliverySender({
+      db: deps.db,
+      config: deps.config,
+      secret: deps.secret,
+      vault: new Vault(deps.secret),
+      mailer: deps.mailer,
+      sms: deps.sms,
+      webhooks: deps.webhooks,
+      now: this.now,
+    });
   }
 
   start(): void {
@@ -147,7 +136,7 @@ export class DeliveryWorker {
   /** Claims and sends one batch; answers how many rows it took. */
   async tick(): Promise<number> {
     const { delivery } = this.deps.config;
-    const claimed = await deliveries.claimDue(this.deps.db, this.now(), delivery.leaseMs, BATCH, {
+    const claimed = await claims.claimDue(this.deps.db, this.now(), delivery.leaseMs, BATCH, {
       liveEmail: this.deps.mailer !== null,
       liveSms: this.deps.sms !== null,
     });
@@ -165,7 +154,7 @@ export class DeliveryWorker {
     });
     const settled = await Promise.allSettled(lanes);
     const unsent = claimed.slice(next);
-    if (unsent.length > 0) await deliveries.releaseClaims(this.deps.db, unsent);
+    if (unsent.length > 0) await claims.releaseClaims(this.deps.db, unsent);
     const failed = settled.find((lane) => lane.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     return claimed.length;
@@ -206,10 +195,10 @@ export class DeliveryWorker {
     const { db } = this.deps;
     const announced = this.deliveryEvent(d, 'sent', null);
     if (announced.length === 0 || !(await this.listening(d.owner, batch))) {
-      await deliveries.markSent(db, d.id, this.now());
+      await claims.markSent(db, d.id, this.now());
     } else {
       await db.transaction(async (tx) => {
-        await deliveries.markSent(tx, d.id, this.now());
+        await claims.markSent(tx, d.id, this.now());
         await emit(tx, d.owner, announced, this.now());
       });
     }
@@ -236,7 +225,7 @@ export class DeliveryWorker {
     const now = this.now();
     if (now < d.leaseUntil - leaseMs / 2) return true;
     const until = now + leaseMs;
-    if (!(await deliveries.renewLease(this.deps.db, d.id, d.leaseUntil, until))) return false;
+    if (!(await claims.renewLease(this.deps.db, d.id, d.leaseUntil, until))) return false;
     d.leaseUntil = until;
     return true;
   }
@@ -252,7 +241,7 @@ export class DeliveryWorker {
     }
     try {
       try {
-        await this.send(d, batch);
+        await this.sender.send(d, batch);
       } catch (error) {
         // The database failed (reading what to send), not the send: nothing went out. The row
         // stays leased and is claimed again when its lease ends.
@@ -272,10 +261,10 @@ export class DeliveryWorker {
         this.deps.metrics?.deliveryFinished(d.channel, 'failed');
         const announced = this.deliveryEvent(d, 'failed', message);
         if (announced.length === 0 || !(await this.listening(d.owner, batch))) {
-          await deliveries.markFailed(db, d.id, message);
+          await claims.markFailed(db, d.id, message);
         } else {
           await db.transaction(async (tx) => {
-            await deliveries.markFailed(tx, d.id, message);
+            await claims.markFailed(tx, d.id, message);
             await emit(tx, d.owner, announced, this.now());
           });
         }
@@ -286,7 +275,7 @@ export class DeliveryWorker {
       } else {
         this.deps.metrics?.deliveryFinished(d.channel, 'retry');
         const at = this.now() + backoffMs(d.attempts, this.deps.config.delivery.retryBaseMs, this.random);
-        await deliveries.reschedule(db, d.id, at, message);
+        await claims.reschedule(db, d.id, at, message);
         log.warn(
           {
             deliveryId: d.id,
@@ -299,147 +288,5 @@ export class DeliveryWorker {
         );
       }
     }
-  }
-
-  /**
-   * The link or account token a message carries: its sealed random token, or for a message
-   * queued by an older version (no sealed token), the token derived from its id then.
-   */
-  private token(d: ClaimedDelivery, derived: (secret: Buffer, id: string) => string): string {
-    if (d.sealedToken === null) return derived(this.deps.secret, d.id);
-    return this.vault.open(d.sealedToken, deliveryTokenContext(d.id));
-  }
-
-  /** The sending account (read once per batch). */
-  private account(accountId: string, batch: BatchCache): Promise<Account | undefined> {
-    let read = batch.accounts.get(accountId);
-    if (read === undefined) {
-      read = accounts.findAccountById(this.deps.db, accountId);
-      batch.accounts.set(accountId, read);
-    }
-    return read;
-  }
-
-  private async content(d: ClaimedDelivery, batch: BatchCache): Promise<CheckMessageInput> {
-    const { db, config } = this.deps;
-    if (d.checkId === null) throw new Permanent('delivery names no check');
-    const check = await checks.findCheck(db, d.owner, d.checkId);
-    if (check === undefined) throw new Permanent(`check ${d.checkId} no longer exists`);
-    const account = await this.account(d.owner.accountId, batch);
-    const expires = d.createdAt + config.delivery.payeeLinkDays * 86_400_000;
-    return {
-      company: account === undefined ? 'A company' : senderName(account),
-      payeeName: check.payeeName ?? 'there',
-      amountCents: check.amountCents,
-      memo: check.memo,
-      serialNumber: check.serialNumber,
-      issueDate: check.issueDate,
-      link: payeeLink(config.publicUrl, this.token(d, linkToken)),
-      linkExpiresOn: localMoment(expires, account?.timeZone ?? 'UTC').date,
-    };
-  }
-
-  /** POSTs the event to the endpoint as `{ "event": { type, data, id, createdAt } }`, signed (domain/webhook-signature.ts). */
-  private async sendWebhook(d: ClaimedDelivery): Promise<void> {
-    const { db } = this.deps;
-    if (d.endpointId === null || d.eventId === null) throw new Permanent('webhook delivery names no endpoint or event');
-    // A deleted endpoint gets nothing more: its queued events fail for good (no retries).
-    const endpoint = await webhooks.findEndpoint(db, d.owner, d.endpointId);
-    const event = await webhooks.findEvent(db, d.eventId);
-    if (endpoint === undefined) throw new Permanent('webhook endpoint deleted');
-    if (event === undefined) throw new Permanent('event no longer exists');
-    const body = JSON.stringify({
-      event: { type: event.type, data: event.data, id: event.id, createdAt: new Date(event.createdAt).toISOString() },
-    });
-    const headers = webhookHeaders(endpoint.secret, body, Math.floor(this.now() / 1000), event.id);
-    let status: number;
-    try {
-      status = await this.deps.webhooks.post(endpoint.url, headers, body);
-    } catch (error) {
-      await webhooks.setResponseStatus(db, d.id, null);
-      // A refused destination will not become acceptable by retrying: it fails for good, at once.
-      if (error instanceof RefusedDestination) throw new Permanent(`delivery refused: ${error.message}`);
-      throw new Error(`endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    await webhooks.setResponseStatus(db, d.id, status);
-    if (status < 200 || status >= 300) throw new Error(`endpoint answered ${status}`);
-  }
-
-  /** An email link (random, sealed in the row until sent) or phone code (derived from the row's id) of the panel. */
-  private async sendAccountMessage(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
-    const { config, secret } = this.deps;
-    const purpose = d.payload.account;
-    if (purpose === 'verify-phone') {
-      if (this.deps.sms === null) throw new Error('no SMS provider is configured');
-      await this.deps.sms.send(d.recipient, phoneCodeSms(phoneCode(secret, d.id)), d.id);
-      return;
-    }
-    if (purpose !== 'verify-email' && purpose !== 'reset-password')
-      throw new Permanent(`unknown account message ${String(purpose)}`);
-    if (this.deps.mailer === null) throw new Error('SMTP is not configured');
-    const account = await this.account(d.owner.accountId, batch);
-    // The panel's pages carry the purpose's name: /panel/verify-email, /panel/reset-password.
-    const token = this.token(d, accountToken);
-    const email = accountEmail(
-      purpose,
-      account === undefined ? 'your' : senderName(account),
-      `${config.publicUrl}/panel/${purpose}?token=${token}`,
-    );
-    await this.deps.mailer.send({
-      messageId: `<${d.id}@checkwriter>`,
-      from: config.delivery.mailFrom,
-      to: d.recipient,
-      ...email,
-      attachments: [],
-    });
-  }
-
-  private async send(d: ClaimedDelivery, batch: BatchCache): Promise<void> {
-    const { db, config } = this.deps;
-    if (d.channel === 'webhook') return this.sendWebhook(d);
-    if (isAccountMessage(d)) return this.sendAccountMessage(d, batch);
-    const owner = d.owner;
-    const input = await this.content(d, batch);
-    const attachments =
-      d.channel === 'email' && d.payload.sendAttachment === 1 && d.checkId !== null
-        ? await deliveries.attachmentsWithData(db, owner, d.checkId)
-        : [];
-    const email = checkEmail(input);
-    const sms = checkSms(input);
-    if (owner.env === 'test') {
-      // Nothing leaves the machine for test keys: the message lands in the sandbox inbox, its
-      // link sealed so a copy of the database opens no test check's page.
-      const message: SandboxMessage = {
-        id: newId('msg', this.now()),
-        deliveryId: d.id,
-        checkId: d.checkId,
-        channel: d.channel === 'sms' ? 'sms' : 'email',
-        recipient: d.recipient,
-        subject: d.channel === 'email' ? email.subject : '',
-        text: d.channel === 'email' ? email.text : sms,
-        html: d.channel === 'email' ? email.html : '',
-        link: input.link,
-        attachments: attachments.map((a) => a.filename),
-        createdAt: this.now(),
-      };
-      const keyId = await currentDataKeyId(db);
-      await deliveries.insertSandboxMessage(db, owner.accountId, sealSandboxMessage(this.vault, keyId, message));
-      return;
-    }
-    if (d.channel === 'email') {
-      if (this.deps.mailer === null) throw new Error('SMTP is not configured');
-      await this.deps.mailer.send({
-        messageId: `<${d.id}@checkwriter>`,
-        from: config.delivery.mailFrom,
-        to: d.recipient,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data })),
-      });
-      return;
-    }
-    if (this.deps.sms === null) throw new Error('no SMS provider is configured');
-    await this.deps.sms.send(d.recipient, sms, d.id);
   }
 }

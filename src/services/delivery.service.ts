@@ -10,6 +10,8 @@ import { AppError, notFound } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
+import * as payeeLinks from '../store/payee-links.repository.ts';
+import * as sandboxInbox from '../store/sandbox-inbox.repository.ts';
 import type { SandboxMessage } from '../domain/delivery.ts';
 import { openSandboxMessage } from '../domain/sealed-sandbox.ts';
 import type { ServiceContext } from './context.ts';
@@ -35,13 +37,13 @@ export async function sandboxMessages(
 ): Promise<{ total: number; items: SandboxMessage[] }> {
   if (principal.env !== 'test')
     throw new AppError('forbidden', 'The sandbox inbox holds what test keys send; use a test key.');
-  const stored = await deliveries.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
+  const stored = await sandboxInbox.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
   return { total: stored.total, items: stored.items.map((m) => openSandboxMessage(ctx.vault, m)) };
 }
 
 /** One message of the sandbox inbox (the panel's message page); other accounts' ids are not found. */
 export async function sandboxMessage(ctx: ServiceContext, accountId: string, id: string): Promise<SandboxMessage> {
-  const message = await deliveries.findSandboxMessage(ctx.db, accountId, id);
+  const message = await sandboxInbox.findSandboxMessage(ctx.db, accountId, id);
   if (message === undefined) throw new AppError('not_found', 'Message not found.');
   return openSandboxMessage(ctx.vault, message);
 }
@@ -59,7 +61,7 @@ export type PayeePageProblem = 'unknown' | 'expired' | 'void';
 
 /** The check behind a payee link, or why it cannot be shown. */
 export async function payeeView(ctx: ServiceContext, token: string): Promise<PayeeView | PayeePageProblem> {
-  const link = await deliveries.findLink(ctx.db, tokenHash(token));
+  const link = await payeeLinks.findLink(ctx.db, tokenHash(token));
   if (link === undefined) return 'unknown';
   if (link.expiresAt <= ctx.now()) return 'expired';
   const check = await checks.findCheck(ctx.db, link.owner, link.checkId);

@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
+import * as payeeLinks from '../store/payee-links.repository.ts';
 import * as payeeStore from '../store/payees.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { normalisePhone } from './payee.service.ts';
@@ -110,7 +111,7 @@ export async function emailChecks(
     await deliveries.insertDeliveries(tx, principal, sealed);
     // The page it opens lives as long as the link.
     const expiresAt = now + ctx.config.delivery.payeeLinkDays * 86_400_000;
-    await deliveries.insertLinks(
+    await payeeLinks.insertLinks(
       tx,
       principal,
       queued.flatMap((d) =>

@@ -1,17 +1,39 @@
 // Webhook endpoints and the events sent to them (through the deliveries outbox).
-import type { Owner } from '../domain/owner.ts';
+import type { Environment, Owner } from '../domain/owner.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhook.ts';
 import type { Queryable } from './db.ts';
 import { DELIVERIES, deliveriesRow } from './deliveries.repository.ts';
-import { defineTable, insertRows } from './table.ts';
-import type { WebhookDelivery, WebhookEndpoint } from '../domain/webhook.ts';
+import { owned } from './owned-queries.ts';
+import { raw, sql } from './sql.ts';
+import { columnList, defineTable, insertRows, insertStatement, rowValues } from './table.ts';
 
-interface EndpointRow {
+/** The webhook_endpoints table as stored (migration 004). */
+interface WebhookEndpointsRow {
   id: string;
+  account_id: string;
+  env: Environment;
   url: string;
   secret: string;
   events: string;
   created_at: number;
+  deleted_at: number | null;
 }
+
+const WEBHOOK_ENDPOINTS = defineTable<WebhookEndpointsRow>()('webhook_endpoints', [
+  'id',
+  'account_id',
+  'env',
+  'url',
+  'secret',
+  'events',
+  'created_at',
+  'deleted_at',
+]);
+
+const INSERT_ENDPOINT = insertStatement(WEBHOOK_ENDPOINTS);
+const ENDPOINT_COLUMNS = raw(columnList(WEBHOOK_ENDPOINTS, { except: ['account_id', 'env', 'deleted_at'] }));
+
+type EndpointRow = Pick<WebhookEndpointsRow, 'id' | 'url' | 'secret' | 'events' | 'created_at'>;
 
 const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -23,32 +45,35 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
 
 export async function insertEndpoint(q: Queryable, owner: Owner, e: WebhookEndpoint): Promise<void> {
   await q.run(
-    'INSERT INTO webhook_endpoints (id, account_id, env, url, secret, events, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [e.id, owner.accountId, owner.env, e.url, e.secret, JSON.stringify(e.events), e.createdAt],
+    INSERT_ENDPOINT,
+    rowValues(WEBHOOK_ENDPOINTS, {
+      id: e.id,
+      account_id: owner.accountId,
+      env: owner.env,
+      url: e.url,
+      secret: e.secret,
+      events: JSON.stringify(e.events),
+      created_at: e.createdAt,
+      deleted_at: null,
+    }),
   );
 }
 
 export async function listEndpoints(q: Queryable, owner: Owner): Promise<WebhookEndpoint[]> {
-  const rows = await q.all<EndpointRow>(
-    'SELECT * FROM webhook_endpoints WHERE account_id = ? AND env = ? AND deleted_at IS NULL ORDER BY created_at, id',
-    [owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${owned(owner, { live: true })} ORDER BY created_at, id`;
+  const rows = await q.all<EndpointRow>(s.text, s.params);
   return rows.map(toEndpoint);
 }
 
 export async function findEndpoint(q: Queryable, owner: Owner, id: string): Promise<WebhookEndpoint | undefined> {
-  const row = await q.get<EndpointRow>(
-    'SELECT * FROM webhook_endpoints WHERE id = ? AND account_id = ? AND env = ? AND deleted_at IS NULL',
-    [id, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  const row = await q.get<EndpointRow>(s.text, s.params);
   return row === undefined ? undefined : toEndpoint(row);
 }
 
 export async function deleteEndpoint(q: Queryable, owner: Owner, id: string, now: number): Promise<number> {
-  return q.run(
-    'UPDATE webhook_endpoints SET deleted_at = ? WHERE id = ? AND account_id = ? AND env = ? AND deleted_at IS NULL',
-    [now, id, owner.accountId, owner.env],
-  );
+  const s = sql`UPDATE webhook_endpoints SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}`;
+  return q.run(s.text, s.params);
 }
 
 export interface StoredEvent {
@@ -58,16 +83,18 @@ export interface StoredEvent {
   createdAt: number;
 }
 
+/** The events table as stored (migration 004). */
 interface EventsRow {
   id: string;
   account_id: string;
-  env: string;
+  env: Environment;
   type: string;
   data: string;
   created_at: number;
 }
 
 const EVENTS = defineTable<EventsRow>()('events', ['id', 'account_id', 'env', 'type', 'data', 'created_at']);
+const EVENT_COLUMNS = raw(columnList(EVENTS, { except: ['account_id', 'env'] }));
 
 export async function insertEvents(q: Queryable, owner: Owner, events: readonly StoredEvent[]): Promise<void> {
   await insertRows(
@@ -85,10 +112,8 @@ export async function insertEvents(q: Queryable, owner: Owner, events: readonly 
 }
 
 export async function findEvent(q: Queryable, id: string): Promise<StoredEvent | undefined> {
-  const row = await q.get<{ id: string; type: string; data: string; created_at: number }>(
-    'SELECT * FROM events WHERE id = ?',
-    [id],
-  );
+  const s = sql`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ${id}`;
+  const row = await q.get<Omit<EventsRow, 'account_id' | 'env'>>(s.text, s.params);
   return row === undefined
     ? undefined
     : {
@@ -128,6 +153,9 @@ export async function webhookDeliveries(
   endpointId: string,
   limit: number,
 ): Promise<WebhookDelivery[]> {
+  const s = sql`SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.response_status, d.last_error, d.created_at, d.sent_at
+     FROM deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.endpoint_id = ${endpointId} AND ${owned(owner, { alias: 'd' })} ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`;
   const rows = await q.all<{
     id: string;
     event_id: string;
@@ -138,12 +166,7 @@ export async function webhookDeliveries(
     last_error: string | null;
     created_at: number;
     sent_at: number | null;
-  }>(
-    `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.response_status, d.last_error, d.created_at, d.sent_at
-     FROM deliveries d JOIN events e ON e.id = d.event_id
-     WHERE d.endpoint_id = ? AND d.account_id = ? AND d.env = ? ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
-    [endpointId, owner.accountId, owner.env, limit],
-  );
+  }>(s.text, s.params);
   return rows.map((r) => ({
     id: r.id,
     eventId: r.event_id,
@@ -165,12 +188,11 @@ export async function requeueWebhook(
   deliveryId: string,
   now: number,
 ): Promise<number> {
-  return q.run(
-    "UPDATE deliveries SET status = 'queued', next_attempt_at = ?, attempts = 0, lease_until = NULL WHERE id = ? AND endpoint_id = ? AND account_id = ? AND env = ? AND status IN ('sent', 'failed')",
-    [now, deliveryId, endpointId, owner.accountId, owner.env],
-  );
+  const s = sql`UPDATE deliveries SET status = 'queued', next_attempt_at = ${now}, attempts = 0, lease_until = NULL WHERE id = ${deliveryId} AND endpoint_id = ${endpointId} AND ${owned(owner)} AND status IN ('sent', 'failed')`;
+  return q.run(s.text, s.params);
 }
 
 export async function setResponseStatus(q: Queryable, deliveryId: string, status: number | null): Promise<void> {
-  await q.run('UPDATE deliveries SET response_status = ? WHERE id = ?', [status, deliveryId]);
+  const s = sql`UPDATE deliveries SET response_status = ${status} WHERE id = ${deliveryId}`;
+  await q.run(s.text, s.params);
 }

@@ -3,12 +3,14 @@ import type { ImportRecord, ImportState } from '../domain/import-record.ts';
 import type { Owner, Environment } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import { skipLocked } from './dialect.ts';
-import { OWNED } from './owned-queries.ts';
-import { defineTable, insertRows } from './table.ts';
+import { owned } from './owned-queries.ts';
+import { raw, sql } from './sql.ts';
+import { columnList, defineTable, insertRows } from './table.ts';
 
 // The panel's imports page still imports the record's type from here.
 export type { ImportRecord, ImportState };
 
+/** The imports table as stored (migration 012). */
 interface ImportRow {
   id: string;
   account_id: string;
@@ -44,6 +46,10 @@ const IMPORTS = defineTable<ImportRow>()('imports', [
   'started_at',
   'finished_at',
 ]);
+
+const COLUMNS = raw(columnList(IMPORTS));
+// Lists leave the uploaded file out (up to 4 MB each): an empty input in its place.
+const LIST_COLUMNS = raw(IMPORTS.columns.map((c) => (c === 'input' ? "'' AS input" : c)).join(', '));
 
 function toRecord(row: ImportRow): ImportRecord {
   return {
@@ -88,31 +94,23 @@ export async function insertImport(q: Queryable, record: ImportRecord): Promise<
 }
 
 export async function findImport(q: Queryable, owner: Owner, id: string): Promise<ImportRecord | undefined> {
-  const row = await q.get<ImportRow>(`SELECT * FROM imports WHERE id = ? AND ${OWNED}`, [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`SELECT ${COLUMNS} FROM imports WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<ImportRow>(s.text, s.params);
   return row === undefined ? undefined : toRecord(row);
 }
 
 /** An owner's recent imports, newest first, without their (large) input. */
 export async function listImports(q: Queryable, owner: Owner, limit: number): Promise<ImportRecord[]> {
-  const rows = await q.all<ImportRow>(
-    `SELECT id, account_id, env, kind, state, file_name, rows_total, rows_done, '' AS input, errors, result, attempts,
-            created_at, started_at, finished_at
-     FROM imports WHERE ${OWNED} AND state <> 'draft' ORDER BY created_at DESC, id DESC LIMIT ?`,
-    [owner.accountId, owner.env, limit],
-  );
+  const s = sql`SELECT ${LIST_COLUMNS}
+     FROM imports WHERE ${owned(owner)} AND state <> 'draft' ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+  const rows = await q.all<ImportRow>(s.text, s.params);
   return rows.map(toRecord);
 }
 
 /** Imports acknowledged but not finished (a stopped process left them), oldest first. */
 export async function unfinishedImportIds(q: Queryable, limit: number): Promise<string[]> {
-  const rows = await q.all<{ id: string }>(
-    `SELECT id FROM imports WHERE state IN ('queued', 'running') ORDER BY created_at, id LIMIT ?`,
-    [limit],
-  );
+  const s = sql`SELECT id FROM imports WHERE state IN ('queued', 'running') ORDER BY created_at, id LIMIT ${limit}`;
+  const rows = await q.all<{ id: string }>(s.text, s.params);
   return rows.map((r) => r.id);
 }
 
@@ -121,16 +119,15 @@ export async function unfinishedImportIds(q: Queryable, limit: number): Promise<
  * user who uploads again and again without confirming holds a bounded amount of storage.
  */
 export async function trimDrafts(q: Queryable, owner: Owner, keep: number): Promise<number> {
-  return q.run(
-    `DELETE FROM imports WHERE ${OWNED} AND state = 'draft' AND id NOT IN (
-       SELECT id FROM imports WHERE ${OWNED} AND state = 'draft' ORDER BY created_at DESC, id DESC LIMIT ?)`,
-    [owner.accountId, owner.env, owner.accountId, owner.env, keep],
-  );
+  const s = sql`DELETE FROM imports WHERE ${owned(owner)} AND state = 'draft' AND id NOT IN (
+       SELECT id FROM imports WHERE ${owned(owner)} AND state = 'draft' ORDER BY created_at DESC, id DESC LIMIT ${keep})`;
+  return q.run(s.text, s.params);
 }
 
 /** Drafts (every account's) uploaded before `before` and never confirmed. */
 export async function deleteDraftsBefore(q: Queryable, before: number): Promise<number> {
-  return q.run(`DELETE FROM imports WHERE state = 'draft' AND created_at < ?`, [before]);
+  const s = sql`DELETE FROM imports WHERE state = 'draft' AND created_at < ${before}`;
+  return q.run(s.text, s.params);
 }
 
 /** A draft confirmed: its input replaced by what the import writes, queued. 0 when it was no draft. */
@@ -141,19 +138,15 @@ export async function queueDraft(
   input: string,
   rowsTotal: number,
 ): Promise<number> {
-  return q.run(
-    `UPDATE imports SET state = 'queued', input = ?, rows_total = ? WHERE id = ? AND ${OWNED} AND state = 'draft'`,
-    [input, rowsTotal, id, owner.accountId, owner.env],
-  );
+  const s = sql`UPDATE imports SET state = 'queued', input = ${input}, rows_total = ${rowsTotal} WHERE id = ${id} AND ${owned(owner)} AND state = 'draft'`;
+  return q.run(s.text, s.params);
 }
 
 /** Marks an import running (committed at once, so pages show it) and counts the attempt. */
 export async function markRunning(q: Queryable, id: string, now: number): Promise<void> {
-  await q.run(
-    `UPDATE imports SET state = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
-     WHERE id = ? AND state IN ('queued', 'running')`,
-    [now, id],
-  );
+  const s = sql`UPDATE imports SET state = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, ${now})
+     WHERE id = ${id} AND state IN ('queued', 'running')`;
+  await q.run(s.text, s.params);
 }
 
 /**
@@ -161,10 +154,8 @@ export async function markRunning(q: Queryable, id: string, now: number): Promis
  * transaction holds it (PostgreSQL row lock, skipped when taken; SQLite has one writer at a time).
  */
 export async function claimImport(q: Queryable, id: string): Promise<ImportRecord | undefined> {
-  const row = await q.get<ImportRow>(
-    `SELECT * FROM imports WHERE id = ? AND state IN ('queued', 'running')${skipLocked(q.dialect)}`,
-    [id],
-  );
+  const s = sql`SELECT ${COLUMNS} FROM imports WHERE id = ${id} AND state IN ('queued', 'running')${raw(skipLocked(q.dialect))}`;
+  const row = await q.get<ImportRow>(s.text, s.params);
   return row === undefined ? undefined : toRecord(row);
 }
 
@@ -177,12 +168,6 @@ export async function finishImport(
   result: string,
   now: number,
 ): Promise<void> {
-  await q.run('UPDATE imports SET state = ?, rows_done = ?, errors = ?, result = ?, finished_at = ? WHERE id = ?', [
-    state,
-    rowsDone,
-    errors,
-    result,
-    now,
-    id,
-  ]);
+  const s = sql`UPDATE imports SET state = ${state}, rows_done = ${rowsDone}, errors = ${errors}, result = ${result}, finished_at = ${now} WHERE id = ${id}`;
+  await q.run(s.text, s.params);
 }
