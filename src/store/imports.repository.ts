@@ -6,9 +6,6 @@ import { skipLocked } from './dialect.ts';
 import { OWNED } from './owned-queries.ts';
 import { defineTable, insertRows } from './table.ts';
 
-// The panel's imports page still imports the record's type from here.
-export type { ImportRecord, ImportState };
-
 interface ImportRow {
   id: string;
   account_id: string;
