@@ -158,29 +158,4 @@ export const ALLOWED_FOR_NOW: readonly AllowedForNow[] = [
     to: 'store/db.ts',
     why: 'the check write and check edit pages run their own transaction to save a check with a new payee; a checks service replaces it',
   },
-  {
-    from: 'panel/',
-    to: 'store/imports.repository.ts',
-    why: 'the imports page takes the type ImportRecord from the store; it is domain/import-record.ts now',
-  },
-  {
-    from: 'panel/',
-    to: 'ajv',
-    why: 'the record forms (record-form.ts) build their own Ajv beside schemas/validator.ts; they should use that one',
-  },
-  {
-    from: 'panel/',
-    to: 'ajv-formats',
-    why: 'goes with its own Ajv, above',
-  },
-  {
-    from: 'panel/',
-    to: 'delivery/messages.ts',
-    why: 'html.ts takes escapeHtml from there; it is formats/html-text.ts now (delivery/messages.ts re-exports it until then)',
-  },
-  {
-    from: 'cli/backup.ts',
-    to: 'store/sqlite-backup.ts',
-    why: 'the backup command reaches the SQLite adapter itself; being changed beside this move, it should get the backup from cli/main.ts',
-  },
 ];

@@ -1,12 +1,23 @@
 // `checkwriter backup --out FILE`: an online, consistent copy of a SQLite database, taken while
-// servers keep writing (SQLite's backup API; store/sqlite-backup.ts). PostgreSQL is backed up with
+// servers keep writing (SQLite's backup API; store/sqlite-backup.ts, which cli/main.ts hands in:
+// a concrete adapter is the entry point's to reach, not a command's). PostgreSQL is backed up with
 // pgBackRest (deploy/pgbackrest/, docs/operations.md). Either way the server secret is not in
 // the backup, and the command says so: without it the copy's bank account numbers and API keys
 // are lost.
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { backupSqlite } from '../store/sqlite-backup.ts';
+
+/** What a finished copy reports: its size, how long it took, and rows of a few tables read back from it. */
+export interface BackupReport {
+  pages: number;
+  bytes: number;
+  ms: number;
+  counts: Record<string, number>;
+}
+
+/** Copies the SQLite database at `source` to the new file `out`. */
+export type BackupSqlite = (source: string, out: string) => Promise<BackupReport>;
 
 export const BACKUP_USAGE = `  backup --out FILE                       SQLite: an online, consistent copy of the database while
                                           servers write (restore: docs/operations.md);
@@ -22,7 +33,7 @@ function secretLine(config: Config): string {
   return `The server secret is not in the backup: it is the file ${config.secretFile}. Keep a copy of that file in your secret store, apart from this backup: without it, restored bank account numbers cannot be read and every API key is refused.`;
 }
 
-export async function backupCommand(config: Config, rest: string[]): Promise<number> {
+export async function backupCommand(config: Config, rest: string[], backupSqlite: BackupSqlite): Promise<number> {
   let out: string | undefined;
   try {
     out = parseArgs({ args: rest, options: { out: { type: 'string' } } }).values.out;
@@ -34,7 +45,7 @@ export async function backupCommand(config: Config, rest: string[]): Promise<num
     throw usage(
       'this command backs up a SQLite database; back PostgreSQL up with pgBackRest (full backup and WAL archive: deploy/pgbackrest/pgbackrest.conf, docs/operations.md)',
     );
-  let backup: Awaited<ReturnType<typeof backupSqlite>>;
+  let backup: BackupReport;
   try {
     backup = await backupSqlite(config.database.url, out);
   } catch (error) {

@@ -313,8 +313,11 @@ export async function main(argv: string[]): Promise<number> {
       return withDb(config, (db) => positivePayCommand(sessionOf(db, config), sub, rest));
     }
     case 'backup': {
-      const { backupCommand } = await import('./backup.ts');
-      return backupCommand(config, sub === undefined ? rest : [sub, ...rest]);
+      const [{ backupCommand }, { backupSqlite }] = await Promise.all([
+        import('./backup.ts'),
+        import('../store/sqlite-backup.ts'),
+      ]);
+      return backupCommand(config, sub === undefined ? rest : [sub, ...rest], backupSqlite);
     }
     case 'import': {
       const { importCommand } = await import('./import.ts');

@@ -3,9 +3,6 @@
 import { escapeHtml } from '../formats/html-text.ts';
 import { formatCents } from '../domain/money.ts';
 
-// The panel's html.ts still imports it from here.
-export { escapeHtml };
-
 export interface CheckMessageInput {
   company: string;
   payeeName: string;

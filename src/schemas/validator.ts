@@ -3,7 +3,7 @@
 // required."). Here, below services, so that both the HTTP layer (http/validation.ts, one failure
 // per request) and the import's row checks (services/imports/, every failure of a row) use one
 // configuration and one wording; nothing here knows of Fastify.
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import is the plugin function itself.
@@ -24,19 +24,41 @@ export function makeAjv(coerce: boolean, allErrors = false): Ajv {
   return ajv;
 }
 
-let rowAjv: Ajv | null = null;
+// The API's body configuration reporting every failure, not only the first: an imported row and a
+// panel form show all their problems at once.
+let everyFailureAjv: Ajv | null = null;
+const everyFailureCompiled = new WeakMap<object, ValidateFunction>();
+
+function compileEveryFailure(schema: object): ValidateFunction {
+  everyFailureAjv ??= makeAjv(false, true);
+  let compiled = everyFailureCompiled.get(schema);
+  if (compiled === undefined) {
+    compiled = everyFailureAjv.compile(schema);
+    everyFailureCompiled.set(schema, compiled);
+  }
+  return compiled;
+}
 
 /**
  * A validator of one imported row against a route's body schema (formats/imports/read-import-file.ts):
  * the same schema and wording as the API, but every failure of the row, not only the first.
  */
 export function compileRowValidator(schema: object): (data: unknown) => string[] {
-  rowAjv ??= makeAjv(false, true);
-  const compiled = rowAjv.compile(schema);
+  const compiled = compileEveryFailure(schema);
   return (data) => {
     if (compiled(data) as boolean) return [];
     return (compiled.errors ?? []).map((error) => describeValidationError(error, 'row'));
   };
+}
+
+/**
+ * Every failure of `data` against a route's body schema, as Ajv reports them (a panel form places
+ * each by its field and words it with describeValidationError). No failure is an empty list.
+ */
+export function everyFailure(schema: object, data: unknown): ErrorObject[] {
+  const validate = compileEveryFailure(schema);
+  if (validate(data) as boolean) return [];
+  return validate.errors ?? [];
 }
 
 const TYPE_WORDS: Record<string, string> = {

@@ -7,9 +7,6 @@ import { owned } from './owned-queries.ts';
 import { raw, sql } from './sql.ts';
 import { columnList, defineTable, insertRows } from './table.ts';
 
-// The panel's imports page still imports the record's type from here.
-export type { ImportRecord, ImportState };
-
 /** The imports table as stored (migration 012). */
 interface ImportRow {
   id: string;

@@ -8,6 +8,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../../domain/import-columns.ts';
 import { type BankAccount, bankAccountLabel } from '../../domain/bank-account.ts';
+import type { ImportRecord } from '../../domain/import-record.ts';
 import type { Environment } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import * as bankAccountService from '../../services/bank-account.service.ts';
@@ -19,10 +20,9 @@ import {
   MAX_IMPORT_BYTES,
   MAX_IMPORT_COLUMNS,
   MAX_IMPORT_ROWS,
-} from '../../services/imports/read-import-file.ts';
+} from '../../formats/imports/read-import-file.ts';
 import { createdRecords, errorsOf, getImport, listImports, resultOf } from '../../services/imports/records.service.ts';
 import { importRunner } from '../../services/imports/runner.service.ts';
-import type { ImportRecord } from '../../store/imports.repository.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { field } from '../shell/form.ts';
 import { html, type Html } from '../shell/html.ts';

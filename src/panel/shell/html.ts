@@ -1,6 +1,6 @@
 // HTML built with a tagged template that escapes every interpolated value unless it is already
 // markup (an `Html`), so a page cannot forget to escape a payee's name.
-import { escapeHtml } from '../../delivery/messages.ts';
+import { escapeHtml } from '../../formats/html-text.ts';
 
 export class Html {
   constructor(readonly text: string) {}

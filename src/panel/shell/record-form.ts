@@ -3,14 +3,10 @@
 // form is checked against the same TypeBox schema its API route declares (worded by the same
 // describeValidationError), and the service's rules come back as its AppError messages, which are
 // placed beside the field they name.
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { AppError } from '../../errors.ts';
-import { describeValidationError } from '../../http/validation.ts';
+import { describeValidationError, everyFailure } from '../../schemas/validator.ts';
 import { html, type Html } from './html.ts';
 import { withLabel } from './wording.ts';
-
-const addFormats = addFormatsModule as unknown as FormatsPlugin;
 
 export interface FieldSpec {
   name: string;
@@ -76,26 +72,15 @@ export function problemSummary(problems: Problems): string | undefined {
     : `${n} fields need attention: see the messages under them.`;
 }
 
-// Configured as the API's body validator (http/validation.ts), except that it reports every failing
-// field, not only the first: a form shows all its problems at once.
-const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false, verbose: true });
-addFormats(ajv, ['email', 'date', 'uri']);
-ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-const compiled = new WeakMap<object, ValidateFunction>();
-
 /**
  * Every field the API's schema refuses, as field → message. Paths are the form's field names, so
- * "The name field is required." reads as the API would say it for one item.
+ * "The name field is required." reads as the API would say it for one item. The schema is checked
+ * as the API's body validator checks it, except that every failing field is reported, not only the
+ * first: a form shows all its problems at once.
  */
 export function schemaProblems(schema: object, value: Record<string, unknown>): Problems {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  if (validate(value) === true) return {};
   const problems: Problems = {};
-  for (const error of validate.errors ?? []) {
+  for (const error of everyFailure(schema, value)) {
     const path = error.instancePath.split('/').filter((p) => p !== '');
     const params = error.params as Record<string, unknown>;
     const name = error.keyword === 'required' ? String(params.missingProperty) : (path[0] ?? '');
