@@ -26,7 +26,7 @@ import { runEmail } from './scenarios/email.ts';
 import { runPanel } from './scenarios/panel.ts';
 import { runStartup } from './scenarios/startup.ts';
 import { runKeys } from './scenarios/keys.ts';
-import { runRegister } from './scenarios/register.ts';
+import { runCheckRegister } from './scenarios/check-register.ts';
 import { runImport } from './scenarios/import.ts';
 import { runHeavy } from './scenarios/heavy.ts';
 import { runHostileForms } from './scenarios/hostile-forms.ts';
@@ -45,7 +45,7 @@ const SCENARIOS: Record<ScenarioName, (ctx: ScenarioContext) => Promise<Scenario
   panel: runPanel,
   startup: runStartup,
   keys: runKeys,
-  register: runRegister,
+  register: runCheckRegister,
   import: runImport,
   heavy: runHeavy,
   'hostile-forms': runHostileForms,

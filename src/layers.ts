@@ -17,7 +17,7 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     name: 'entry',
-    paths: ['app.ts', 'server.ts', 'worker.ts', 'cli/main.ts'],
+    paths: ['app.ts', 'server.ts', 'delivery-worker.ts', 'cli/main.ts'],
     imports: 'anything',
     role: 'the entry points: the only files that construct concrete parts and wire them together',
   },

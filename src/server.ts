@@ -12,7 +12,7 @@ import { connect } from './store/connect.ts';
 import type { Db } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
-import { buildDeliveryWorker } from './worker.ts';
+import { buildDeliveryWorker } from './delivery-worker.ts';
 import { purgeExpired } from './services/idempotency.service.ts';
 import { purgeExpiredSessions } from './services/account.service.ts';
 import { Metrics } from './metrics.ts';

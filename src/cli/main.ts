@@ -100,7 +100,7 @@ function openSession(config: Config): OpenSession {
 async function serve(config: Config): Promise<void> {
   const [{ closeOnSignals, startServer }, { deliveryStatus }] = await Promise.all([
     import('../server.ts'),
-    import('../worker.ts'),
+    import('../delivery-worker.ts'),
   ]);
   const server = await startServer(config);
   closeOnSignals(server, config);
@@ -141,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
       const [{ openDatabase }, { buildDeliveryWorker, deliveryStatus }, { pino }, { Metrics }, { listenForMetrics }] =
         await Promise.all([
           import('../server.ts'),
-          import('../worker.ts'),
+          import('../delivery-worker.ts'),
           import('pino'),
           import('../metrics.ts'),
           import('../metrics-server.ts'),

@@ -17,25 +17,25 @@ import { CallerGone, FairQueue, type FairQueueCounts, type FairQueueLimits, Queu
 import { type HeavyWork, type RunOptions, tenantOf } from './heavy-work.ts';
 import { requestSignal } from './request-signal.ts';
 import { TASK_WORDS, type TaskInput, type TaskName, type TaskOutput } from './tasks/index.ts';
-import type { WorkerMessage } from './worker.ts';
+import type { ThreadMessage } from './thread.ts';
 
 export interface HeavyWorkLog {
   warn(entry: object, message: string): void;
 }
 
 /**
- * The module the threads load: the compiled worker.js beside this file when the server runs dist/,
- * or worker.ts through tsx when it runs the sources (bin/checkwriter.js in development, vitest).
+ * The module the threads load: the compiled thread.js beside this file when the server runs dist/,
+ * or thread.ts through tsx when it runs the sources (bin/checkwriter.js in development, vitest).
  * Not `--import tsx`: on Node 20 tsx registers its ESM hooks on the main thread only, and the
  * tasks' own imports failed in the thread ("Unknown file extension .ts"); its API's register(),
  * preloaded from a data: URL naming tsx by its resolved file URL, works on every Node we support.
  */
-export function workerEntry(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
-  if (!moduleUrl.endsWith('.ts')) return { filename: fileURLToPath(new URL('./worker.js', moduleUrl)), execArgv: [] };
+export function threadEntry(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
+  if (!moduleUrl.endsWith('.ts')) return { filename: fileURLToPath(new URL('./thread.js', moduleUrl)), execArgv: [] };
   const tsx = import.meta.resolve('tsx/esm/api');
   const preload = `import { register } from ${JSON.stringify(tsx)}; register();`;
   return {
-    filename: fileURLToPath(new URL('./worker.ts', moduleUrl)),
+    filename: fileURLToPath(new URL('./thread.ts', moduleUrl)),
     execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
   };
 }
@@ -92,7 +92,7 @@ export class PiscinaHeavyWork implements HeavyWork {
     this.#settings = settings;
     this.#log = log;
     this.#queue = new FairQueue(sharesOf(settings));
-    const entry = workerEntry();
+    const entry = threadEntry();
     this.#pool = new Piscina({
       filename: entry.filename,
       name: 'perform',
@@ -150,7 +150,7 @@ export class PiscinaHeavyWork implements HeavyWork {
     const callerAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', callerAbort, { once: true });
     try {
-      const message: WorkerMessage = { task, input, started: started.port2 };
+      const message: ThreadMessage = { task, input, started: started.port2 };
       const output: TaskOutput<N> = await this.#pool.run(message, {
         transferList: [started.port2],
         signal: controller.signal,

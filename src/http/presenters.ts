@@ -12,7 +12,7 @@ import type { Payee } from '../domain/payee.ts';
 import type { Voucher } from '../domain/voucher.ts';
 import type { CreatedCheck } from '../services/check.service.ts';
 import type { Reconciliation, ReconciledRow } from '../services/clearing.service.ts';
-import type { RegisterRow } from '../services/register.service.ts';
+import type { CheckRegisterRow } from '../services/check-register.service.ts';
 import type { Outstanding } from '../domain/clearing.ts';
 
 export function createdCheckWire(c: CreatedCheck) {
@@ -152,7 +152,7 @@ export function metaWire(total: number, page: number, perPage: number) {
 }
 
 /** A row of GET /bankAccounts/{id}/register (docs/reconciliation.md). */
-export function registerRowWire(row: RegisterRow) {
+export function registerRowWire(row: CheckRegisterRow) {
   const c = row.check;
   return {
     checkId: c.id,

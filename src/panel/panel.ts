@@ -23,7 +23,7 @@ import { homePages } from './home/home.pages.ts';
 import { importsPages } from './imports/imports.pages.ts';
 import { positivePayPages } from './positive-pay/positive-pay.pages.ts';
 import { recordsPlugin } from './records/index.ts';
-import { registerListPages } from './register/register.pages.ts';
+import { checkRegisterListPages } from './check-register/check-register.pages.ts';
 import { settingsPages } from './settings/settings.pages.ts';
 import { type PanelDeps, under } from './shell/deps.ts';
 import { plainWords } from './shell/wording.ts';
@@ -156,7 +156,7 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(homePages, deps);
   await scope.register(checksPlugin, under('/checks', deps));
   await scope.register(recordsPlugin, deps);
-  await scope.register(registerListPages, under('/register', deps));
+  await scope.register(checkRegisterListPages, under('/register', deps));
   await scope.register(importsPages, under('/imports', deps));
   await scope.register(positivePayPages, under('/positive-pay', deps));
   await scope.register(bankAccountsPlugin, under('/bank-accounts', deps));

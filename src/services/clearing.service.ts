@@ -12,7 +12,7 @@ import type { Owner, Principal } from '../domain/owner.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
 import * as checks from '../store/checks.repository.ts';
-import * as register from '../store/register.repository.ts';
+import * as register from '../store/check-register.repository.ts';
 import { getBankAccount } from './bank-account.service.ts';
 import type { ServiceContext } from './context.ts';
 import { checkEventData, emit } from './events.ts';

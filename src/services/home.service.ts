@@ -1,6 +1,6 @@
 // The office's home: per bank account what is outstanding and the checks
 // written and cleared in each of the last weeks, and the latest imports and positive pay exports.
-// Reads only. "Outstanding" is the register's own (register.service.ts), weeks are the account's
+// Reads only. "Outstanding" is the register's own (check-register.service.ts), weeks are the account's
 // calendar weeks (domain/weeks.ts) up to today in its time zone.
 import type { BankAccount } from '../domain/bank-account.ts';
 import { today } from '../domain/dates.ts';
@@ -13,7 +13,7 @@ import type { Outstanding } from '../domain/clearing.ts';
 import type { ServiceContext } from './context.ts';
 import { listImports } from './imports/records.service.ts';
 import { listExports, type PositivePayExport } from './positive-pay.service.ts';
-import { outstandingByBankAccount } from './register.service.ts';
+import { outstandingByBankAccount } from './check-register.service.ts';
 
 /** Weeks the home's chart shows, this one included. */
 export const HOME_WEEKS = 12;

@@ -221,7 +221,7 @@ describe('the rules check', () => {
       /the tasks layer may import .* — not services/,
     );
     expect(breakOf(edge('cli/import.ts', 'store/accounts.repository.ts'))).toMatch(/the cli layer .* — not store/);
-    expect(breakOf(edge('http/presenters.ts', 'store/register.repository.ts', true))).toMatch(/not store/);
+    expect(breakOf(edge('http/presenters.ts', 'store/check-register.repository.ts', true))).toMatch(/not store/);
     expect(breakOf(edge('http/presenters.ts', 'services/check.service.ts'))).toMatch(/types alone also from services/);
     expect(breakOf(edge('http/presenters.ts', 'services/check.service.ts', true))).toBeNull();
     expect(breakOf(edge('domain/check.ts', 'schemas/checks.ts'))).toMatch(

@@ -8,7 +8,7 @@ import { seedBasics, startTestApp, BASE, type Client, type TestApp } from '../su
 import { parseMail, peerEnv, startSmsPeer, startSmtpPeer, type SmsPeer, type SmtpPeer } from '../support/mail-peers.ts';
 import { parsePdf } from '../render/support/pdf.ts';
 import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
-import { deliveryStatus } from '../../src/worker.ts';
+import { deliveryStatus } from '../../src/delivery-worker.ts';
 
 describe.each(dialects())('email and SMS delivery (%s)', (dialect) => {
   let t: TestApp;

@@ -12,7 +12,7 @@ import { bankAccountNames } from '../../src/store/bank-accounts.repository.ts';
 import { findChecks } from '../../src/store/checks.repository.ts';
 import { existingIds } from '../../src/store/owned-queries.ts';
 import { findPayees } from '../../src/store/payees.repository.ts';
-import { checksBySerial } from '../../src/store/register.repository.ts';
+import { checksBySerial } from '../../src/store/check-register.repository.ts';
 import { freshDatabase, type TestDatabase } from '../support/databases.ts';
 
 let t: TestDatabase;

@@ -4,7 +4,7 @@
 import { bankAccountRoutes } from './bank-accounts/bank-accounts.route.ts';
 import { micrTestPageRoutes } from './bank-accounts/micr-test-page.route.ts';
 import { signatureRoutes } from './bank-accounts/signature.route.ts';
-import { registerRoutes } from './bank-accounts/register.route.ts';
+import { checkRegisterRoutes } from './bank-accounts/check-register.route.ts';
 import { categoryRoutes } from './categories.route.ts';
 import { checkAttachmentRoutes } from './checks/attachments.route.ts';
 import { checkClearRoutes } from './checks/clear.route.ts';
@@ -33,7 +33,7 @@ export const apiRoutes = [
   bankAccountRoutes,
   micrTestPageRoutes,
   signatureRoutes,
-  registerRoutes,
+  checkRegisterRoutes,
   checkClearRoutes,
   mailCheckRoutes,
   emailCheckRoutes,

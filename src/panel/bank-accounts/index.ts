@@ -4,12 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { recordKindPages } from '../records/records.pages.ts';
 import { depsOf, type PanelDeps } from '../shell/deps.ts';
 import { bankAccountsKind, bankAccountUploads } from './bank-accounts.pages.ts';
-import { bankAccountRegisterPages } from './register.pages.ts';
+import { bankAccountCheckRegisterPages } from './check-register.pages.ts';
 
 export async function bankAccountsPlugin(app: FastifyInstance, options: PanelDeps): Promise<void> {
   const deps = depsOf(options);
   await recordKindPages(app, deps, bankAccountsKind);
   // Uploads parse multipart bodies, each in its own scope only.
   await app.register(bankAccountUploads, deps);
-  await app.register(bankAccountRegisterPages, deps);
+  await app.register(bankAccountCheckRegisterPages, deps);
 }

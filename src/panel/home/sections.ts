@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../services/context.ts';
 import { weeksChart } from './chart.ts';
 import { type Html, html } from '../shell/html.ts';
 import { money, when, withEnv } from '../shell/layout.ts';
-import { checksCount } from '../bank-accounts/register.pages.ts';
+import { checksCount } from '../bank-accounts/check-register.pages.ts';
 
 const IMPORT_STATES: Readonly<Record<string, string>> = {
   queued: 'waiting',

@@ -5,7 +5,7 @@ import * as clearing from '../../../services/clearing.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { checkWire } from '../../presenters.ts';
-import { ClearCheckBody, ClearCheckResponse } from '../../../schemas/register.ts';
+import { ClearCheckBody, ClearCheckResponse } from '../../../schemas/check-register.ts';
 import { errorResponses, IdParam, pathId } from '../../../schemas/common.ts';
 
 export const checkClearRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {

@@ -6,7 +6,7 @@ import { today } from '../../src/domain/dates.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, clientFor, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { csrfOf, Visitor } from '../support/panel-visitor.ts';
-import { checksCount } from '../../src/panel/bank-accounts/register.pages.ts';
+import { checksCount } from '../../src/panel/bank-accounts/check-register.pages.ts';
 
 const PASSWORD = 'correct horse battery';
 const TODAY = today('UTC');
@@ -35,14 +35,17 @@ describe.each(dialects())('register pages (%s)', (dialect) => {
 
   /** Posts the upload form as a browser does: multipart, the page's CSRF token, the file. */
   async function upload(visitor: Visitor, bankAccountId: string, csv: string, csrf?: string) {
-    const registerPage = await visitor.get(`/panel/bank-accounts/${bankAccountId}/register`);
+    const checkRegisterPage = await visitor.get(`/panel/bank-accounts/${bankAccountId}/register`);
     const boundary = '----cwtestboundary7MA4YWxkTrZu0gW';
     const part = (name: string, value: string, file = false) =>
       `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="paid.csv"\r\nContent-Type: text/csv' : ''}\r\n\r\n${value}\r\n`;
-    const body = `${part('_csrf', csrf ?? csrfOf(registerPage.body))}${part('env', 'test')}${part('clearedDate', TODAY)}${part('file', csv, true)}--${boundary}--\r\n`;
+    const body = `${part('_csrf', csrf ?? csrfOf(checkRegisterPage.body))}${part('env', 'test')}${part('clearedDate', TODAY)}${part('file', csv, true)}--${boundary}--\r\n`;
     // The form's own action, as a browser posts it.
-    const action = /<form method="post" action="([^"]+)" enctype="multipart\/form-data"/.exec(registerPage.body)?.[1];
-    if (action === undefined && registerPage.status === 200) throw new Error('no upload form on the register page');
+    const action = /<form method="post" action="([^"]+)" enctype="multipart\/form-data"/.exec(
+      checkRegisterPage.body,
+    )?.[1];
+    if (action === undefined && checkRegisterPage.status === 200)
+      throw new Error('no upload form on the register page');
     const response = await t.app.inject({
       method: 'POST',
       // (A register another visitor may not open has no form: the upload goes where it would.)

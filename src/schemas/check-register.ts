@@ -65,14 +65,14 @@ export const ClearedItemsResponse = Type.Object({
   }),
 });
 
-export const RegisterQuery = Type.Object({ perPage: PageQuery.perPage, page: PageQuery.page });
+export const CheckRegisterQuery = Type.Object({ perPage: PageQuery.perPage, page: PageQuery.page });
 
 const Outstanding = Type.Object({
   count: Type.Integer({ description: 'Issued checks (printed, mailed, emailed, e-printed) not cleared.' }),
   total: Type.Number({ description: 'Their amounts added up.' }),
 });
 
-export const RegisterResponse = Type.Object({
+export const CheckRegisterResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
     meta: Meta,

@@ -31,7 +31,7 @@ export async function outstandingOf(q: Queryable, bankAccountId: string): Promis
 }
 
 /** A place in register order. */
-export interface RegisterKey {
+export interface CheckRegisterKey {
   issueDate: string;
   createdAt: number;
   id: string;
@@ -41,7 +41,11 @@ export interface RegisterKey {
  * The place of every `every`-th check of the register (positions 0, every, 2 × every, …), counted
  * by the database over the checks_register index in one pass.
  */
-export async function registerAnchors(q: Queryable, bankAccountId: string, every: number): Promise<RegisterKey[]> {
+export async function checkRegisterAnchors(
+  q: Queryable,
+  bankAccountId: string,
+  every: number,
+): Promise<CheckRegisterKey[]> {
   const rows = await q.all<{ issue_date: string; created_at: number | string; id: string }>(
     `SELECT issue_date, created_at, id FROM (
        SELECT issue_date, created_at, id, ROW_NUMBER() OVER (ORDER BY ${ORDER}) AS n FROM checks WHERE bank_account_id = ?
@@ -52,14 +56,14 @@ export async function registerAnchors(q: Queryable, bankAccountId: string, every
 }
 
 /** How many checks the register of a bank account lists (all statuses). */
-export async function registerLength(q: Queryable, bankAccountId: string): Promise<number> {
+export async function checkRegisterLength(q: Queryable, bankAccountId: string): Promise<number> {
   const row = await q.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM checks WHERE bank_account_id = ?', [
     bankAccountId,
   ]);
   return Number(row?.n ?? 0);
 }
 
-export interface RegisterEntry {
+export interface CheckRegisterEntry {
   id: string;
   /** Outstanding total through this check, in register order. */
   runningCents: number;
@@ -71,14 +75,14 @@ export interface RegisterEntry {
  * it), the outstanding total before the page is summed on the checks_outstanding index (only
  * outstanding checks), and the page's own outstanding amounts are added up row by row.
  */
-export async function registerPage(
+export async function checkRegisterPage(
   q: Queryable,
   bankAccountId: string,
   limit: number,
   offset: number,
   length: number,
-  from: { key: RegisterKey; skip: number } | null = null,
-): Promise<RegisterEntry[]> {
+  from: { key: CheckRegisterKey; skip: number } | null = null,
+): Promise<CheckRegisterEntry[]> {
   if (offset >= length || limit <= 0) return [];
   const rows = Math.min(limit, length - offset);
   type Row = { id: string; issue_date: string; created_at: number | string; out_cents: number | string };

@@ -1,7 +1,7 @@
 // One bank account's check register (docs/reconciliation.md): its checks with running outstanding
 // totals, marking checks cleared by hand (tick, date, POST) or taking a clearing back, and the
 // bank's cleared-items file uploaded with a page of what matched and what did not. The list of
-// every bank account's register is the Register menu's page (register/register.pages.ts). Same
+// every bank account's register is the Register menu's page (check-register/check-register.pages.ts). Same
 // services as the API; no script needed.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -15,7 +15,7 @@ import { today } from '../../domain/dates.ts';
 import type { Environment } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import * as clearing from '../../services/clearing.service.ts';
-import * as registerService from '../../services/register.service.ts';
+import * as checkRegisterService from '../../services/check-register.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { field, fields } from '../shell/form.ts';
 import { html, type Html } from '../shell/html.ts';
@@ -67,7 +67,7 @@ function registerPaging(request: FastifyRequest): { page: number; perPage: numbe
   return { page: f.page, perPage: f.perPage };
 }
 
-async function registerPage(
+async function checkRegisterPage(
   deps: PanelDeps,
   request: FastifyRequest,
   bankAccountId: string,
@@ -76,7 +76,7 @@ async function registerPage(
   const env = envOf(request);
   const principal = principalFor(request, env);
   const { page: number, perPage } = registerPaging(request);
-  const view = await registerService.registerOf(deps.ctx, principal, bankAccountId, {
+  const view = await checkRegisterService.checkRegisterOf(deps.ctx, principal, bankAccountId, {
     limit: perPage,
     offset: (number - 1) * perPage,
   });
@@ -159,7 +159,7 @@ interface Upload {
   tooLarge: boolean;
 }
 
-export async function bankAccountRegisterPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+export async function bankAccountCheckRegisterPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
   // Uploads are parsed in this scope only; a file past the limit is cut and reported, not a 500.
   await app.register(multipart, {
@@ -169,7 +169,7 @@ export async function bankAccountRegisterPages(app: FastifyInstance, deps: Panel
 
   app.get('/:id/register', async (request, reply) => {
     const { id } = request.params as { id: string };
-    return sendPage(reply, await registerPage(deps, request, id));
+    return sendPage(reply, await checkRegisterPage(deps, request, id));
   });
 
   app.post('/:id/register/clear', async (request, reply) => {
@@ -184,7 +184,7 @@ export async function bankAccountRegisterPages(app: FastifyInstance, deps: Panel
         request.query = { page: field(request.body, 'page'), perPage: field(request.body, 'perPage') };
         return sendPage(
           reply,
-          await registerPage(deps, request, id, {
+          await checkRegisterPage(deps, request, id, {
             field: 'clear',
             message: clearedDateWords(error.message, field(request.body, 'clearedDate')),
           }),
@@ -245,13 +245,13 @@ export async function bankAccountRegisterPages(app: FastifyInstance, deps: Panel
         if (error instanceof AppError && error.code === 'validation') {
           return sendPage(
             reply,
-            await registerPage(deps, request, id, { field: 'file', message: plainWords(error.message) }),
+            await checkRegisterPage(deps, request, id, { field: 'file', message: plainWords(error.message) }),
             422,
           );
         }
         throw error;
       }
-      const view = await registerService.registerOf(ctx, principal, id, { limit: 0, offset: 0 });
+      const view = await checkRegisterService.checkRegisterOf(ctx, principal, id, { limit: 0, offset: 0 });
       const back = withEnv(`/panel/bank-accounts/${id}/register`, env);
       const clearedCents = result.matched.reduce((sum, m) => sum + m.amountCents, 0);
       const link = (checkId: string | undefined, text: string): Html | string =>

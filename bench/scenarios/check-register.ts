@@ -30,18 +30,18 @@ interface RegisterReply {
   data: { meta: { total: number }; outstanding: { count: number; total: number }; checks: unknown[] };
 }
 
-export interface RegisterPageResult {
+export interface CheckRegisterPageResult {
   name: string;
   path: string;
   bodyBytes: number;
   load: LoadResult;
 }
 
-export interface RegisterDetails {
+export interface CheckRegisterDetails {
   checks: number;
   outstanding: { count: number; total: number };
   seedMs: number;
-  pages: RegisterPageResult[];
+  pages: CheckRegisterPageResult[];
 }
 
 function describe(r: LoadResult): string {
@@ -59,7 +59,7 @@ async function signUpWithKey(panel: PanelClient): Promise<string> {
   return key;
 }
 
-export async function runRegister(ctx: ScenarioContext): Promise<ScenarioOutcome<RegisterDetails>> {
+export async function runCheckRegister(ctx: ScenarioContext): Promise<ScenarioOutcome<CheckRegisterDetails>> {
   const { db } = ctx.database;
   const panel = new PanelClient(ctx.serverUrl);
   try {
@@ -123,7 +123,7 @@ export async function runRegister(ctx: ScenarioContext): Promise<ScenarioOutcome
         headers: { cookie: panel.cookieHeader() },
       },
     ];
-    const pages: RegisterPageResult[] = [];
+    const pages: CheckRegisterPageResult[] = [];
     for (const t of targets) {
       // Each page is fetched once first: a 303 to sign-in or a short page would measure something else.
       const once = t.path.startsWith('/api/') ? null : await panel.get(t.path);

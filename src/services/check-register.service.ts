@@ -11,7 +11,7 @@ import type { Paged } from '../domain/paging.ts';
 import * as counts from '../store/check-counts.repository.ts';
 import * as checks from '../store/checks.repository.ts';
 import type { Page } from '../store/owned-queries.ts';
-import * as register from '../store/register.repository.ts';
+import * as checkRegister from '../store/check-register.repository.ts';
 import { getBankAccount, listBankAccounts } from './bank-account.service.ts';
 import type { ServiceContext } from './context.ts';
 
@@ -30,7 +30,7 @@ const ANCHORS_RECOUNT_MS = 10_000;
 /** A register's length and page anchors as of one value of the owner's change counter. */
 interface Shape extends AsOf {
   length: number;
-  anchors: register.RegisterKey[];
+  anchors: checkRegister.CheckRegisterKey[];
   /** When the anchors were counted (0: none counted). */
   anchorsAt: number;
 }
@@ -57,7 +57,7 @@ async function registerShape(ctx: ServiceContext, owner: Owner, bankAccountId: s
   // Known, and anchored (or short, or between two counts of a changing register): as it is.
   if (known !== undefined && (known.length < ANCHORS_FROM || known.anchors.length > 0 || !anchorsDue(known)))
     return known;
-  const length = known?.length ?? (await register.registerLength(ctx.db, bankAccountId));
+  const length = known?.length ?? (await checkRegister.checkRegisterLength(ctx.db, bankAccountId));
   const earlier = known ?? cache.peek(bankAccountId);
   const shape: Shape =
     length < ANCHORS_FROM
@@ -66,7 +66,7 @@ async function registerShape(ctx: ServiceContext, owner: Owner, bankAccountId: s
         ? {
             changes,
             length,
-            anchors: await register.registerAnchors(ctx.db, bankAccountId, ANCHOR_EVERY),
+            anchors: await checkRegister.checkRegisterAnchors(ctx.db, bankAccountId, ANCHOR_EVERY),
             anchorsAt: now,
           }
         : { changes, length, anchors: [], anchorsAt: earlier?.anchorsAt ?? 0 };
@@ -74,33 +74,33 @@ async function registerShape(ctx: ServiceContext, owner: Owner, bankAccountId: s
   return shape;
 }
 
-export interface RegisterRow {
+export interface CheckRegisterRow {
   check: Check;
   outstanding: boolean;
   /** Outstanding total through this check, in register order (cents). */
   runningCents: number;
 }
 
-export interface RegisterView {
+export interface CheckRegisterView {
   bankAccount: BankAccount;
   /** Checks in the register (every status). */
   total: number;
   outstanding: Outstanding;
-  rows: RegisterRow[];
+  rows: CheckRegisterRow[];
 }
 
-export async function registerOf(
+export async function checkRegisterOf(
   ctx: ServiceContext,
   owner: Owner,
   bankAccountId: string,
   paging: { limit: number; offset: number },
-): Promise<RegisterView> {
+): Promise<CheckRegisterView> {
   const bankAccount = await getBankAccount(ctx, owner, bankAccountId);
-  const outstanding = await register.outstandingOf(ctx.db, bankAccount.id);
+  const outstanding = await checkRegister.outstandingOf(ctx.db, bankAccount.id);
   const shape = await registerShape(ctx, owner, bankAccount.id);
   const total = shape.length;
   const anchor = shape.anchors[Math.floor(paging.offset / ANCHOR_EVERY)];
-  const entries = await register.registerPage(
+  const entries = await checkRegister.checkRegisterPage(
     ctx.db,
     bankAccount.id,
     paging.limit,
@@ -135,6 +135,6 @@ export async function outstandingByBankAccount(
   const accounts = await listBankAccounts(ctx, owner, page);
   const items = [];
   for (const bankAccount of accounts.items)
-    items.push({ bankAccount, outstanding: await register.outstandingOf(ctx.db, bankAccount.id) });
+    items.push({ bankAccount, outstanding: await checkRegister.outstandingOf(ctx.db, bankAccount.id) });
   return { total: accounts.total, items };
 }

@@ -6,21 +6,21 @@ import { MAX_CLEARED_ITEMS_BYTES } from '../../../domain/cleared-items.ts';
 import { AppError } from '../../../errors.ts';
 import * as clearing from '../../../services/clearing.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import * as registerService from '../../../services/register.service.ts';
+import * as checkRegisterService from '../../../services/check-register.service.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { metaWire, outstandingWire, reconciliationWire, registerRowWire } from '../../presenters.ts';
 import {
   ClearedItemsBody,
   ClearedItemsQuery,
   ClearedItemsResponse,
-  RegisterQuery,
-  RegisterResponse,
-} from '../../../schemas/register.ts';
+  CheckRegisterQuery,
+  CheckRegisterResponse,
+} from '../../../schemas/check-register.ts';
 import { errorResponses, IdParam, pageOf, pathId } from '../../../schemas/common.ts';
 
 const CSV_ONLY = 'Send the cleared-items file as the request body with Content-Type: text/csv.';
 
-export const registerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+export const checkRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addContentTypeParser(
     'text/csv',
     { parseAs: 'string', bodyLimit: MAX_CLEARED_ITEMS_BYTES },
@@ -36,13 +36,13 @@ export const registerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
           'Checks of the bank account in register order (issue date, then creation), every status, with `runningOutstanding`: the total of outstanding checks (printed, mailed, emailed or e-printed, not cleared) through each row. `outstanding` counts and adds up all of them.',
         tags: ['reconciliation'],
         params: IdParam('bankAccountId'),
-        querystring: RegisterQuery,
-        response: { 200: RegisterResponse, ...errorResponses(404) },
+        querystring: CheckRegisterQuery,
+        response: { 200: CheckRegisterResponse, ...errorResponses(404) },
       },
     },
     async (request) => {
       const { page, perPage, limit, offset } = pageOf(request.query);
-      const view = await registerService.registerOf(
+      const view = await checkRegisterService.checkRegisterOf(
         ctx,
         principalOf(request),
         pathId(request.params, 'bankAccountId'),

@@ -1,21 +1,21 @@
 // The Register menu's page (docs/reconciliation.md): every bank account with its outstanding checks
-// and their total, each linking to that account's register (bank-accounts/register.pages.ts, where
+// and their total, each linking to that account's register (bank-accounts/check-register.pages.ts, where
 // checks are marked cleared and the bank's file is reconciled).
 import type { FastifyInstance } from 'fastify';
-import * as registerService from '../../services/register.service.ts';
+import * as checkRegisterService from '../../services/check-register.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { html } from '../shell/html.ts';
 import { money, page, pager, sendPage, withEnv } from '../shell/layout.ts';
 import { listFilters } from '../shell/list-query.ts';
 import { envOf, principalFor } from '../shell/session.ts';
 
-export async function registerListPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+export async function checkRegisterListPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
   app.get('', async (request, reply) => {
     const env = envOf(request);
     const f = listFilters(request.query);
-    const result = await registerService.outstandingByBankAccount(ctx, principalFor(request, env), {
+    const result = await checkRegisterService.outstandingByBankAccount(ctx, principalFor(request, env), {
       limit: f.perPage,
       offset: (f.page - 1) * f.perPage,
       term: null,

@@ -4,14 +4,14 @@
 import type { MessagePort } from 'node:worker_threads';
 import { isTaskName, loadTask, type TaskInput, type TaskName } from './tasks/index.ts';
 
-export interface WorkerMessage {
+export interface ThreadMessage {
   task: string;
   input: unknown;
   /** Receives one message when the task starts. */
   started: MessagePort;
 }
 
-export async function perform(message: WorkerMessage): Promise<unknown> {
+export async function perform(message: ThreadMessage): Promise<unknown> {
   const { task, input, started } = message;
   if (!isTaskName(task)) throw new Error(`no heavy-work task named ${task}`);
   const run = await loadTask(task);

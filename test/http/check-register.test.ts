@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { today } from '../../src/domain/dates.ts';
-import { registerAnchors, registerPage } from '../../src/store/register.repository.ts';
+import { checkRegisterAnchors, checkRegisterPage } from '../../src/store/check-register.repository.ts';
 import { seedChecks } from '../../bench/seed.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, replyOf, seedBasics, startTestApp, type Client, type Reply, type TestApp } from '../support/app.ts';
@@ -442,13 +442,13 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
     expect((await api.get(`/bankAccounts/${bank}/register?page=99`)).body.data.checks).toEqual([]);
     // Long registers page from anchors (every 1,000th check): the same rows and totals as without.
     const db = t.database.db;
-    const anchors = await registerAnchors(db, bank, 5);
+    const anchors = await checkRegisterAnchors(db, bank, 5);
     expect(anchors.map((a) => a.id)).toEqual(expected.filter((_, i) => i % 5 === 0).map((e) => e.checkId));
     for (let offset = 0; offset < 23; offset += 3) {
       const anchor = anchors[Math.floor(offset / 5)];
       if (anchor === undefined) throw new Error('anchor missing');
-      const anchored = await registerPage(db, bank, 4, offset, 23, { key: anchor, skip: offset % 5 });
-      expect(anchored).toEqual(await registerPage(db, bank, 4, offset, 23));
+      const anchored = await checkRegisterPage(db, bank, 4, offset, 23, { key: anchor, skip: offset % 5 });
+      expect(anchored).toEqual(await checkRegisterPage(db, bank, 4, offset, 23));
       expect(anchored.map((e) => e.id)).toEqual(expected.slice(offset, offset + 4).map((e) => e.checkId));
     }
     // Reading the register changed nothing.
