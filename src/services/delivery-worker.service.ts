@@ -13,7 +13,7 @@ import { localMoment } from '../domain/dates.ts';
 import type { Db } from '../store/db.ts';
 import type { Metrics } from '../metrics.ts';
 import * as accounts from '../store/accounts.repository.ts';
-import * as checks from '../store/checks.repository.ts';
+import * as checks from '../store/checks/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
 import type { ClaimedDelivery } from '../store/deliveries.repository.ts';
 import { accountEmail, checkEmail, checkSms, phoneCodeSms, type CheckMessageInput } from '../delivery/messages.ts';

@@ -7,7 +7,7 @@ import { today } from '../../../domain/dates.ts';
 import type { Environment } from '../../../domain/owner.ts';
 import { CreateChecksBody } from '../../../schemas/checks.ts';
 import { CreatePayeesBody } from '../../../schemas/payees.ts';
-import * as checkService from '../../../services/check.service.ts';
+import * as checkService from '../../../services/checks/write.service.ts';
 import * as payeeService from '../../../services/payee.service.ts';
 import { transactionJoinedByCalls } from '../../../store/db.ts';
 import { checkInput, emptyValues, newPayeeInput, schemaProblem, valuesFromForm } from './form-fields.ts';

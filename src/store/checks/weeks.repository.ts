@@ -2,8 +2,8 @@
 // up by the database over a range of an index of each bank account, never by reading the checks.
 // Callers have already found the bank accounts among the owner's (as in register.repository.ts),
 // so their ids scope every query here.
-import type { Queryable } from './db.ts';
-import { weeksAfter } from './dialect.ts';
+import type { Queryable } from '../db.ts';
+import { weeksAfter } from '../dialect.ts';
 
 export interface WeekTotal {
   bankAccountId: string;

@@ -5,10 +5,10 @@
 // PostgreSQL pg_trgm's GIN, keyed by owner with btree_gin since migration 019, so that a bitmap
 // holds the owner's candidates alone), the payee index for payees whose name matches, the amount
 // index for the amount.
-import type { Owner } from '../domain/owner.ts';
-import type { Dialect, Queryable, SqlValue } from './db.ts';
-import { containsIgnoreCase } from './dialect.ts';
-import { fromNearerEnd, likePattern } from './owned-queries.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Dialect, Queryable, SqlValue } from '../db.ts';
+import { containsIgnoreCase } from '../dialect.ts';
+import { fromNearerEnd, likePattern } from '../owned-queries.ts';
 
 export interface SearchFilter {
   status: number | null;
