@@ -222,7 +222,9 @@ describe('the rules check', () => {
     );
     expect(breakOf(edge('cli/import.ts', 'store/accounts.repository.ts'))).toMatch(/the cli layer .* — not store/);
     expect(breakOf(edge('http/presenters.ts', 'store/register.repository.ts', true))).toMatch(/not store/);
-    expect(breakOf(edge('http/presenters.ts', 'services/checks/write.service.ts'))).toMatch(/types alone also from services/);
+    expect(breakOf(edge('http/presenters.ts', 'services/checks/write.service.ts'))).toMatch(
+      /types alone also from services/,
+    );
     expect(breakOf(edge('http/presenters.ts', 'services/checks/write.service.ts', true))).toBeNull();
     expect(breakOf(edge('domain/check.ts', 'schemas/checks.ts'))).toMatch(
       /the domain layer may import nothing of ours/,
