@@ -1,5 +1,5 @@
 // GET /checks and the panel's check list: pages by status and referenceId from the checks
-// repository, term searches from store/checks/search.ts with their totals remembered (issue 13).
+// repository, term searches from store/checks/search.ts with their totals remembered.
 import type { Check } from '../../domain/check.ts';
 import { parseAmountToCents } from '../../domain/money.ts';
 import type { Owner } from '../../domain/owner.ts';

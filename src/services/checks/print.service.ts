@@ -48,7 +48,7 @@ interface SharedReads {
   account(): Promise<Account | undefined>;
   bank(id: string): ReturnType<typeof bankAccountStore.findBankAccountForPrinting>;
   fromAddress(id: string): ReturnType<typeof addressStore.findAddress>;
-  /** The logo a bank account's checks print: its own, else the account's (issue 14). */
+  /** The logo a bank account's checks print: its own, else the account's. */
   logo(bankAccountId: string): Promise<Buffer | null>;
   /** The account's settings: its address and phone complete the drawer block without a from address. */
   settings(): ReturnType<typeof accounts.findAccountSettings>;

@@ -37,7 +37,7 @@ export async function getCheckVoucher(ctx: ServiceContext, owner: Owner, checkId
   return voucher;
 }
 
-/** POST /vouchers: a voucher on its own, for a check to name by `voucherId` later (issue 25). */
+/** POST /vouchers: a voucher on its own, for a check to name by `voucherId` later. */
 export async function createVoucher(
   ctx: ServiceContext,
   owner: Principal,

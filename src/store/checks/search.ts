@@ -1,4 +1,4 @@
-// The `term` filter of GET /checks at a million checks (issue 13). A check matches when the term
+// The `term` filter of GET /checks at a million checks. A check matches when the term
 // (lower-cased) is a substring of its search_text, or of its payee's current name, or equals its
 // amount when the term reads as one. The three are counted as disjoint parts, each on its own
 // index: the trigram index for the text (FTS5 on SQLite, keyed by owner since migration 017; on
