@@ -16,7 +16,7 @@ export interface BareFastifySetup {
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string | null };
 }
 
-// Kept in step by hand with findCheck in src/store/checks.repository.ts: if that query changes,
+// Kept in step by hand with findCheck in src/store/checks/checks.repository.ts: if that query changes,
 // change this one, or the ratio compares different database work.
 const FIND_CHECK = `SELECT c.id, c.bank_account_id, b.name AS bank_account_name, c.payee_id, p.name AS payee_name,
   c.category_id, c.voucher_id, c.serial_number, c.issue_date, c.amount_cents, c.memo, c.note, c.account_number,

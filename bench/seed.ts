@@ -13,7 +13,7 @@ import { newId } from '../src/domain/ids.ts';
 import type { Owner } from '../src/domain/owner.ts';
 import type { NewCheck } from '../src/domain/check.ts';
 import type { Db } from '../src/store/db.ts';
-import { searchText } from '../src/store/check-rows.ts';
+import { searchText } from '../src/store/checks/rows.ts';
 import { updateBankAccount } from '../src/store/bank-accounts.repository.ts';
 
 /** Checks per transaction: large enough that commits are rare, small enough to report progress. */

@@ -64,7 +64,7 @@ const NEXT_PAGES = [2, 3, 4, 5];
 /**
  * Whether the service should list `check` for these filters: the term is a case-insensitive
  * substring of search_text or of the payee's name, or equals the amount when it reads as one
- * (check-list.service.ts listChecks, check-pages.repository.ts listChecks).
+ * (services/checks/list.service.ts listChecks, store/checks/pages.repository.ts listChecks).
  */
 function matcher(params: Params): (check: SeededCheck) => boolean {
   const status = params.status === undefined ? null : isStatusName(params.status) ? statusCode(params.status) : -1;

@@ -1,6 +1,6 @@
 // The bank's cleared-items (paid-items) file as the service sees it: its bounds and the rows read
 // from it (check number, amount, paid date). Reading the file itself is formats/cleared-items-file.ts;
-// which check a row matches is the service's (services/clearing.service.ts).
+// which check a row matches is the service's (services/checks/clearing.service.ts).
 
 /** Largest file taken (API body and panel upload): a year of a busy account's paid checks. */
 export const MAX_CLEARED_ITEMS_BYTES = 1024 * 1024;

@@ -10,8 +10,8 @@ import type { Category } from '../domain/category.ts';
 import type { Check } from '../domain/check.ts';
 import type { Payee } from '../domain/payee.ts';
 import type { Voucher } from '../domain/voucher.ts';
-import type { CreatedCheck } from '../services/check.service.ts';
-import type { Reconciliation, ReconciledRow } from '../services/clearing.service.ts';
+import type { CreatedCheck } from '../services/checks/write.service.ts';
+import type { Reconciliation, ReconciledRow } from '../services/checks/clearing.service.ts';
 import type { CheckRegisterRow } from '../services/check-register.service.ts';
 import type { Outstanding } from '../domain/clearing.ts';
 

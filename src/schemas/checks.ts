@@ -197,7 +197,7 @@ export const PrintChecksBody = Type.Object(
   { additionalProperties: false },
 );
 
-// The input types of the services (services/check.service.ts, lifecycle.service.ts), derived from
+// The input types of the services (services/checks/write.service.ts, lifecycle.service.ts), derived from
 // the schemas the requests are validated against, so a field added here reaches the services'
 // types (and the compiler) at once.
 export type VoucherItemInput = Static<typeof VoucherItemInput>;

@@ -3,7 +3,7 @@ import type { Owner } from '../domain/owner.ts';
 import { newId } from '../domain/ids.ts';
 import { sniffFileType } from '../domain/file-types.ts';
 import { AppError, notFound } from '../errors.ts';
-import * as checks from '../store/checks.repository.ts';
+import * as checks from '../store/checks/checks.repository.ts';
 import * as attachments from '../store/attachments.repository.ts';
 import type { AttachmentMeta } from '../domain/delivery.ts';
 import type { ServiceContext } from './context.ts';

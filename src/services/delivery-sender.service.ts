@@ -19,7 +19,7 @@ import { RefusedDestination } from '../delivery/webhook-post.ts';
 import type { WebhookSender } from '../delivery/webhook-sender.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as attachmentStore from '../store/attachments.repository.ts';
-import * as checks from '../store/checks.repository.ts';
+import * as checks from '../store/checks/checks.repository.ts';
 import type { Db } from '../store/db.ts';
 import type { ClaimedDelivery } from '../store/delivery-claims.repository.ts';
 import * as webhooks from '../store/events.repository.ts';

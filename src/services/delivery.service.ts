@@ -8,14 +8,14 @@ import { statusCode, statusName } from '../domain/check-status.ts';
 import { tokenHash } from '../domain/secret-tokens.ts';
 import { AppError, notFound } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
-import * as checks from '../store/checks.repository.ts';
+import * as checks from '../store/checks/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
 import * as payeeLinks from '../store/payee-links.repository.ts';
 import * as sandboxInbox from '../store/sandbox-inbox.repository.ts';
 import type { SandboxMessage } from '../domain/delivery.ts';
 import { openSandboxMessage } from '../domain/sealed-sandbox.ts';
 import type { ServiceContext } from './context.ts';
-import { checkPdf } from './print.service.ts';
+import { checkPdf } from './checks/print.service.ts';
 import { checkEventData, emit } from './events.ts';
 
 export async function checkDeliveries(ctx: ServiceContext, owner: Owner, checkId: string): Promise<Delivery[]> {

@@ -2,10 +2,10 @@ import type { Principal } from '../domain/owner.ts';
 import type { Delivery } from '../domain/delivery.ts';
 import { newId } from '../domain/ids.ts';
 import { canEmail, statusName } from '../domain/check-status.ts';
-import { applyEvent, assertNotQueuedForMail } from './lifecycle.service.ts';
+import { applyEvent, assertNotQueuedForMail } from './checks/lifecycle.service.ts';
 import { AppError } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
-import * as checks from '../store/checks.repository.ts';
+import * as checks from '../store/checks/checks.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
 import * as payeeLinks from '../store/payee-links.repository.ts';
 import * as payeeStore from '../store/payees.repository.ts';
@@ -15,7 +15,7 @@ import { deliveryTokenContext } from '../domain/sealed.ts';
 import { currentDataKeyId } from '../store/server-secret.ts';
 import { randomToken, tokenHash } from '../domain/secret-tokens.ts';
 import { rules } from './validation.ts';
-import { flag } from './check.service.ts';
+import { flag } from './checks/write.service.ts';
 import type { EmailCheckInput } from '../schemas/email-checks.ts';
 
 /** The spec's 403 text (spec "Errors", POST /emailchecks). */

@@ -7,7 +7,7 @@ import { today } from '../domain/dates.ts';
 import type { Principal } from '../domain/owner.ts';
 import { type Week, weeksUpTo } from '../domain/weeks.ts';
 import * as bankAccountStore from '../store/bank-accounts.repository.ts';
-import * as checkWeeks from '../store/check-weeks.repository.ts';
+import * as checkWeeks from '../store/checks/weeks.repository.ts';
 import type { ImportRecord } from '../domain/import-record.ts';
 import type { Outstanding } from '../domain/clearing.ts';
 import type { ServiceContext } from './context.ts';

@@ -5,7 +5,7 @@
 import type { Owner, Principal } from '../domain/owner.ts';
 import { newId } from '../domain/ids.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
-import * as checks from '../store/checks.repository.ts';
+import * as checks from '../store/checks/checks.repository.ts';
 import * as mailings from '../store/mailings.repository.ts';
 import type { Mailing } from '../domain/mailing.ts';
 import * as addressStore from '../store/addresses.repository.ts';
@@ -13,7 +13,7 @@ import * as payeeStore from '../store/payees.repository.ts';
 import { type Db, ForeignKeyViolation } from '../store/db.ts';
 import { canHappen, statusName } from '../domain/check-status.ts';
 import type { ServiceContext } from './context.ts';
-import { applyEvent } from './lifecycle.service.ts';
+import { applyEvent } from './checks/lifecycle.service.ts';
 import { rules } from './validation.ts';
 import { normalisePhone } from './payee.service.ts';
 import type { MailingStatus } from '../domain/mailing.ts';

@@ -73,7 +73,7 @@ export async function findVoucher(q: Queryable, owner: Owner, id: string): Promi
 /**
  * Deletes a voucher that no check names; 0 when it is not there or in use. Run in a transaction:
  * on PostgreSQL the row is locked first, so a check being written with it (which holds it FOR
- * SHARE, check.service.ts) commits before the guarded DELETE looks, and the DELETE then sees it.
+ * SHARE, checks/write.service.ts) commits before the guarded DELETE looks, and the DELETE then sees it.
  * Without the lock the DELETE's look would miss the uncommitted check and its foreign key would
  * refuse the delete afterwards, or the check's insert would find the voucher gone.
  */

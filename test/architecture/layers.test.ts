@@ -222,13 +222,15 @@ describe('the rules check', () => {
     );
     expect(breakOf(edge('cli/import.ts', 'store/accounts.repository.ts'))).toMatch(/the cli layer .* — not store/);
     expect(breakOf(edge('http/presenters.ts', 'store/check-register.repository.ts', true))).toMatch(/not store/);
-    expect(breakOf(edge('http/presenters.ts', 'services/check.service.ts'))).toMatch(/types alone also from services/);
-    expect(breakOf(edge('http/presenters.ts', 'services/check.service.ts', true))).toBeNull();
+    expect(breakOf(edge('http/presenters.ts', 'services/checks/write.service.ts'))).toMatch(
+      /types alone also from services/,
+    );
+    expect(breakOf(edge('http/presenters.ts', 'services/checks/write.service.ts', true))).toBeNull();
     expect(breakOf(edge('domain/check.ts', 'schemas/checks.ts'))).toMatch(
       /the domain layer may import nothing of ours/,
     );
-    expect(breakOf(edge('services/print.service.ts', 'heavy-work/inline.ts'))).toMatch(/concrete adapter/);
-    expect(breakOf(edge('services/print.service.ts', 'heavy-work/heavy-work.ts', true))).toBeNull();
+    expect(breakOf(edge('services/checks/print.service.ts', 'heavy-work/inline.ts'))).toMatch(/concrete adapter/);
+    expect(breakOf(edge('services/checks/print.service.ts', 'heavy-work/heavy-work.ts', true))).toBeNull();
     expect(breakOf(edge('panel/form.ts', 'ajv'))).toMatch(/only schemas\/validator\.ts loads ajv/);
     expect(breakOf(edge('app.ts', 'store/connect.ts'))).toBeNull();
   });

@@ -3,7 +3,7 @@
 // responses report them (the list is newest first), not from the list itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAccount } from '../../src/services/api-key.service.ts';
-import { listChecks } from '../../src/services/check-list.service.ts';
+import { listChecks } from '../../src/services/checks/list.service.ts';
 import { type Client, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 

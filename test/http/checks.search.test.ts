@@ -83,7 +83,7 @@ describe.each(dialects())('check search at %s', (dialect) => {
     expect(list).toHaveLength(CHECKS);
     // Checks that match every term above but belong to other owners (another account, this
     // account's live environment): never counted or listed here. On SQLite the broad text count is
-    // the whole index minus these (check-search.ts), so they must be subtracted exactly.
+    // the whole index minus these (store/checks/search.ts), so they must be subtracted exactly.
     for (const other of [
       await t.client('search-other@example.com'),
       await t.client('search@example.com', { env: 'live' }),

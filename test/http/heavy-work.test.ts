@@ -7,7 +7,7 @@ import { InlineHeavyWork } from '../../src/heavy-work/inline.ts';
 import { PiscinaHeavyWork } from '../../src/heavy-work/piscina-pool.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { readFileOrRefuse } from '../../src/services/imports/preview.service.ts';
-import * as printService from '../../src/services/print.service.ts';
+import * as printService from '../../src/services/checks/print.service.ts';
 import { pageText, parsePdf } from '../render/support/pdf.ts';
 import { signaturePng } from '../render/support/png.ts';
 import { BASE, type Client, seedBasics, startTestApp, type TestApp } from '../support/app.ts';

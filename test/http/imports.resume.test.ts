@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/domain/owner.ts';
-import { createChecks } from '../../src/services/check.service.ts';
+import { createChecks } from '../../src/services/checks/write.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { ImportInput } from '../../src/services/imports/model.ts';
 import { startImport } from '../../src/services/imports/preview.service.ts';

@@ -1,4 +1,4 @@
-// The ways a search is counted (check-search.ts) against the rule itself, counted here in plain
+// The ways a search is counted (store/checks/search.ts) against the rule itself, counted here in plain
 // SQL: on SQLite the text part in the owner's range of the FTS5 index (migration 017), kept by
 // triggers through inserts, edits and deletes, and built from 011's index's database on upgrade; on both
 // databases the amount part as a difference of counts. They must agree exactly, for every owner.
@@ -8,8 +8,8 @@
 // hash-partitioned by owner and kept by triggers): the mirror and the one-partition plan are pinned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '../../src/domain/owner.ts';
-import { allMatchIds, countMatches, textCountFromTexts } from '../../src/store/check-search.ts';
-import { deleteCheck } from '../../src/store/checks.repository.ts';
+import { allMatchIds, countMatches, textCountFromTexts } from '../../src/store/checks/search.ts';
+import { deleteCheck } from '../../src/store/checks/checks.repository.ts';
 import { data as checkSearch011 } from '../../src/store/migrations/011-check-search.ts';
 import { data as searchByOwner } from '../../src/store/migrations/017-search-by-owner.ts';
 import { data as searchIndexByOwner } from '../../src/store/migrations/019-search-index-by-owner.ts';
@@ -185,7 +185,7 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
   );
 
   /**
-   * The plan of the text part's count, as check-search.ts sends it, in PostgreSQL's JSON form, with
+   * The plan of the text part's count, as store/checks/search.ts sends it, in PostgreSQL's JSON form, with
    * the planner left only the trigram index (in a transaction rolled back). At this size the owner's
    * btree indexes or a scan look cheaper; for a large owner the GIN index wins (docs/benchmarks.md,
    * the EXPLAIN at 1M) and what matters is then what its bitmap holds: the owner's candidates

@@ -1,9 +1,9 @@
-// The home page's weeks (store/check-weeks.repository.ts) are read on a range of an index of each
+// The home page's weeks (store/checks/weeks.repository.ts) are read on a range of an index of each
 // bank account, never by walking the table or another account's rows: the plans of the very
 // statements the repository sends, asked of each database with EXPLAIN. On PostgreSQL the tiny test
 // table would be read whole whatever the indexes, so sequential scans are ruled out for the question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearedByWeek, writtenByWeek } from '../../src/store/check-weeks.repository.ts';
+import { clearedByWeek, writtenByWeek } from '../../src/store/checks/weeks.repository.ts';
 import type { Queryable, SqlValue } from '../../src/store/db.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Owner } from '../../src/domain/owner.ts';
 import type { Queryable, SqlValue } from '../../src/store/db.ts';
 import { bankAccountNames } from '../../src/store/bank-accounts.repository.ts';
-import { findChecks } from '../../src/store/checks.repository.ts';
+import { findChecks } from '../../src/store/checks/checks.repository.ts';
 import { existingIds } from '../../src/store/owned-queries.ts';
 import { findPayees } from '../../src/store/payees.repository.ts';
 import { checksBySerial } from '../../src/store/check-register.repository.ts';

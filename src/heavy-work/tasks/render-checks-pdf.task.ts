@@ -1,5 +1,5 @@
 // Task: checks to one PDF (GET /checks/{id}/pdf, POST /checks/print, the panel's print, the payee's
-// download). The documents are read from the database on the main thread (print.service.ts); only
+// download). The documents are read from the database on the main thread (checks/print.service.ts); only
 // the drawing runs here.
 import type { CheckDocument } from '../../render/check-document.ts';
 import { renderChecksPdf } from '../../render/check-pdf.ts';

@@ -1,6 +1,6 @@
 // /mailchecks: mailing checks through the print-and-mail queue, its options, and cancelling (docs/lifecycle.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { flag } from '../../services/check.service.ts';
+import { flag } from '../../services/checks/write.service.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import * as mailingService from '../../services/mailing.service.ts';
 import type { Mailing } from '../../domain/mailing.ts';

@@ -2,7 +2,7 @@
 // check's voucherId when it is written. A check's own voucher stays at /checks/{id}/voucher.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../services/context.ts';
-import * as voucherService from '../../services/voucher.service.ts';
+import * as voucherService from '../../services/checks/voucher.service.ts';
 import { principalOf } from '../plugins/auth.ts';
 import { voucherWire } from '../presenters.ts';
 import { errorResponses, IdParam, Message, pathId } from '../../schemas/common.ts';

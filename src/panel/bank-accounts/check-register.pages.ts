@@ -14,7 +14,7 @@ import { isOutstanding } from '../../domain/clearing.ts';
 import { today } from '../../domain/dates.ts';
 import type { Environment } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
-import * as clearing from '../../services/clearing.service.ts';
+import * as clearing from '../../services/checks/clearing.service.ts';
 import * as checkRegisterService from '../../services/check-register.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { field, fields } from '../shell/form.ts';

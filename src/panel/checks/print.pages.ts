@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Check } from '../../domain/check.ts';
 import { type CheckStock, isCheckStock, isPageLayout, type PageLayout } from '../../render/print-layout.ts';
-import * as printService from '../../services/print.service.ts';
+import * as printService from '../../services/checks/print.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { checksListPage } from './checks.pages.ts';
 import { field, fields } from '../shell/form.ts';

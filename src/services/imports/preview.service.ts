@@ -12,7 +12,7 @@ import * as categoryStore from '../../store/categories.repository.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
-import { validateChecks } from '../check.service.ts';
+import { validateChecks } from '../checks/write.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { validatePayees } from '../payee.service.ts';
 import {

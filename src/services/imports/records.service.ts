@@ -4,7 +4,7 @@ import type { Check } from '../../domain/check.ts';
 import type { Owner } from '../../domain/owner.ts';
 import type { Payee } from '../../domain/payee.ts';
 import { AppError } from '../../errors.ts';
-import * as checkStore from '../../store/checks.repository.ts';
+import * as checkStore from '../../store/checks/checks.repository.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import * as payeeStore from '../../store/payees.repository.ts';

@@ -9,7 +9,7 @@ import { AppError } from '../../errors.ts';
 import { transactionJoinedByCalls } from '../../store/db.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
-import { createChecks } from '../check.service.ts';
+import { createChecks } from '../checks/write.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { createPayees } from '../payee.service.ts';
 import { DRAFT_TTL_MS, EMPTY_RESULT, type ImportInput, type ImportResult, type RowError, rowMessage } from './model.ts';

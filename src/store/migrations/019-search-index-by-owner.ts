@@ -12,7 +12,7 @@ export const name = 'search-index-by-owner';
  * the other owner's half by the owner filter (~960 ms p99). Here the GIN index also holds the owner
  * (btree_gin's operator classes for the two owner columns), so the bitmap is the intersection of
  * the owner's posting lists with the trigrams': the owner's candidates alone, and the recheck reads
- * only pages that hold them. Every search the store sends names the owner (check-search.ts), so
+ * only pages that hold them. Every search the store sends names the owner (checks/search.ts), so
  * 011's index has no query left and is dropped (one GIN index to keep up on every write, not two).
  *
  * btree_gin, like pg_trgm, ships with PostgreSQL's contrib package and is trusted since

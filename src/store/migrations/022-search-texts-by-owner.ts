@@ -19,7 +19,7 @@ export const CHECK_TEXT_PARTITIONS = 32;
  * SQLite since 017) and nothing else; statement-level triggers keep it with `checks` in the same
  * transaction (an insert of a thousand checks is one statement here too). It has no trigram index:
  * a term matching few checks is still counted on 019's GIN index, which also serves every search
- * with a status or a reference id; check-search.ts chooses by a sample of the newest checks.
+ * with a status or a reference id; checks/search.ts chooses by a sample of the newest checks.
  * SQLite's FTS5 index (017) counts from the index alone: nothing to do there.
  */
 export function up(_t: ColumnTypes): string[] {

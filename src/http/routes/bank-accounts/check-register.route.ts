@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_CLEARED_ITEMS_BYTES } from '../../../domain/cleared-items.ts';
 import { AppError } from '../../../errors.ts';
-import * as clearing from '../../../services/clearing.service.ts';
+import * as clearing from '../../../services/checks/clearing.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as checkRegisterService from '../../../services/check-register.service.ts';
 import { principalOf } from '../../plugins/auth.ts';

@@ -1,7 +1,7 @@
 // /bankAccounts/{bankAccountId}/micr-test.pdf: a page to print and measure the MICR line's place (docs/printing.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../../services/context.ts';
-import * as printService from '../../../services/print.service.ts';
+import * as printService from '../../../services/checks/print.service.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { errorResponses, IdParam, pathId } from '../../../schemas/common.ts';
 

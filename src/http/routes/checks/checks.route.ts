@@ -1,10 +1,10 @@
 // /checks and /checks/{checkId}: create, list, read, edit and delete while new, void.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { statusCode } from '../../../domain/check-status.ts';
-import * as checkList from '../../../services/check-list.service.ts';
-import * as checkService from '../../../services/check.service.ts';
+import * as checkList from '../../../services/checks/list.service.ts';
+import * as checkService from '../../../services/checks/write.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import * as lifecycle from '../../../services/lifecycle.service.ts';
+import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { checkWire, createdCheckWire, metaWire } from '../../presenters.ts';
 import {

@@ -1,7 +1,7 @@
 // /checks/{checkId}/clear and /unclear: the bank paid the check (a cleared date and a statement,
 // not a status), or that was marked by mistake (docs/reconciliation.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import * as clearing from '../../../services/clearing.service.ts';
+import * as clearing from '../../../services/checks/clearing.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { checkWire } from '../../presenters.ts';

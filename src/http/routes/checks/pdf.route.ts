@@ -1,7 +1,7 @@
 // Checks on paper (our extension of the spec): /checks/{checkId}/pdf and /checks/print.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../../services/context.ts';
-import * as printService from '../../../services/print.service.ts';
+import * as printService from '../../../services/checks/print.service.ts';
 import { rules } from '../../../services/validation.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { PrintChecksBody } from '../../../schemas/checks.ts';

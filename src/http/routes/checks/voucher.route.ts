@@ -1,7 +1,7 @@
 // /checks/{checkId}/voucher: the voucher (remittance lines) printed with a check.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../../services/context.ts';
-import * as voucherService from '../../../services/voucher.service.ts';
+import * as voucherService from '../../../services/checks/voucher.service.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { voucherWire } from '../../presenters.ts';
 import { errorResponses, IdParam, pathId } from '../../../schemas/common.ts';

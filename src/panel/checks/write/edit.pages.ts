@@ -5,12 +5,9 @@ import type { Check } from '../../../domain/check.ts';
 import type { Environment } from '../../../domain/owner.ts';
 import { CheckEditBody, VoucherInput } from '../../../schemas/checks.ts';
 import { CreatePayeesBody } from '../../../schemas/payees.ts';
-import * as checkService from '../../../services/check.service.ts';
-import * as lifecycle from '../../../services/lifecycle.service.ts';
-import * as payeeService from '../../../services/payee.service.ts';
-import * as voucherService from '../../../services/voucher.service.ts';
+import * as checkService from '../../../services/checks/write.service.ts';
+import { editCheckWithNewPayee } from '../../../services/checks/with-new-payee.service.ts';
 import { rules } from '../../../services/validation.ts';
-import { transactionJoinedByCalls } from '../../../store/db.ts';
 import { checkEdit, filledLines, newPayeeInput, schemaProblem, valuesFromForm, voucherInput } from './form-fields.ts';
 import type { PanelDeps } from '../../shell/deps.ts';
 import { html } from '../../shell/html.ts';
@@ -86,14 +83,15 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
       // An empty box would leave the amount as it was (PUT omits it); the form means "no amount",
       // which the API refuses the same way for a check that is not noAmount.
       if (values.amount === '' && !check.noAmount) throw rules.required('amount');
-      await transactionJoinedByCalls(ctx.db, async () => {
-        if (values.newPayee) {
-          const [payee] = await payeeService.createPayees(ctx, principal, [newPayeeInput(values)]);
-          payeeId = payee?.id ?? null;
-        }
-        await lifecycle.editCheck(ctx, principal, id, checkEdit(values, payeeId));
-        if (linesChanged) await voucherService.attachVoucher(ctx, principal, id, voucher);
-      });
+      const newPayee = values.newPayee ? newPayeeInput(values) : null;
+      await editCheckWithNewPayee(
+        ctx,
+        principal,
+        id,
+        newPayee,
+        checkEdit(values, payeeId),
+        linesChanged ? voucher : null,
+      );
     } catch (error) {
       return showForm(deps, request, reply, env, form, values, asOutcome(error, values));
     }

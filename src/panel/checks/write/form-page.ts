@@ -11,10 +11,10 @@ import type { Voucher } from '../../../domain/voucher.ts';
 import { AppError, validationError } from '../../../errors.ts';
 import * as addressService from '../../../services/address.service.ts';
 import * as bankAccountService from '../../../services/bank-account.service.ts';
-import * as checkService from '../../../services/check.service.ts';
-import * as lifecycle from '../../../services/lifecycle.service.ts';
+import * as checkService from '../../../services/checks/write.service.ts';
+import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
 import * as payeeService from '../../../services/payee.service.ts';
-import * as voucherService from '../../../services/voucher.service.ts';
+import * as voucherService from '../../../services/checks/voucher.service.ts';
 import {
   checkForm,
   emptyValues,

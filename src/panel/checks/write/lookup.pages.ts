@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { amountInWords } from '../../../domain/amount-words.ts';
 import { MAX_TERM_LENGTH } from '../../../domain/paging.ts';
 import { AppError } from '../../../errors.ts';
-import * as checkService from '../../../services/check.service.ts';
+import * as checkService from '../../../services/checks/write.service.ts';
 import * as payeeService from '../../../services/payee.service.ts';
 import { PAYEE_SUGGESTIONS } from './form-fields.ts';
 import type { PanelDeps } from '../../shell/deps.ts';

@@ -1,15 +1,15 @@
 // Writing a check in the panel: the new form, and the same form filled from another check
 // (Duplicate: saving makes a new check with its own number). The save goes through createChecks,
 // as the API's POST /checks does; a new payee typed into the form is created in the same
-// transaction as the check: if the check is refused, the payee is not kept either.
+// transaction as the check (writeCheckWithNewPayee): if the check is refused, the payee is not
+// kept either.
 import type { FastifyInstance } from 'fastify';
 import { today } from '../../../domain/dates.ts';
 import type { Environment } from '../../../domain/owner.ts';
 import { CreateChecksBody } from '../../../schemas/checks.ts';
 import { CreatePayeesBody } from '../../../schemas/payees.ts';
-import * as checkService from '../../../services/check.service.ts';
-import * as payeeService from '../../../services/payee.service.ts';
-import { transactionJoinedByCalls } from '../../../store/db.ts';
+import * as checkService from '../../../services/checks/write.service.ts';
+import { writeCheckWithNewPayee } from '../../../services/checks/with-new-payee.service.ts';
 import { checkInput, emptyValues, newPayeeInput, schemaProblem, valuesFromForm } from './form-fields.ts';
 import type { PanelDeps } from '../../shell/deps.ts';
 import { queryText } from '../../shell/form.ts';
@@ -63,13 +63,8 @@ export async function checkWritePages(app: FastifyInstance, deps: PanelDeps): Pr
       const schemaInput = checkInput(values, values.newPayee ? 'new' : payeeId);
       const problem = schemaProblem(CreateChecksBody, { checks: [schemaInput] });
       if (problem !== null) throw problem;
-      [created] = await transactionJoinedByCalls(ctx.db, async () => {
-        if (values.newPayee) {
-          const [payee] = await payeeService.createPayees(ctx, principal, [newPayeeInput(values)]);
-          payeeId = payee?.id ?? null;
-        }
-        return checkService.createChecks(ctx, principal, [checkInput(values, payeeId)]);
-      });
+      const newPayee = values.newPayee ? newPayeeInput(values) : null;
+      [created] = await writeCheckWithNewPayee(ctx, principal, newPayee, checkInput(values, payeeId));
     } catch (error) {
       return showForm(deps, request, reply, env, form, values, asOutcome(error, values));
     }

@@ -1,9 +1,9 @@
-// Checks written and cleared per week, for the panel's home (issue 24, item 7): counted and added
+// Checks written and cleared per week, for the panel's home: counted and added
 // up by the database over a range of an index of each bank account, never by reading the checks.
 // Callers have already found the bank accounts among the owner's (as in check-register.repository.ts),
 // so their ids scope every query here.
-import type { Queryable } from './db.ts';
-import { weeksAfter } from './dialect.ts';
+import type { Queryable } from '../db.ts';
+import { weeksAfter } from '../dialect.ts';
 
 export interface WeekTotal {
   bankAccountId: string;

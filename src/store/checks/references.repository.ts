@@ -1,8 +1,8 @@
 // Looking a check up by its referenceId (quickpay answers a repeated referenceID with the check it
 // already wrote). Kept apart from checks.repository.ts, which is being split on another branch.
-import type { Owner } from '../domain/owner.ts';
-import type { Queryable } from './db.ts';
-import { OWNED } from './owned-queries.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Queryable } from '../db.ts';
+import { OWNED } from '../owned-queries.ts';
 
 /** The id of the caller's check with this referenceId (unique per owner), if any. */
 export async function checkIdByReference(q: Queryable, owner: Owner, referenceId: string): Promise<string | undefined> {

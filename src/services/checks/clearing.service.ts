@@ -2,21 +2,21 @@
 // a clearing marked by mistake (docs/reconciliation.md). Each is a compare-and-set on the check's
 // cleared date with its statement and webhook event in the same transaction; a file's matches are
 // cleared all or nothing, and its mismatches change nothing.
-import type { ClearedItem } from '../domain/cleared-items.ts';
-import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClearable } from '../domain/clearing.ts';
-import type { Check } from '../domain/check.ts';
-import { statusName } from '../domain/check-status.ts';
-import { clearedBeforeIssue, clearedDateProblem, today } from '../domain/dates.ts';
-import { formatCents } from '../domain/money.ts';
-import type { Owner, Principal } from '../domain/owner.ts';
-import { AppError, notFound, validationError } from '../errors.ts';
-import type { Queryable } from '../store/db.ts';
-import * as checks from '../store/checks.repository.ts';
-import * as register from '../store/check-register.repository.ts';
-import { getBankAccount } from './bank-account.service.ts';
-import type { ServiceContext } from './context.ts';
-import { checkEventData, emit } from './events.ts';
-import { rules } from './validation.ts';
+import type { ClearedItem } from '../../domain/cleared-items.ts';
+import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClearable } from '../../domain/clearing.ts';
+import type { Check } from '../../domain/check.ts';
+import { statusName } from '../../domain/check-status.ts';
+import { clearedBeforeIssue, clearedDateProblem, today } from '../../domain/dates.ts';
+import { formatCents } from '../../domain/money.ts';
+import type { Owner, Principal } from '../../domain/owner.ts';
+import { AppError, notFound, validationError } from '../../errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import * as checks from '../../store/checks/checks.repository.ts';
+import * as register from '../../store/check-register.repository.ts';
+import { getBankAccount } from '../bank-account.service.ts';
+import type { ServiceContext } from '../context.ts';
+import { checkEventData, emit } from '../events.ts';
+import { rules } from '../validation.ts';
 
 /** The check as the cleared events describe it: the usual check data and the day it cleared. */
 function clearingEventData(check: Check, clearedDate: string | null): Record<string, unknown> {

@@ -1,10 +1,10 @@
 // The checks: rows by id (one, several, a page's ids in list order) and every write (insert,
 // edit, status move, delete, serial reservation), each keeping check_counts in step
-// (check-counts.repository.ts). Pages of the list are in check-pages.repository.ts, term searches
-// in check-search.ts, the row's shape in check-rows.ts.
-import type { Check, NewCheck } from '../domain/check.ts';
-import type { Owner } from '../domain/owner.ts';
-import { addToCount } from './check-counts.repository.ts';
+// (counts.repository.ts). Pages of the list are in pages.repository.ts, term searches
+// in search.ts, the row's shape in rows.ts.
+import type { Check, NewCheck } from '../../domain/check.ts';
+import type { Owner } from '../../domain/owner.ts';
+import { addToCount } from './counts.repository.ts';
 import {
   CHECK_COLUMNS,
   CHECK_FROM,
@@ -16,10 +16,10 @@ import {
   searchText,
   statementsFor,
   toCheck,
-} from './check-rows.ts';
-import type { Queryable } from './db.ts';
-import { ownerOfKeyedRows } from './owned-queries.ts';
-import { insertRows } from './table.ts';
+} from './rows.ts';
+import type { Queryable } from '../db.ts';
+import { ownerOfKeyedRows } from '../owned-queries.ts';
+import { insertRows } from '../table.ts';
 
 function checkRow(owner: Owner, c: NewCheck): ChecksRow {
   return {

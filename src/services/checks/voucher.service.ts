@@ -1,16 +1,16 @@
-import { today } from '../domain/dates.ts';
-import type { Owner, Principal } from '../domain/owner.ts';
-import type { Voucher } from '../domain/voucher.ts';
-import { AppError, notFound } from '../errors.ts';
-import { ForeignKeyViolation } from '../store/db.ts';
-import * as payeeStore from '../store/payees.repository.ts';
-import { emptyToNull, rules } from './validation.ts';
-import * as checks from '../store/checks.repository.ts';
-import * as voucherStore from '../store/vouchers.repository.ts';
-import { buildVoucher } from './check.service.ts';
-import type { VoucherInput } from '../schemas/checks.ts';
-import type { StandaloneVoucherInput } from '../schemas/vouchers.ts';
-import type { ServiceContext } from './context.ts';
+import { today } from '../../domain/dates.ts';
+import type { Owner, Principal } from '../../domain/owner.ts';
+import type { Voucher } from '../../domain/voucher.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { ForeignKeyViolation } from '../../store/db.ts';
+import * as payeeStore from '../../store/payees.repository.ts';
+import { emptyToNull, rules } from '../validation.ts';
+import * as checks from '../../store/checks/checks.repository.ts';
+import * as voucherStore from '../../store/vouchers.repository.ts';
+import { buildVoucher } from './write.service.ts';
+import type { VoucherInput } from '../../schemas/checks.ts';
+import type { StandaloneVoucherInput } from '../../schemas/vouchers.ts';
+import type { ServiceContext } from '../context.ts';
 
 /** POST /checks/{checkId}/voucher: the check's advanced stub, replacing any earlier one. */
 export async function attachVoucher(
@@ -37,7 +37,7 @@ export async function getCheckVoucher(ctx: ServiceContext, owner: Owner, checkId
   return voucher;
 }
 
-/** POST /vouchers: a voucher on its own, for a check to name by `voucherId` later (issue 25). */
+/** POST /vouchers: a voucher on its own, for a check to name by `voucherId` later. */
 export async function createVoucher(
   ctx: ServiceContext,
   owner: Principal,

@@ -3,30 +3,30 @@
 // checksum, field widths), so a bad check is a 422, never a broken PDF. The database is read here,
 // on the main thread; the drawing runs as heavy work (ctx.heavyWork: a worker thread in the
 // server, with a heap cap and a deadline), so a 500-check print does not stall other requests.
-import type { Owner, Principal } from '../domain/owner.ts';
-import type { Account } from '../domain/account.ts';
-import type { Check } from '../domain/check.ts';
-import type { Payee } from '../domain/payee.ts';
-import { canPrint, statusCode, statusName } from '../domain/check-status.ts';
-import { notFound, validationError } from '../errors.ts';
-import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../render/check-document.ts';
-import { RenderInputError } from '../render/render-error.ts';
-import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../render/print-layout.ts';
-import { stopIfClientGone } from '../heavy-work/request-signal.ts';
-import { pdfOf } from '../heavy-work/tasks/render-outcome.ts';
-import * as accounts from '../store/accounts.repository.ts';
-import * as checks from '../store/checks.repository.ts';
-import * as addressStore from '../store/addresses.repository.ts';
-import * as bankAccountStore from '../store/bank-accounts.repository.ts';
-import * as payeeStore from '../store/payees.repository.ts';
-import * as voucherStore from '../store/vouchers.repository.ts';
-import * as mailings from '../store/mailings.repository.ts';
-import type { Queryable } from '../store/db.ts';
-import type { ServiceContext } from './context.ts';
-import { rules } from './validation.ts';
-import { accountNumberOf } from './bank-account.service.ts';
-import { TEST_ACCOUNT_NUMBER } from '../domain/account-number.ts';
-import { checkEventData, emit } from './events.ts';
+import type { Owner, Principal } from '../../domain/owner.ts';
+import type { Account } from '../../domain/account.ts';
+import type { Check } from '../../domain/check.ts';
+import type { Payee } from '../../domain/payee.ts';
+import { canPrint, statusCode, statusName } from '../../domain/check-status.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { partyFromCustomAddress, type CheckDocument, type CheckParty } from '../../render/check-document.ts';
+import { RenderInputError } from '../../render/render-error.ts';
+import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../../render/print-layout.ts';
+import { stopIfClientGone } from '../../heavy-work/request-signal.ts';
+import { pdfOf } from '../../heavy-work/tasks/render-outcome.ts';
+import * as accounts from '../../store/accounts.repository.ts';
+import * as checks from '../../store/checks/checks.repository.ts';
+import * as addressStore from '../../store/addresses.repository.ts';
+import * as bankAccountStore from '../../store/bank-accounts.repository.ts';
+import * as payeeStore from '../../store/payees.repository.ts';
+import * as voucherStore from '../../store/vouchers.repository.ts';
+import * as mailings from '../../store/mailings.repository.ts';
+import type { Queryable } from '../../store/db.ts';
+import type { ServiceContext } from '../context.ts';
+import { rules } from '../validation.ts';
+import { accountNumberOf } from '../bank-account.service.ts';
+import { TEST_ACCOUNT_NUMBER } from '../../domain/account-number.ts';
+import { checkEventData, emit } from '../events.ts';
 
 function payeeParty(payee: Payee): CheckParty {
   const cityLine = [[payee.city, payee.state].filter((s) => s !== '').join(', '), payee.zip]
@@ -48,7 +48,7 @@ interface SharedReads {
   account(): Promise<Account | undefined>;
   bank(id: string): ReturnType<typeof bankAccountStore.findBankAccountForPrinting>;
   fromAddress(id: string): ReturnType<typeof addressStore.findAddress>;
-  /** The logo a bank account's checks print: its own, else the account's (issue 14). */
+  /** The logo a bank account's checks print: its own, else the account's. */
   logo(bankAccountId: string): Promise<Buffer | null>;
   /** The account's settings: its address and phone complete the drawer block without a from address. */
   settings(): ReturnType<typeof accounts.findAccountSettings>;

@@ -1,9 +1,9 @@
 // The checks table as stored and as read (migrations 001, 002, 004, 014): one table definition
 // for writes, one SELECT for reads, and the mapping from a row to a Check. Shared by the check
-// repositories (checks.repository.ts: rows by id and writes; check-pages.repository.ts: list pages).
-import type { Check, CheckStatement, NewCheck } from '../domain/check.ts';
-import type { Queryable } from './db.ts';
-import { defineTable } from './table.ts';
+// repositories (checks.repository.ts: rows by id and writes; pages.repository.ts: list pages).
+import type { Check, CheckStatement, NewCheck } from '../../domain/check.ts';
+import type { Queryable } from '../db.ts';
+import { defineTable } from '../table.ts';
 
 /** The checks table as stored (migrations 001, 002, 004, 014). */
 export interface ChecksRow {

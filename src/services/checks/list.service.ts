@@ -1,15 +1,15 @@
 // GET /checks and the panel's check list: pages by status and referenceId from the checks
-// repository, term searches from check-search.ts with their totals remembered (issue 13).
-import type { Check } from '../domain/check.ts';
-import { parseAmountToCents } from '../domain/money.ts';
-import type { Owner } from '../domain/owner.ts';
-import type { Db } from '../store/db.ts';
-import * as search from '../store/check-search.ts';
-import * as counts from '../store/check-counts.repository.ts';
-import * as pages from '../store/check-pages.repository.ts';
-import * as checks from '../store/checks.repository.ts';
-import type { ServiceContext } from './context.ts';
-import { type AsOf, ChangeKeyedCache } from './change-keyed-cache.ts';
+// repository, term searches from store/checks/search.ts with their totals remembered.
+import type { Check } from '../../domain/check.ts';
+import { parseAmountToCents } from '../../domain/money.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Db } from '../../store/db.ts';
+import * as search from '../../store/checks/search.ts';
+import * as counts from '../../store/checks/counts.repository.ts';
+import * as pages from '../../store/checks/pages.repository.ts';
+import * as checks from '../../store/checks/checks.repository.ts';
+import type { ServiceContext } from '../context.ts';
+import { type AsOf, ChangeKeyedCache } from '../change-keyed-cache.ts';
 
 export interface ListQuery {
   perPage: number;

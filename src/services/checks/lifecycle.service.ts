@@ -1,8 +1,8 @@
 // Moves in a check's life after creation (docs/lifecycle.md): void, edit and delete while new.
 // Every status change is a compare-and-set on the status read, with its statement and event in
 // the same transaction, so two concurrent requests cannot both win.
-import type { Principal, Owner } from '../domain/owner.ts';
-import type { Check } from '../domain/check.ts';
+import type { Principal, Owner } from '../../domain/owner.ts';
+import type { Check } from '../../domain/check.ts';
 import {
   canHappen,
   isEditable,
@@ -11,22 +11,22 @@ import {
   statusName,
   EVENT_STATEMENT,
   type CheckEvent,
-} from '../domain/check-status.ts';
-import { issueDateProblem, today } from '../domain/dates.ts';
-import { notFound, validationError } from '../errors.ts';
-import type { Queryable } from '../store/db.ts';
-import { ForeignKeyViolation, UniqueViolation } from '../store/db.ts';
-import * as checks from '../store/checks.repository.ts';
-import * as mailings from '../store/mailings.repository.ts';
-import { existingIds } from '../store/owned-queries.ts';
-import * as payeeStore from '../store/payees.repository.ts';
-import { cents, flag } from './check.service.ts';
-import type { CheckEdit } from '../schemas/checks.ts';
-import type { ServiceContext } from './context.ts';
-import { checkEventData, emit } from './events.ts';
+} from '../../domain/check-status.ts';
+import { issueDateProblem, today } from '../../domain/dates.ts';
+import { notFound, validationError } from '../../errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { ForeignKeyViolation, UniqueViolation } from '../../store/db.ts';
+import * as checks from '../../store/checks/checks.repository.ts';
+import * as mailings from '../../store/mailings.repository.ts';
+import { existingIds } from '../../store/owned-queries.ts';
+import * as payeeStore from '../../store/payees.repository.ts';
+import { cents, flag } from './write.service.ts';
+import type { CheckEdit } from '../../schemas/checks.ts';
+import type { ServiceContext } from '../context.ts';
+import { checkEventData, emit } from '../events.ts';
 import { refuseVoidIfCleared } from './clearing.service.ts';
-import type { EventType } from '../domain/event-types.ts';
-import { emptyToNull, rules } from './validation.ts';
+import type { EventType } from '../../domain/event-types.ts';
+import { emptyToNull, rules } from '../validation.ts';
 
 const EVENT_TYPE: Readonly<Record<CheckEvent, EventType>> = {
   print: 'check.printed',

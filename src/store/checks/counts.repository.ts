@@ -2,8 +2,8 @@
 // checks in each status, moved by every write that adds, removes or moves a check; and
 // check_changes (migration 011), the counter that triggers move on every change to the owner's
 // checks or payees, against which searches and page anchors are remembered.
-import type { Owner } from '../domain/owner.ts';
-import type { Queryable } from './db.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Queryable } from '../db.ts';
 
 /** Adds `delta` to the number of the owner's checks in `status` (check_counts, migration 005). */
 export async function addToCount(q: Queryable, owner: Owner, status: number, delta: number): Promise<void> {

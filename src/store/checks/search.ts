@@ -1,14 +1,14 @@
-// The `term` filter of GET /checks at a million checks (issue 13). A check matches when the term
+// The `term` filter of GET /checks at a million checks. A check matches when the term
 // (lower-cased) is a substring of its search_text, or of its payee's current name, or equals its
 // amount when the term reads as one. The three are counted as disjoint parts, each on its own
 // index: the trigram index for the text (FTS5 on SQLite, keyed by owner since migration 017; on
 // PostgreSQL pg_trgm's GIN, keyed by owner with btree_gin since migration 019, so that a bitmap
 // holds the owner's candidates alone), the payee index for payees whose name matches, the amount
 // index for the amount.
-import type { Owner } from '../domain/owner.ts';
-import type { Dialect, Queryable, SqlValue } from './db.ts';
-import { containsIgnoreCase } from './dialect.ts';
-import { fromNearerEnd, likePattern } from './owned-queries.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Dialect, Queryable, SqlValue } from '../db.ts';
+import { containsIgnoreCase } from '../dialect.ts';
+import { fromNearerEnd, likePattern } from '../owned-queries.ts';
 
 export interface SearchFilter {
   status: number | null;

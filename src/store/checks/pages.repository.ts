@@ -1,15 +1,15 @@
-// Pages of the check list by status and referenceId (GET /checks without a term; check-search.ts
+// Pages of the check list by status and referenceId (GET /checks without a term; search.ts
 // has the term): the total from check_counts, the page's ids from the list's index (from the nearer
 // end, or from a page anchor deep in the list), then those rows in full.
-import type { Check } from '../domain/check.ts';
-import type { Owner } from '../domain/owner.ts';
-import type { Paged } from '../domain/paging.ts';
-import { totalFromCounts } from './check-counts.repository.ts';
+import type { Check } from '../../domain/check.ts';
+import type { Owner } from '../../domain/owner.ts';
+import type { Paged } from '../../domain/paging.ts';
+import { totalFromCounts } from './counts.repository.ts';
 import { checksInListOrder } from './checks.repository.ts';
-import type { Queryable, SqlValue } from './db.ts';
-import { fromNearerEnd } from './owned-queries.ts';
+import type { Queryable, SqlValue } from '../db.ts';
+import { fromNearerEnd } from '../owned-queries.ts';
 
-/** The list filters that need no search: status and referenceId (check-search.ts has the term). */
+/** The list filters that need no search: status and referenceId (search.ts has the term). */
 export interface CheckFilter {
   status: number | null;
   referenceId: string | null;
