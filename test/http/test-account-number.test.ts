@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ACCOUNT_NUMBER } from '../../src/domain/account-number.ts';
 import { dialects } from '../support/databases.ts';
 import { BASE, seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
-import type { E13bName } from '../render/e13b-reference/published.ts';
+import { MICR_LINE_LETTER } from '../render/e13b-reference/published.ts';
 import { readLine } from '../render/support/e13b-reader.ts';
 import { pageText, parsePdf } from '../render/support/pdf.ts';
 import { pdftoppmAvailable, rasterisePdf } from '../render/support/raster.ts';
@@ -16,29 +16,13 @@ import { pdftoppmAvailable, rasterisePdf } from '../render/support/raster.ts';
 const ROUTING = '011000015';
 const REAL_NUMBER = '987654321012';
 
-const SYMBOL: Readonly<Record<E13bName, string>> = {
-  '0': '0',
-  '1': '1',
-  '2': '2',
-  '3': '3',
-  '4': '4',
-  '5': '5',
-  '6': '6',
-  '7': '7',
-  '8': '8',
-  '9': '9',
-  transit: 'T',
-  amount: 'A',
-  onUs: 'U',
-  dash: '-',
-};
 
 /** The MICR line of the check at the top of the first page, read left to right from a 300-dpi bitmap. */
 function micrLineOf(pdf: Uint8Array): string {
   const baseline = 3.5 - 3 / 16;
   return readLine(rasterisePdf(pdf, 300), { left: 0.2, right: 8.45, top: baseline - 0.16, bottom: baseline + 0.03 })
     .sort((a, b) => a.rightIn - b.rightIn)
-    .map((c) => SYMBOL[c.name])
+    .map((c) => MICR_LINE_LETTER[c.name])
     .join('');
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckDocument } from '../../src/render/check-document.ts';
 import { renderChecksPdf } from '../../src/render/check-pdf.ts';
 import type { PageLayout, PrintOptions } from '../../src/render/print-layout.ts';
-import type { E13bName } from './e13b-reference/published.ts';
+import { MICR_LINE_LETTER } from './e13b-reference/published.ts';
 import { readLine } from './support/e13b-reader.ts';
 import { sampleCheck } from './support/fixtures.ts';
 import { type PageText, type ParsedPage, pageText, parsePdf, clearBandFills } from './support/pdf.ts';
@@ -45,29 +45,13 @@ function runs(page: ParsedPage, str: string | RegExp): PageText[] {
   return page.texts.filter((t) => (typeof str === 'string' ? t.str === str : str.test(t.str)));
 }
 
-const SYMBOL: Readonly<Record<E13bName, string>> = {
-  '0': '0',
-  '1': '1',
-  '2': '2',
-  '3': '3',
-  '4': '4',
-  '5': '5',
-  '6': '6',
-  '7': '7',
-  '8': '8',
-  '9': '9',
-  transit: 'T',
-  amount: 'A',
-  onUs: 'U',
-  dash: '-',
-};
 
 /** The MICR line read from the bitmap, left to right, within the print band of a check whose top edge is given. */
 function micrRead(bitmap: GreyBitmap, checkTopIn: number): string {
   const baseline = checkTopIn + 3.5 - 3 / 16;
   return readLine(bitmap, { left: 0.2, right: 8.45, top: baseline - 0.16, bottom: baseline + 0.03 })
     .sort((a, b) => a.rightIn - b.rightIn)
-    .map((c) => SYMBOL[c.name])
+    .map((c) => MICR_LINE_LETTER[c.name])
     .join('');
 }
 

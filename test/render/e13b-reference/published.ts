@@ -16,6 +16,24 @@ export type E13bName = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9'
 
 export const E13B_NAMES: readonly E13bName[] = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'transit', 'amount', 'onUs', 'dash'];
 
+/** How the tests write a read MICR line as text: digits as themselves, the symbols as T, A, U and -. */
+export const MICR_LINE_LETTER: Readonly<Record<E13bName, string>> = {
+  '0': '0',
+  '1': '1',
+  '2': '2',
+  '3': '3',
+  '4': '4',
+  '5': '5',
+  '6': '6',
+  '7': '7',
+  '8': '8',
+  '9': '9',
+  transit: 'T',
+  amount: 'A',
+  onUs: 'U',
+  dash: '-',
+};
+
 /** One E-13B unit: 0.013 in [1][2]. Every vertical edge lies a whole number of units from the right edge [2]. */
 export const UNIT_IN = 0.013;
 
