@@ -96,6 +96,8 @@ export function inFileWords(
 ): string {
   const subject = column === null ? missing : `Column “${column}”`;
   // A cell is quoted cut, and with any control character written as its code (never echoed raw).
+  // The column's name and the cell are the file's text: they go into the messages through replacer
+  // functions, never as a replacement string, where `$1`, `$&` and `$'` would be read as patterns.
   const quoted =
     value === null || value === '' ? null : `"${printable(value.length > 40 ? `${value.slice(0, 40)}…` : value)}"`;
   const path = literal(field);
@@ -106,13 +108,14 @@ export function inFileWords(
       : `${subject} is empty: it is required.`;
   // The message already quotes the cell ("The amount field "1,23" is ambiguous …").
   const quoting = new RegExp(`^The ${path} field ("[^"]*") `);
-  if (quoting.test(message)) return plainWords(message.replace(quoting, `${subject}, $1, `));
+  if (quoting.test(message))
+    return plainWords(message.replace(quoting, (_all, cell: string) => `${subject}, ${cell}, `));
   // A name the file gives that matches none ("The payee "Acme" is not one of your payees").
   const naming = new RegExp(`^The ${path} ("[^"]*") `);
-  if (naming.test(message)) return plainWords(message.replace(naming, `${subject}: $1 `));
+  if (naming.test(message)) return plainWords(message.replace(naming, (_all, name: string) => `${subject}: ${name} `));
   const named = new RegExp(`^The (selected )?${path}( field)? `);
   if (named.test(message))
-    return plainWords(message.replace(named, quoted === null ? `${subject} ` : `${subject}, ${quoted}, `));
+    return plainWords(message.replace(named, () => (quoted === null ? `${subject} ` : `${subject}, ${quoted}, `)));
   return plainWords(message);
 }
 
