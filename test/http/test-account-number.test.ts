@@ -16,7 +16,6 @@ import { pdftoppmAvailable, rasterisePdf } from '../render/support/raster.ts';
 const ROUTING = '011000015';
 const REAL_NUMBER = '987654321012';
 
-
 /** The MICR line of the check at the top of the first page, read left to right from a 300-dpi bitmap. */
 function micrLineOf(pdf: Uint8Array): string {
   const baseline = 3.5 - 3 / 16;

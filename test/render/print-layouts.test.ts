@@ -45,7 +45,6 @@ function runs(page: ParsedPage, str: string | RegExp): PageText[] {
   return page.texts.filter((t) => (typeof str === 'string' ? t.str === str : str.test(t.str)));
 }
 
-
 /** The MICR line read from the bitmap, left to right, within the print band of a check whose top edge is given. */
 function micrRead(bitmap: GreyBitmap, checkTopIn: number): string {
   const baseline = checkTopIn + 3.5 - 3 / 16;
