@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Check } from '../../../domain/check.ts';
 import type { Environment } from '../../../domain/owner.ts';
 import { CheckEditBody, VoucherInput } from '../../../schemas/checks.ts';
-import { CreatePayeesBody } from '../../../schemas/payees.ts';
 import * as checkService from '../../../services/checks/write.service.ts';
 import { editCheckWithNewPayee } from '../../../services/checks/with-new-payee.service.ts';
 import { rules } from '../../../services/validation.ts';
@@ -20,7 +19,7 @@ import {
   isOutcome,
   linesOf,
   prefixed,
-  resolvePayee,
+  payeeOfForm,
   showForm,
   valuesFromCheck,
   voucherOf,
@@ -55,16 +54,9 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
     const values = valuesFromForm(request.body);
     values.bankAccountId = check.bankAccountId;
     try {
-      const payeeProblem = values.newPayee
-        ? schemaProblem(CreatePayeesBody, { payees: [newPayeeInput(values)] })
-        : null;
-      if (payeeProblem !== null) throw payeeProblem;
-      let payeeId: string | null = null;
-      if (!values.newPayee) {
-        const resolved = await resolvePayee(deps, principal, values, check);
-        if (isOutcome(resolved)) return showForm(deps, request, reply, env, form, values, resolved);
-        payeeId = resolved.payeeId;
-      }
+      const payee = await payeeOfForm(deps, principal, values, check);
+      if (isOutcome(payee)) return showForm(deps, request, reply, env, form, values, payee);
+      const { payeeId } = payee;
       const problem = schemaProblem(CheckEditBody, checkEdit(values, values.newPayee ? 'new' : payeeId));
       if (problem !== null) throw problem;
       // The voucher is replaced only when its lines changed (keeping the number, date and memo

@@ -15,6 +15,7 @@ import * as checkService from '../../../services/checks/write.service.ts';
 import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
 import * as payeeService from '../../../services/payee.service.ts';
 import * as voucherService from '../../../services/checks/voucher.service.ts';
+import { CreatePayeesBody } from '../../../schemas/payees.ts';
 import {
   checkForm,
   emptyValues,
@@ -24,6 +25,8 @@ import {
   type FieldErrors,
   type FormChoices,
   type FormValues,
+  newPayeeInput,
+  schemaProblem,
 } from './form-fields.ts';
 import type { PanelDeps } from '../../shell/deps.ts';
 import { html, type Html } from '../../shell/html.ts';
@@ -135,6 +138,24 @@ export async function resolvePayee(
     'payee',
     `${named.length} payees are named "${values.payee}". Pick the one you mean from the list, or type its payee id (on the Payees page).`,
   );
+}
+
+/**
+ * The payee a submitted form names: none yet for a new payee (its fields checked as POST /payees
+ * checks them; the service makes it with the check), else the one the payee box names.
+ */
+export async function payeeOfForm(
+  deps: PanelDeps,
+  principal: Principal,
+  values: FormValues,
+  current: Check | null = null,
+): Promise<{ payeeId: string | null } | Outcome> {
+  if (values.newPayee) {
+    const problem = schemaProblem(CreatePayeesBody, { payees: [newPayeeInput(values)] });
+    if (problem !== null) throw problem;
+    return { payeeId: null };
+  }
+  return resolvePayee(deps, principal, values, current);
 }
 
 export function isOutcome(value: { payeeId: string | null } | Outcome): value is Outcome {

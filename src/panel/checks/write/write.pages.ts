@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { today } from '../../../domain/dates.ts';
 import type { Environment } from '../../../domain/owner.ts';
 import { CreateChecksBody } from '../../../schemas/checks.ts';
-import { CreatePayeesBody } from '../../../schemas/payees.ts';
 import * as checkService from '../../../services/checks/write.service.ts';
 import { writeCheckWithNewPayee } from '../../../services/checks/with-new-payee.service.ts';
 import { checkInput, emptyValues, newPayeeInput, schemaProblem, valuesFromForm } from './form-fields.ts';
@@ -16,7 +15,7 @@ import { queryText } from '../../shell/form.ts';
 import { html } from '../../shell/html.ts';
 import { withEnv } from '../../shell/layout.ts';
 import { envOf, principalFor } from '../../shell/session.ts';
-import { asOutcome, type FormPage, isOutcome, resolvePayee, showForm, valuesFromCheck } from './form-page.ts';
+import { asOutcome, type FormPage, isOutcome, payeeOfForm, showForm, valuesFromCheck } from './form-page.ts';
 
 const NEW_FORM = (env: Environment): FormPage => ({
   title: 'Write a check',
@@ -49,16 +48,9 @@ export async function checkWritePages(app: FastifyInstance, deps: PanelDeps): Pr
     const form = NEW_FORM(env);
     let created: checkService.CreatedCheck | undefined;
     try {
-      const payeeProblem = values.newPayee
-        ? schemaProblem(CreatePayeesBody, { payees: [newPayeeInput(values)] })
-        : null;
-      if (payeeProblem !== null) throw payeeProblem;
-      let payeeId: string | null = null;
-      if (!values.newPayee) {
-        const resolved = await resolvePayee(deps, principal, values);
-        if (isOutcome(resolved)) return showForm(deps, request, reply, env, form, values, resolved);
-        payeeId = resolved.payeeId;
-      }
+      const payee = await payeeOfForm(deps, principal, values);
+      if (isOutcome(payee)) return showForm(deps, request, reply, env, form, values, payee);
+      const { payeeId } = payee;
       // The schema sees a stand-in id for a payee not made yet; the service sees the real one.
       const schemaInput = checkInput(values, values.newPayee ? 'new' : payeeId);
       const problem = schemaProblem(CreateChecksBody, { checks: [schemaInput] });
