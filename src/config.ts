@@ -130,6 +130,16 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** SIGTERM: how long /readyz answers 503 before the listener closes, so a load balancer stops sending first. */
   readonly shutdownDrainMs: number;
+  /** Panel sessions: signed out after this many minutes without a request (SESSION_IDLE_MINUTES). */
+  readonly sessionIdleMinutes: number;
+  /** Panel sessions: signed out this many hours after signing in, however busy (SESSION_MAX_HOURS). */
+  readonly sessionMaxHours: number;
+  /**
+   * Owners, admins and approvers must enrol a second factor before anything else, and an owner may
+   * require it of everyone (SECOND_FACTOR_REQUIRED, default true; `false` only for a trial install
+   * or tests that are not about the factor).
+   */
+  readonly secondFactorRequired: boolean;
 }
 
 export class ConfigError extends Error {
@@ -309,6 +319,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: loadMetricsConfig(env),
     heavyWork: loadHeavyWorkConfig(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 3_600_000),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 30, 1, 10_080),
+    sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12, 1, 720),
+    secondFactorRequired: env.SECOND_FACTOR_REQUIRED !== 'false',
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
   });
 }

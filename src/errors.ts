@@ -90,6 +90,53 @@ export function unavailableCause(error: AppError): { reason: string; code: strin
   };
 }
 
+/**
+ * A database error code that says the machine ran out of room: SQLite could not grow its file or
+ * WAL (SQLITE_FULL, SQLITE_IOERR_* — a write or fsync refused, ENOSPC underneath) or PostgreSQL's
+ * class 53, "insufficient resources" (53100 disk_full, 53200 out_of_memory, 53300
+ * too_many_connections, 53400 configuration_limit_exceeded). Each rolls its transaction back.
+ */
+export function isOutOfRoomCode(code: unknown): boolean {
+  return typeof code === 'string' && (/^SQLITE_(FULL|IOERR)/.test(code) || /^53[0-9A-Z]{3}$/.test(code));
+}
+
+/** The disk itself is full (not memory or connections): what /readyz and the metrics report. */
+export function isDiskFullCode(code: unknown): boolean {
+  return typeof code === 'string' && (/^SQLITE_(FULL|IOERR)/.test(code) || code === '53100');
+}
+
+/** How often a full disk is said in the log: every request is refused, one line is enough. */
+const OUT_OF_ROOM_WARN_MS = 60_000;
+let outOfRoomWarnedAt = Number.NEGATIVE_INFINITY;
+let outOfRoomSinceWarning = 0;
+
+interface WarnLog {
+  warn(fields: object, message: string): void;
+}
+
+/**
+ * The log line of a 503 answered for a passing database state. A failover is one line per request
+ * (it lasts seconds); a full disk may last hours, so it is one warning a minute, counting the
+ * refusals since the last one, and never a stack.
+ */
+export function logUnavailable(log: WarnLog, reqId: string, error: AppError): void {
+  const cause = unavailableCause(error);
+  if (cause === null) return;
+  if (!isOutOfRoomCode(cause.code)) {
+    log.warn({ reqId, ...cause }, 'database unavailable: answered 503');
+    return;
+  }
+  outOfRoomSinceWarning += 1;
+  const now = performance.now();
+  if (now - outOfRoomWarnedAt < OUT_OF_ROOM_WARN_MS) return;
+  outOfRoomWarnedAt = now;
+  log.warn(
+    { reqId, ...cause, refused: outOfRoomSinceWarning },
+    'database out of room (disk full or resources exhausted): writes answered 503 until space returns (docs/operations.md, "A full disk")',
+  );
+  outOfRoomSinceWarning = 0;
+}
+
 export type WireError = { message: string } | ({ success: false; errorMsg: string } & Record<string, string | false>);
 
 export function toWire(code: ErrorCode, message: string, extra: Readonly<Record<string, string>> = {}): WireError {

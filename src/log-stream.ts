@@ -20,8 +20,8 @@ export async function logDestination(format: LogFormat): Promise<DestinationStre
     // Synchronous, like pino's own JSON destination: a line written just before exit is not lost.
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname,req,res,reqId,responseTime',
+    ignore: 'pid,hostname,req,res,reqId,responseTime,reason',
     messageFormat:
-      '{if req.method}{req.method} {req.url} {res.statusCode} {responseTime}ms {end}{msg}{if reqId} ({reqId}){end}',
+      '{if req.method}{req.method} {req.url} {res.statusCode} {responseTime}ms {end}{msg}{if reason}: {reason}{end}{if reqId} ({reqId}){end}',
   });
 }

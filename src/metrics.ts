@@ -106,6 +106,27 @@ export class Metrics {
     });
   }
 
+  /** Writes refused for lack of disk space (store/storage-room.ts), read at each scrape. */
+  watchStorage(read: () => { full: boolean; refusals: number }): void {
+    new Gauge({
+      name: 'checkwriter_db_disk_full',
+      help: '1 while the database refuses writes for lack of disk space (cleared by the next write that commits), else 0.',
+      registers: [this.registry],
+      collect() {
+        this.set(read().full ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'checkwriter_db_disk_full_refusals_total',
+      help: 'Database writes refused for lack of disk space since the process started (each answered 503).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read().refusals);
+      },
+    });
+  }
+
   text(): Promise<string> {
     return this.registry.metrics();
   }

@@ -87,11 +87,17 @@ export async function openDatabase(config: Config, log: StartLog = pino({ level:
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = pino({ level: config.logLevel });
   const db = await openDatabase(config, log);
-  const keys = await ApiKeys.open(db, config);
+  // A secret that does not match the database refuses the start (server-secret.ts); the pool and
+  // the LISTEN connection are closed so the process ends with its message instead of hanging.
+  const keys = await ApiKeys.open(db, config).catch(async (error: unknown) => {
+    await db.close().catch(() => undefined);
+    throw error;
+  });
   const metrics = config.metrics.token !== '' || config.metrics.port !== null ? new Metrics() : undefined;
   if (metrics !== undefined) {
     metrics.watchOutbox(() => outboxDepth(db, Date.now()));
     if (db instanceof PostgresDb) metrics.watchPool(() => db.poolUse());
+    metrics.watchStorage(() => db.storage());
   }
   const readiness: Readiness = { shuttingDown: false };
   const app = await buildApp(config, { db, keys, readiness, ...(metrics === undefined ? {} : { metrics }) });

@@ -21,7 +21,23 @@ export interface ImportDetails {
 
 const MEMOS = ['Consulting services', 'Office rent, October', 'Monthly retainer', 'Equipment lease', 'Office supplies'];
 
-interface ImportReply {
+/**
+ * A QuickBooks-shaped check detail export (Date, Num, Name, Memo, Amount) of `rows` checks to the
+ * payees named, in turn: the file both import measurements send.
+ */
+export function checkDetailCsv(names: readonly string[], rows: number): string {
+  const lines = ['Date,Num,Name,Memo,Amount'];
+  for (let i = 0; i < rows; i++) {
+    const cents = ((i * 7919) % 500_000) + 100;
+    const amount = `${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
+    lines.push(
+      `11/${String((i % 28) + 1).padStart(2, '0')}/2026,,"${names[i % names.length]}","${MEMOS[i % MEMOS.length]}","${amount}"`,
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+export interface ImportReply {
   data: { importId: string; state: string; rowsDone: number };
 }
 
@@ -31,15 +47,7 @@ export async function runImport(ctx: ScenarioContext): Promise<ScenarioOutcome<I
   try {
     const names = Array.from({ length: 200 }, (_, i) => `Vendor ${String(i).padStart(3, '0')}, Inc.`);
     const basics = await createBasics(client, names);
-    const lines = ['Date,Num,Name,Memo,Amount'];
-    for (let i = 0; i < IMPORT_ROWS; i++) {
-      const cents = ((i * 7919) % 500_000) + 100;
-      const amount = `${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
-      lines.push(
-        `11/${String((i % 28) + 1).padStart(2, '0')}/2026,,"${names[i % names.length]}","${MEMOS[i % MEMOS.length]}","${amount}"`,
-      );
-    }
-    const csv = `${lines.join('\r\n')}\r\n`;
+    const csv = checkDetailCsv(names, IMPORT_ROWS);
     const started = performance.now();
     const accepted = await client.json<ImportReply>('POST', '/imports', 202, {
       type: 'checks',

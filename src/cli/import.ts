@@ -4,9 +4,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
-import { ENVIRONMENTS, type Environment, type Principal } from '../domain/owner.ts';
+import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
-import type { OpenSession } from './command-context.ts';
+import { commandLinePrincipal, type OpenSession } from './command-context.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
 import { MAX_IMPORT_BYTES } from '../formats/imports/read-import-file.ts';
@@ -59,6 +59,7 @@ export async function importCommand(
       'bank-account': { type: 'string' },
       'create-payees': { type: 'boolean', default: false },
       'date-order': { type: 'string' },
+      'money-out': { type: 'string' },
       map: { type: 'string', multiple: true },
     },
   });
@@ -73,6 +74,9 @@ export async function importCommand(
   if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${args.values.env}"`);
   const dateOrder = args.values['date-order'] ?? 'mdy';
   if (dateOrder !== 'mdy' && dateOrder !== 'dmy') throw usage('--date-order must be mdy or dmy');
+  const moneyOut = args.values['money-out'];
+  if (moneyOut !== undefined && moneyOut !== 'positive' && moneyOut !== 'negative')
+    throw usage('--money-out must be positive or negative');
   // The size is checked before the file is read, so a huge file costs nothing.
   let size: number;
   try {
@@ -88,7 +92,7 @@ export async function importCommand(
     const account = await accountByEmail(session.db, email);
     if (account === undefined || account === null) throw usage(`no account with email ${email}`);
     const ctx = await session.context();
-    const principal: Principal = { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
+    const principal = commandLinePrincipal(account, env);
     const options: ImportOptions = {
       kind: kind as ImportKind,
       csv,
@@ -96,6 +100,7 @@ export async function importCommand(
       mapping: mappingOf(args.values.map ?? []),
       createPayees: args.values['create-payees'],
       dateOrder,
+      ...(moneyOut === undefined ? {} : { moneyOut }),
       ...(args.values['bank-account'] === undefined ? {} : { bankAccountId: args.values['bank-account'] }),
     };
     let record: Awaited<ReturnType<typeof startImport>>;

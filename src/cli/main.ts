@@ -1,13 +1,13 @@
 // `checkwriter <command>`: serve (what npm start runs), migrate, keys create|list|revoke,
 // accounts verify. Uses the same configuration as the server (DATABASE_URL and friends).
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Vault } from '../domain/sealed.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
-import { isEmailAddress } from '../services/account.service.ts';
+import { isEmailAddress, passwordLink } from '../services/account.service.ts';
 import type { Db } from '../store/db.ts';
 import { accountByEmail, anyActiveApiKey, setCompanyName } from '../services/operator.service.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -16,6 +16,7 @@ import type { CommandSession, OpenSession } from './command-context.ts';
 import { checkCompany } from '../domain/account.ts';
 import { migrate } from '../store/migrate.ts';
 import { connect } from '../store/connect.ts';
+import { readOrCreateSecretFile, recordSecretCheck, SecretFileError } from '../store/server-secret.ts';
 import { logDestination } from '../log-stream.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
@@ -38,6 +39,12 @@ Commands:
                                           make a new data key current and re-encrypt every bank
                                           account number under it; with the replaced server
                                           secret's file, move them to the new secret (docs/secrets.md)
+  secret rotate --new-secret-file PATH    re-seal every sealed value under a new server secret (the
+                                          file's, or a random one written there) and record it as
+                                          this database's, in one transaction; the secret file is
+                                          replaced. API keys made before stop working (docs/operations.md)
+  people link --email EMAIL               print a one-time link (valid 1 hour) to set the panel
+                                          password of the person with that email
   accounts verify --email EMAIL [--only email|phone]
                                           mark an account's email and phone verified
   mailings list [--status queued|dispatched|cancelled]
@@ -48,13 +55,25 @@ Commands:
                      [--format csv|fixed] [--env test|live] [--out FILE]
                                           write a bank account's positive pay file (stdout
                                           unless --out) and record the export
+  reconcile FILE --email EMAIL --bank-account ID [--env test|live] [--cleared-date YYYY-MM-DD]
+                                          clear the checks the bank's file (CSV, OFX/QFX or BAI2)
+                                          says were paid, as the API's clearedItems; rows that
+                                          do not match change nothing (docs/reconciliation.md)
   backup --out FILE                       SQLite: an online, consistent copy of the database while
                                           servers write (restore: docs/operations.md);
                                           PostgreSQL: use pgBackRest (deploy/pgbackrest)
   import checks|payees FILE.csv --email EMAIL [--env test|live] [--bank-account ID]
-         [--create-payees] [--date-order mdy|dmy] [--map COLUMN=FIELD ...]
+         [--create-payees] [--date-order mdy|dmy] [--money-out negative] [--map COLUMN=FIELD ...]
                                           import a CSV file, all or nothing (docs/imports.md);
                                           every row's errors are printed when it is refused
+
+  approvals set --email OWNER --threshold AMOUNT --approvers 1|2|0 [--bank-account ID]
+                                          checks at or above AMOUNT dollars (0: every check) need
+                                          that many approvals; 0 approvers removes the rule
+                                          (docs/approvals.md)
+  audit verify                            check every company's audit trail chain: prints each
+                                          company's record count and OK, or the first record
+                                          that does not fit; exits 1 if any does not
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
@@ -130,6 +149,37 @@ async function serve(config: Config): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * `checkwriter secret rotate`: the current secret must match the database (ApiKeys.open checks
+ * it); every sealed value is opened with it and sealed under the new one, and the new secret's
+ * check value recorded, in one transaction. API keys are signed by the secret and are not kept
+ * by the database, so they cannot be signed again: they stop working (a rotation is for a secret
+ * that may have leaked, and then its keys must stop too). Then the new secret takes the old
+ * one's place: the file is renamed over it (the old one kept as .previous, for older backups).
+ */
+async function rotateSecret(db: Db, config: Config, target: string): Promise<number> {
+  const keys = await ApiKeys.open(db, config);
+  const next = readOrCreateSecretFile(target);
+  if (next.equals(keys.secret)) throw new UsageError(`${target} holds the current secret: give a new one`);
+  const { rotateDataKey } = await import('../services/bank-account.service.ts');
+  const rotation = await rotateDataKey(db, new Vault(next), keys.vault, (tx) => recordSecretCheck(tx, next));
+  const lines = [
+    `the server secret was rotated: ${rotation.resealed} bank account numbers and ${rotation.sandboxResealed} sandbox messages re-sealed under data key ${rotation.keyId} of the new secret (was ${rotation.previousKeyId}); the database now answers to the new secret only`,
+    'API keys and payee links made with the old secret no longer work: create new API keys (docs/operations.md, "Rotating the secret")',
+  ];
+  if (config.keySigningSecret !== '') {
+    lines.push(`set KEY_SIGNING_SECRET to the contents of ${target} before the next start, then delete that file`);
+  } else {
+    renameSync(config.secretFile, `${config.secretFile}.previous`);
+    renameSync(target, config.secretFile);
+    lines.push(
+      `${config.secretFile} holds the new secret; the old one is ${config.secretFile}.previous (backups taken before now need it)`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   const config = loadConfig();
@@ -147,7 +197,11 @@ export async function main(argv: string[]): Promise<number> {
           import('../metrics-server.ts'),
         ]);
       const db = await openDatabase(config);
-      const keys = await ApiKeys.open(db, config);
+      // A refused secret (server-secret.ts) closes the pool, so the process ends with its message.
+      const keys = await ApiKeys.open(db, config).catch(async (error: unknown) => {
+        await db.close().catch(() => undefined);
+        throw error;
+      });
       const destination = await logDestination(config.logFormat);
       const log =
         destination === undefined ? pino({ level: config.logLevel }) : pino({ level: config.logLevel }, destination);
@@ -156,6 +210,7 @@ export async function main(argv: string[]): Promise<number> {
       if (metrics !== undefined) {
         const { outboxDepth } = await import('../store/outbox.repository.ts');
         metrics.watchOutbox(() => outboxDepth(db, Date.now()));
+        metrics.watchStorage(() => db.storage());
       }
       const { worker, close } = buildDeliveryWorker(config, db, keys.secret, log, metrics);
       const metricsListener =
@@ -226,6 +281,13 @@ export async function main(argv: string[]): Promise<number> {
                   : '') +
               `Created ${env} key ${record.id}. Keep it secret; it is shown only once:\n`,
           );
+          // A new account's owner has no password: without this link (or SMTP for the emailed
+          // reset) the panel would stay closed to them.
+          if (created) {
+            const link = await passwordLink(db, config.publicUrl, account.email);
+            if (link !== undefined)
+              process.stderr.write(`Set a password for the panel (one use, within 1 hour):\n  ${link}\n`);
+          }
           process.stdout.write(`${key}\n`);
           return 0;
         }
@@ -264,6 +326,22 @@ export async function main(argv: string[]): Promise<number> {
         }
         throw new UsageError(`unknown keys command "${sub ?? ''}"`);
       });
+    }
+    case 'secret': {
+      const args = parseArgs({ args: rest, options: { 'new-secret-file': { type: 'string' } } });
+      if (sub !== 'rotate') throw new UsageError(`unknown secret command "${sub ?? ''}"`);
+      const target = required(args.values['new-secret-file'], '--new-secret-file');
+      return withDb(config, (db) => rotateSecret(db, config, target));
+    }
+    case 'people': {
+      const args = parseArgs({ args: rest, options: { email: { type: 'string' } } });
+      if (sub !== 'link') throw new UsageError(`unknown people command "${sub ?? ''}"`);
+      const email = required(args.values.email, '--email');
+      const link = await withDb(config, (db) => passwordLink(db, config.publicUrl, email));
+      if (link === undefined) throw new UsageError(`no person with email ${email}`);
+      process.stderr.write('One use, within 1 hour: it sets the password and signs nobody in.\n');
+      process.stdout.write(`${link}\n`);
+      return 0;
     }
     case 'accounts': {
       const args = parseArgs({ args: rest, options: { email: { type: 'string' }, only: { type: 'string' } } });
@@ -319,6 +397,20 @@ export async function main(argv: string[]): Promise<number> {
       ]);
       return backupCommand(config, sub === undefined ? rest : [sub, ...rest], backupSqlite);
     }
+    case 'reconcile': {
+      const { reconcileCommand } = await import('./reconcile.ts');
+      return withDb(config, (db) => reconcileCommand(sessionOf(db, config), sub === undefined ? rest : [sub, ...rest]));
+    }
+    case 'audit': {
+      const { auditCommand } = await import('./audit.ts');
+      return withDb(config, (db) => auditCommand(db, sub, (line) => process.stdout.write(`${line}\n`)));
+    }
+    case 'approvals': {
+      const { approvalsCommand } = await import('./approvals.ts');
+      return withDb(config, (db) =>
+        approvalsCommand(sessionOf(db, config), sub, rest, (line) => process.stdout.write(`${line}\n`)),
+      );
+    }
     case 'import': {
       const { importCommand } = await import('./import.ts');
       return importCommand(sub, rest, openSession(config));
@@ -338,7 +430,12 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof AppError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof AppError ||
+      error instanceof SecretFileError
+    ) {
       process.stderr.write(`checkwriter: ${error.message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
       process.exitCode = 2;
       return;

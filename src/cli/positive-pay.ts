@@ -13,7 +13,7 @@ import { createExport } from '../services/positive-pay.service.ts';
 import { accountByEmail } from '../services/operator.service.ts';
 
 export const POSITIVE_PAY_USAGE = `  positive-pay export --email EMAIL --bank-account ID --from YYYY-MM-DD --to YYYY-MM-DD
-                     [--format csv|fixed] [--env test|live] [--out FILE]
+                     [--format csv|fixed|bank] [--env test|live] [--out FILE]
                                           write the positive pay file of a bank account's issued
                                           and voided checks (stdout unless --out); it is recorded`;
 
@@ -58,7 +58,7 @@ export async function positivePayCommand(
   const from = flag(values.from, 'from');
   const to = flag(values.to, 'to');
   const format = values.format ?? 'csv';
-  if (!isPositivePayFormat(format)) throw usage(`--format must be csv or fixed, got "${format}"`);
+  if (!isPositivePayFormat(format)) throw usage(`--format must be csv, fixed or bank, got "${format}"`);
   const env = (values.env ?? 'test') as Environment;
   if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${values.env}"`);
   const account = await accountByEmail(session.db, email);

@@ -78,6 +78,41 @@ export function accountEmail(purpose: 'verify-email' | 'reset-password', company
   return { subject, text, html };
 }
 
+/** Tells a person one of their recovery codes was used (never which one): if it was not them, act now. */
+export function recoveryCodeUsedEmail(company: string, usedAt: string): EmailContent {
+  const e = escapeHtml;
+  const subject = 'A recovery code was used to sign in to checkwriter';
+  const lines = [
+    `One of your recovery codes was used at ${usedAt} (UTC) to sign in to ${company}'s checkwriter account in place of your second factor.`,
+    '',
+    'Each code works once. If this was not you, reset your password at once and make new recovery codes on the Security page.',
+  ];
+  const html = `<!doctype html><html><body style="font-family:Helvetica,Arial,sans-serif;color:#1a1a1a;max-width:560px">
+${lines
+  .filter((l) => l !== '')
+  .map((l) => `<p>${e(l)}</p>`)
+  .join('\n')}
+</body></html>`;
+  return { subject, text: lines.join('\n'), html };
+}
+
 export function phoneCodeSms(code: string): string {
   return `Your checkwriter verification code is ${code}. It works for 15 minutes.`;
+}
+
+/** An invitation to join a company: who invited, with which role, and the single-use link. */
+export function invitationEmail(m: { company: string; inviter: string; role: string; link: string }): EmailContent {
+  const e = escapeHtml;
+  const subject = `${m.inviter} invited you to ${m.company} on checkwriter`;
+  const intro = `${m.inviter} invited you to join ${m.company} on checkwriter as ${m.role}.`;
+  const button = 'Accept the invitation';
+  const outro =
+    'The link works for 7 days and only once. If you did not expect it, ignore this email: nothing happens.';
+  const text = [intro, '', `${button}: ${m.link}`, '', outro].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Helvetica,Arial,sans-serif;color:#1a1a1a;max-width:560px">
+<p>${e(intro)}</p>
+<p><a href="${e(m.link)}" style="display:inline-block;padding:10px 16px;background:#1f4e8c;color:#fff;text-decoration:none;border-radius:4px">${e(button)}</a></p>
+<p style="font-size:13px;color:#555">${e(outro)}</p>
+</body></html>`;
+  return { subject, text, html };
 }

@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** The person who made it in the panel (migration 027); null for the command line's and older keys. */
+  createdBy: string | null;
 }
 
 /**

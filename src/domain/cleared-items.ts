@@ -12,6 +12,17 @@ export const MAX_CLEARED_ITEMS_COLUMNS = 100;
 export const MAX_CLEARED_ITEMS_CELL_CHARS = 1_024;
 /** Characters of one line, its cells together: what one record may make the parser buffer. */
 export const MAX_CLEARED_ITEMS_LINE_CHARS = 16 * 1024;
+/** BAI2: physical records (lines) in one file, 01 to 99, continuations included. */
+export const MAX_BAI2_RECORDS = 60_000;
+/** BAI2: characters of one physical record (banks send 80 or variable length). */
+export const MAX_BAI2_RECORD_CHARS = 4_096;
+/** BAI2: 88 continuation records after one record. */
+export const MAX_BAI2_CONTINUATIONS = 100;
+/** OFX: elements nested inside one another (a statement is about eight deep). */
+export const MAX_OFX_DEPTH = 32;
+/** OFX: characters of an element's name (the longest in the OFX specification has 18). */
+export const MAX_OFX_NAME_CHARS = 32;
+
 /** Rows that did not clear listed in the API's answer (mismatchedCount counts them all). */
 export const MAX_LISTED_MISMATCHES = 1_000;
 
@@ -27,9 +38,34 @@ export interface ClearedItem {
   clearedDate: string;
 }
 
+/**
+ * Money into the account that carries a number (a deposit slip, a returned check): listed apart,
+ * never matched, so a credit can never clear a check.
+ */
+export interface CreditItem {
+  line: number;
+  checkNumber: string;
+  amountCents: number;
+  date: string;
+}
+
+/** What the file was recognised as, by its shape (docs/reconciliation.md lists each). */
+export const BANK_FILE_LAYOUTS = {
+  csv: 'CSV with a header line',
+  'csv-debit-credit': 'CSV with debit and credit columns',
+  'csv-headerless': 'Wells Fargo CSV (no header line: date, amount, *, check number, description)',
+  ofx: 'OFX/QFX download',
+  bai2: 'BAI2 file',
+} as const;
+export type BankFileLayout = keyof typeof BANK_FILE_LAYOUTS;
+
 export interface ClearedItemsFile {
+  layout: BankFileLayout;
+  /** Money out with a check number: the rows that may clear a check. */
   items: ClearedItem[];
-  /** Lines with no check number (deposits, fees, transfers) or nothing at all. */
+  /** Money in with a number: shown apart, never cleared. */
+  credits: CreditItem[];
+  /** Lines with no check number (fees, transfers, deposits without a number) or nothing at all. */
   skippedLines: number;
   /** The header names that were used, for the answer: what we understood the file to say. */
   columns: { checkNumber: string; amount: string; date: string | null };

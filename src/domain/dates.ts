@@ -70,12 +70,43 @@ export function readWrittenDate(text: string, order: WrittenOrder): WrittenDate 
         : '; if the month comes first, choose month/day/year';
     return { problem: `${not}: there is no month ${month}${hint}` };
   }
-  const monthName = MONTHS[month - 1] ?? String(month);
-  if (day < 1) return { problem: `${not}: there is no day 0` };
-  const days = daysInMonth(year, month);
-  if (day > days) return { problem: `${not}: ${monthName} ${year} has ${days} days` };
-  if (year < 1900) return { problem: `${not}: the year ${year} is before 1900` };
+  const reason = dayReason(year, month, day);
+  if (reason !== null) return { problem: `${not}: ${reason}` };
   return { date: `${year}-${pad(month)}-${pad(day)}` };
+}
+
+/**
+ * Why a year, month and day name no day of the calendar — "there is no month 13", "there is no day
+ * 0", "February 2026 has 28 days", "the year 1 is before 1900" — or null when they name one.
+ */
+export function dayReason(year: number, month: number, day: number): string | null {
+  if (month < 1 || month > 12) return `there is no month ${month}`;
+  if (day < 1) return 'there is no day 0';
+  const days = daysInMonth(year, month);
+  if (day > days) return `${MONTHS[month - 1] ?? String(month)} ${year} has ${days} days`;
+  if (year < 1900) return `the year ${year} is before 1900`;
+  return null;
+}
+
+/**
+ * What is wrong with a date in one of the forms a file or a client writes (YYYY-MM-DD, or
+ * MM/DD/YYYY), as the end of "The {field} field ...": the day that does not exist explained as the
+ * check form explains it ("must be a valid date: February 2026 has 28 days"), anything else the
+ * format. Null when it is a day of the calendar.
+ */
+export function calendarProblem(value: string): string | null {
+  if (isCalendarDate(value)) return null;
+  const t = value.trim();
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t);
+  const [year, month, day] =
+    iso !== null
+      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+      : us !== null
+        ? [Number(us[3]), Number(us[1]), Number(us[2])]
+        : [Number.NaN, Number.NaN, Number.NaN];
+  const reason = Number.isNaN(year) ? null : dayReason(year, month, day);
+  return reason === null ? 'must be a valid date (YYYY-MM-DD)' : `must be a valid date: ${reason}`;
 }
 
 /** Why a written date is not a date (see readWrittenDate), or null when it is one. */
@@ -177,7 +208,8 @@ export function dateRangeProblem(
   value: string,
   bounds: { earliest: string; latest: string; latestName?: string },
 ): string | null {
-  if (!isCalendarDate(value)) return 'must be a valid date (YYYY-MM-DD)';
+  const problem = calendarProblem(value);
+  if (problem !== null) return problem;
   if (value < bounds.earliest) return `must not be before ${bounds.earliest}`;
   if (value > bounds.latest)
     return bounds.latestName === undefined

@@ -11,6 +11,10 @@ export const EVENT_TYPES = [
   // The bank paid the check, and the undoing of a clearing marked by mistake (docs/reconciliation.md).
   'check.cleared',
   'check.uncleared',
+  // A policy holds the check until approved; approved or rejected by the company's approvers (docs/approvals.md).
+  'check.approval_required',
+  'check.approved',
+  'check.rejected',
   'delivery.email.sent',
   'delivery.email.failed',
   'delivery.sms.sent',

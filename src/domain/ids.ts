@@ -23,7 +23,13 @@ export type IdPrefix =
   | 'whk'
   | 'evt'
   | 'ppx'
-  | 'imp';
+  | 'ppl'
+  | 'imp'
+  | 'per'
+  | 'inv'
+  | 'aud'
+  // An account token handed over by hand (a printed password link), with no delivery of its own.
+  | 'tok';
 
 let lastTime = -1;
 let lastRandom: Uint8Array = new Uint8Array(10);

@@ -21,3 +21,9 @@ export interface Mailing {
   fromAddressId: string | null;
   customShippingTypeId: number | null;
 }
+
+/**
+ * The statement a check gains when it joins the print-and-mail queue: its status stays `new`
+ * (the spec's status codes), so this is how a reader of the check sees that it waits for mail.
+ */
+export const MAILING_QUEUED_STATEMENT = 'queued for mailing';

@@ -1,4 +1,6 @@
 // Every record belongs to one account and one environment; test and live data never mix.
+import type { Actor } from './actor.ts';
+import type { Origin } from './audit.ts';
 export type Environment = 'test' | 'live';
 
 export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
@@ -12,4 +14,8 @@ export interface Owner {
 export interface Principal extends Owner {
   readonly keyId: string;
   readonly timeZone: string;
+  /** Who acts: the person signed in, the API key, or the service itself (the audit trail names it). */
+  readonly actor: Actor;
+  /** Where the request came from (IP, user agent, request id), for the audit trail; absent off a request. */
+  readonly origin?: Origin;
 }

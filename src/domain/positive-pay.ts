@@ -2,7 +2,8 @@
 // pays only those. The layouts a file may take, the bounds of one export and a record's values;
 // the files themselves are written by formats/positive-pay-file.ts (docs/positive-pay.md).
 
-export const POSITIVE_PAY_FORMATS = ['csv', 'fixed'] as const;
+/** `bank`: each bank account's chosen layout (a preset or the company's custom layout). */
+export const POSITIVE_PAY_FORMATS = ['csv', 'fixed', 'bank'] as const;
 export type PositivePayFormat = (typeof POSITIVE_PAY_FORMATS)[number];
 
 export function isPositivePayFormat(value: string): value is PositivePayFormat {

@@ -7,11 +7,22 @@ const SECRET_NAMES = 'token|code|key|api_key|apikey|access_token|secret|password
 const SECRET_QUERY_NAMES = new RegExp(`^(?:${SECRET_NAMES})$`, 'i');
 const SECRET_QUERY_IN_TEXT = new RegExp(`([?&](?:${SECRET_NAMES})=)[^&\\s]+`, 'gi');
 const PAYEE_LINK = /^\/c\/[^/?#]+/;
+// Invitation links, `/panel/join/<token>`, as a path or carried in a query (`next=%2Fpanel%2Fjoin%2F…`).
+const INVITATION_LINK = /(\/panel\/join\/|%2Fpanel%2Fjoin%2F)[^/?#&\s"'<>]+/gi;
 
 export const REDACTED = '[redacted]';
 
+/** Payee links and secret-bearing query values in free text, replaced. */
+function redactLinks(text: string): string {
+  return text
+    .replace(INVITATION_LINK, `$1${REDACTED}`)
+    .replace(/\/c\/[A-Za-z0-9_-]+/g, `/c/${REDACTED}`)
+    .replace(SECRET_QUERY_IN_TEXT, `$1${REDACTED}`);
+}
+
 /** A request URL as it may be logged: payee-link tokens and secret-bearing query values replaced. */
-export function redactUrl(url: string): string {
+export function redactUrl(given: string): string {
+  const url = given.replace(INVITATION_LINK, `$1${REDACTED}`);
   const at = url.indexOf('?');
   const path = at === -1 ? url : url.slice(0, at);
   const safePath = PAYEE_LINK.test(path) ? path.replace(PAYEE_LINK, `/c/${REDACTED}`) : path;
@@ -39,10 +50,24 @@ export function redactUrl(url: string): string {
  * links, secret query values, and one-time codes (runs of 4 to 8 digits standing alone).
  */
 export function redactText(text: string): string {
-  return text
-    .replace(/\/c\/[A-Za-z0-9_-]+/g, `/c/${REDACTED}`)
-    .replace(SECRET_QUERY_IN_TEXT, `$1${REDACTED}`)
-    .replace(/(?<!\d|\d[.,]|\$)\d{4,8}(?!\d|[.,]\d)/g, REDACTED);
+  return redactLinks(text).replace(/(?<!\d|\d[.,]|\$)\d{4,8}(?!\d|[.,]\d)/g, REDACTED);
+}
+
+/**
+ * Why a request was refused, as its log line may say it: the message's first sentence ("The
+ * checks.0.amount field must be a number."), with what the client sent taken out — quoted text
+ * (a file's cell, a name), any run of five or more digits (account and check numbers, codes),
+ * payee links and secret query values — and at most 160 characters. The field and the rule are what an
+ * operator needs; the value is the client's, and may be anyone's account number.
+ */
+export function loggableReason(message: string): string {
+  const first = /^.*?[.!?](?=\s|$)/s.exec(message)?.[0] ?? message;
+  // Not redactText's four-digit rule: a year is no secret, and the message's own words keep it.
+  const reason = redactLinks(first)
+    .replace(/"[^"]*"|“[^”]*”|‹[^›]*›/g, '"…"')
+    .replace(/\d{5,}/g, '…')
+    .replace(/\s+/g, ' ');
+  return reason.length > 160 ? `${reason.slice(0, 159)}…` : reason;
 }
 
 /**

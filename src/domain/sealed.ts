@@ -89,3 +89,8 @@ export type SandboxSealedColumn = 'text_body' | 'html_body' | 'link';
 export function sandboxMessageContext(messageId: string, column: SandboxSealedColumn): string {
   return `sandbox_messages.${column}:${messageId}`;
 }
+
+/** The associated data of a person's authenticator app secret: it opens only in its own row. */
+export function totpSecretContext(personId: string): string {
+  return `person_totp.sealed_secret:${personId}`;
+}

@@ -1,13 +1,16 @@
 // Domain records -> the spec's wire shapes. The only place amounts leave integer cents.
 import { amountInWords } from '../domain/amount-words.ts';
 import { statusDescription } from '../domain/check-status.ts';
-import { MAX_LISTED_MISMATCHES } from '../domain/cleared-items.ts';
+import { BANK_FILE_LAYOUTS, MAX_LISTED_MISMATCHES } from '../domain/cleared-items.ts';
 import { localMoment } from '../domain/dates.ts';
 import { centsToDecimalString, centsToNumber } from '../domain/money.ts';
 import type { Address } from '../domain/address.ts';
 import type { BankAccount } from '../domain/bank-account.ts';
 import type { Category } from '../domain/category.ts';
 import type { Check } from '../domain/check.ts';
+import type { CheckApproval } from '../domain/approvals/policy.ts';
+import type { Mailing } from '../domain/mailing.ts';
+import type { CheckMailing } from '../services/mailing.service.ts';
 import type { Payee } from '../domain/payee.ts';
 import type { Voucher } from '../domain/voucher.ts';
 import type { CreatedCheck } from '../services/checks/write.service.ts';
@@ -27,7 +30,24 @@ export function createdCheckWire(c: CreatedCheck) {
   };
 }
 
-export function checkWire(check: Check, timeZone: string) {
+/** A check's mailing as the check's read shape carries it: enough to tell where it is in the queue. */
+function checkMailingWire(m: Mailing, shippingTypeName: string, timeZone: string) {
+  return {
+    mailingId: m.id,
+    shippingTypeId: m.shippingTypeId,
+    shippingType: shippingTypeName,
+    status: m.status,
+    queued: localMoment(m.createdAt, timeZone),
+    // When it was dispatched or cancelled; null while it waits in the queue.
+    settled: m.status === 'queued' ? null : localMoment(m.updatedAt, timeZone),
+  };
+}
+
+/**
+ * `mailing` is given by the routes that look it up; a check never queued for mail has none and
+ * the field is left out (an addition to the spec's read shape, docs/lifecycle.md).
+ */
+export function checkWire(check: Check, timeZone: string, mailing?: CheckMailing | undefined) {
   return {
     checkId: check.id,
     serialNumber: check.serialNumber,
@@ -46,6 +66,30 @@ export function checkWire(check: Check, timeZone: string) {
     checkStatements: check.statements.map((s) => ({ status: s.status, ...localMoment(s.at, timeZone) })),
     // An addition to the spec's read shape (docs/reconciliation.md): the day the bank paid it.
     clearedDate: check.clearedDate,
+    ...(mailing === undefined
+      ? {}
+      : { mailing: checkMailingWire(mailing.mailing, mailing.shippingTypeName, timeZone) }),
+  };
+}
+
+/** A check with its approval (GET /checks/{id}, GET /checks items): an addition to the spec's shape. */
+export function checkWithApprovalWire(
+  check: Check,
+  timeZone: string,
+  approval: CheckApproval,
+  mailing?: CheckMailing | undefined,
+) {
+  return { ...checkWire(check, timeZone, mailing), approval: approvalWire(approval) };
+}
+
+export function approvalWire(a: CheckApproval) {
+  return {
+    status: a.status,
+    required: a.required,
+    approvals: a.approvals.map((x) => ({ by: x.by, at: new Date(x.at).toISOString() })),
+    rejectedBy: a.rejectedBy,
+    rejectedAt: a.rejectedAt === null ? null : new Date(a.rejectedAt).toISOString(),
+    reason: a.reason,
   };
 }
 
@@ -194,7 +238,17 @@ export function reconciliationWire(r: Reconciliation) {
       checkStatus: m.check?.status ?? null,
       checkClearedDate: m.check?.clearedDate ?? null,
     })),
+    // Money in that carries a number: never a check paid, shown so the office sees it was read.
+    creditsCount: r.credits.length,
+    credits: r.credits.slice(0, MAX_LISTED_MISMATCHES).map((c) => ({
+      line: c.line,
+      checkNumber: c.checkNumber,
+      amount: centsToNumber(c.amountCents),
+      date: c.date,
+    })),
     skippedLines: r.skippedLines,
+    layout: r.layout,
+    layoutName: BANK_FILE_LAYOUTS[r.layout],
     columns: r.columns,
     cleared: { count: r.matched.length, total: centsToNumber(clearedCents) },
   };

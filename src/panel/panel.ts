@@ -8,12 +8,15 @@
 // page is found from its address (/panel/checks/* in checks/); shell/ holds what every page uses.
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, unavailableCause } from '../errors.ts';
-import { SCRIPT, STYLESHEET } from './shell/assets.ts';
+import { type Action, forbiddenWords, isAction, may } from '../domain/people/roles.ts';
+import { AppError, logUnavailable } from '../errors.ts';
+import { FAVICON, SCRIPT, STYLESHEET } from './shell/assets.ts';
 import { parseForm } from './shell/form.ts';
 import { html } from './shell/html.ts';
 import { page, sendPage } from './shell/layout.ts';
 import { checkCsrf, loadPanelState } from './shell/session.ts';
+import { requireEnrolledFactor, requireRecentFactor } from './shell/step-up.ts';
+import { FACTOR_SCRIPTS, secondFactorPages } from './account/second-factor.pages.ts';
 import { accountPages } from './account/account.pages.ts';
 import { bankAccountsPlugin } from './bank-accounts/index.ts';
 import { checksPlugin } from './checks/index.ts';
@@ -22,9 +25,14 @@ import { developerPlugin } from './developer/index.ts';
 import { homePages } from './home/home.pages.ts';
 import { importsPages } from './imports/imports.pages.ts';
 import { positivePayPages } from './positive-pay/positive-pay.pages.ts';
+import { positivePayLayoutPages } from './positive-pay/layouts.pages.ts';
 import { recordsPlugin } from './records/index.ts';
 import { checkRegisterListPages } from './check-register/check-register.pages.ts';
 import { settingsPages } from './settings/settings.pages.ts';
+import { auditPages } from './audit/audit.pages.ts';
+import { peoplePlugin } from './people/index.ts';
+import { approvalsPages } from './approvals/approvals.pages.ts';
+import { policyPages } from './approvals/policy.pages.ts';
 import { type PanelDeps, under } from './shell/deps.ts';
 import { plainWords } from './shell/wording.ts';
 
@@ -33,6 +41,17 @@ declare module 'fastify' {
     /** Panel pages anyone may open (sign in, sign up, links from emails). */
     panelPublic?: boolean;
   }
+  interface FastifyInstance {
+    /** Every /panel route with the action it needs (null: public), in the order they were added. */
+    panelRoutes: PanelRoute[];
+  }
+}
+
+export interface PanelRoute {
+  readonly method: string;
+  readonly url: string;
+  /** The roles table's action a person must hold; null for a public page. */
+  readonly action: Action | null;
 }
 
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -79,8 +98,7 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
       429: 'Too many attempts',
       503: 'Try again in a moment',
     };
-    const cause = unavailableCause(error);
-    if (cause !== null) request.log.warn({ reqId: request.id, ...cause }, 'database unavailable: answered 503');
+    logUnavailable(request.log, request.id, error);
     const text =
       error.code === 'not_found'
         ? 'There is nothing here, or it belongs to another account or environment.'
@@ -102,13 +120,32 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
   );
 }
 
-async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<void> {
+/**
+ * The action a panel route declares (null for a public page). A page that says neither who may
+ * use it nor that anyone may is a mistake: start-up fails, naming it, rather than serve it to
+ * every role.
+ */
+export function declaredAction(route: { method: string | string[]; url: string; config?: unknown }): Action | null {
+  const config = (route.config ?? {}) as { action?: unknown; panelPublic?: unknown };
+  if (config.panelPublic === true) return null;
+  if (typeof config.action === 'string' && isAction(config.action)) return config.action;
+  const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
+  throw new Error(
+    `panel route ${methods} ${route.url} declares no action: give it needs(action) or the panelPublic config`,
+  );
+}
+
+async function panelScope(scope: FastifyInstance, options: PanelDeps & { routes: PanelRoute[] }): Promise<void> {
   // Only the dependencies go on to the pages (the options also carry this scope's prefix).
   const deps: PanelDeps = { ctx: options.ctx, keys: options.keys, limits: options.limits };
   const { ctx } = deps;
   // Pages are not part of the API's OpenAPI document.
   scope.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
+    const action = declaredAction(route);
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      if (method !== 'HEAD') options.routes.push({ method, url: route.url, action });
+    }
   });
   await scope.register(cookie);
   scope.addContentTypeParser(
@@ -135,12 +172,29 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
       .header('referrer-policy', 'same-origin')
       .header('cache-control', 'no-store');
     // Signed out until the session is read, so an error page can still be drawn if reading fails.
-    request.panel = { account: null, sessionToken: null, csrfCookie: '', csrfToken: '' };
+    request.panel = { account: null, signedIn: null, sessionToken: null, csrfCookie: '', csrfToken: '' };
     await loadPanelState(ctx, request, reply);
     // An unknown page is answered before any body is read.
     if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD')
       return errorPage(request, reply, 404, 'Not found', 'There is no page at this address.');
-    if (request.routeOptions.config.panelPublic === true || request.panel.account !== null) return;
+    const signedIn = request.panel.signedIn;
+    if (request.routeOptions.config.panelPublic === true) return;
+    if (signedIn !== null) {
+      // Before the body is read and before any handler: a refused person changes nothing.
+      const action = request.routeOptions.config.action;
+      if (action !== undefined && !may(signedIn.membership, action))
+        throw new AppError('forbidden', forbiddenWords(signedIn.membership, action, signedIn.account.company));
+      // A required second factor comes before anything else; step-up before the riskiest acts.
+      if (await requireEnrolledFactor(ctx, request, reply)) return reply;
+      if (request.routeOptions.config.stepUp === true && (await requireRecentFactor(ctx, request, reply))) return reply;
+      return;
+    }
+    // The password was right, the second factor is still owed: only the factor page is open.
+    if ((request.panel.pendingFactor ?? null) !== null) {
+      if (request.method === 'GET')
+        return reply.redirect(`/panel/sign-in/factor?next=${encodeURIComponent(request.url)}`, 303);
+      throw new AppError('unauthenticated', 'Enter your second factor first.');
+    }
     if (request.method === 'GET') {
       return reply.redirect(`/panel/sign-in?next=${encodeURIComponent(request.url)}`, 303);
     }
@@ -159,22 +213,36 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps): Promise<v
   await scope.register(checkRegisterListPages, under('/register', deps));
   await scope.register(importsPages, under('/imports', deps));
   await scope.register(positivePayPages, under('/positive-pay', deps));
+  await scope.register(positivePayLayoutPages, under('/positive-pay/layouts', deps));
   await scope.register(bankAccountsPlugin, under('/bank-accounts', deps));
   await scope.register(settingsPages, under('/settings', deps));
+  await scope.register(policyPages, under('/settings/approvals', deps));
+  await scope.register(approvalsPages, under('/approvals', deps));
+  await scope.register(auditPages, under('/audit', deps));
   await scope.register(developerPlugin, deps);
+  // People, invitation links and the company switcher.
+  await scope.register(peoplePlugin, deps);
   // Sign-up, sign-in, verification and password reset: each its own address under /panel.
   await scope.register(accountPages, deps);
+  // The second factor: the sign-in step after the password, step-up, and the security page.
+  await scope.register(secondFactorPages, deps);
   // The check form's script asks these two (/panel/payees/search, /panel/amount-in-words); their
   // addresses are older than the folders and stay as the script knows them.
   await scope.register(checkLookupPages, deps);
 }
 
 export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {
-  for (const asset of [STYLESHEET, SCRIPT]) {
+  for (const asset of [STYLESHEET, SCRIPT, ...FACTOR_SCRIPTS]) {
     app.get(asset.path, { schema: { hide: true } }, async (_request, reply) =>
       reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body),
     );
   }
+  // Its address carries no version, so a week rather than a year: a new icon reaches every browser soon.
+  app.get(FAVICON.path, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(FAVICON.type).header('cache-control', 'public, max-age=604800').send(FAVICON.body),
+  );
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/panel', 302));
-  await app.register(panelScope, { ...deps, prefix: '/panel' });
+  const routes: PanelRoute[] = [];
+  app.decorate('panelRoutes', routes);
+  await app.register(panelScope, { ...deps, routes, prefix: '/panel' });
 }

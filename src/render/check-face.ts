@@ -196,12 +196,29 @@ export function drawPreviewMark(doc: Pdf): void {
 
 export const PREVIEW_MARK = 'PREVIEW — NOT PRINTED';
 
+export const NOT_APPROVED_MARK = 'NOT APPROVED — NOT NEGOTIABLE';
+
+/** The stamp of a check that still waits for its approvals: where the preview's stamp goes. */
+export function drawNotApprovedMark(doc: Pdf): void {
+  const cx = PAGE_WIDTH / 2;
+  doc.save();
+  doc.fillOpacity(0.6);
+  put(doc, NOT_APPROVED_MARK, cx, 1.88 * IN, { font: 'Helvetica-Bold', size: 22, align: 'center', color: VOID_RED });
+  put(doc, 'This check waits for approval: it carries no MICR line and no bank may pay it.', cx, 2.28 * IN, {
+    font: 'Helvetica-Bold',
+    size: 8,
+    align: 'center',
+    color: VOID_RED,
+  });
+  doc.restore();
+}
+
 /**
  * Draws the check face with its top-left corner at the current origin (the caller moves the
  * origin to the layout's slot). The stock decides which fixed parts are drawn; the filled-in
  * fields are drawn on every stock at the same coordinates.
  */
-export function drawCheckFace(doc: Pdf, prepared: PreparedCheck, stock: CheckStock): void {
+export function drawCheckFace(doc: Pdf, prepared: PreparedCheck, stock: CheckStock, withMicr = true): void {
   const check = prepared.doc;
   const captions = stockDraws(stock, 'captions');
   // The drawer's name, address and logo are already on pre-printed paper.
@@ -239,7 +256,7 @@ export function drawCheckFace(doc: Pdf, prepared: PreparedCheck, stock: CheckSto
   if (check.environment === 'test') drawVoidMark(doc);
 
   // Nothing above may reach into the clear band; only the MICR line is drawn there.
-  if (stockDraws(stock, 'micr')) drawMicrLine(doc, prepared.micr, 0, 0);
+  if (withMicr && stockDraws(stock, 'micr')) drawMicrLine(doc, prepared.micr, 0, 0);
 }
 
 /** Custom elements 1–6: under the bank name, under the check number, and right of the legal line. */

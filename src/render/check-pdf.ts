@@ -9,7 +9,7 @@
 // described in docs/e13b.md and in check-document.ts.
 
 import type { CheckDocument } from './check-document.ts';
-import { drawCheckFace, drawPreviewMark } from './check-face.ts';
+import { drawCheckFace, drawNotApprovedMark, drawPreviewMark } from './check-face.ts';
 import { IN } from './check-layout.ts';
 import { drawPerforationGuide, drawStub } from './check-stubs.ts';
 import { type PreparedCheck, prepare, withImages } from './check-validation.ts';
@@ -22,8 +22,9 @@ import { RenderInputError } from './render-error.ts';
 function drawSlot(doc: Pdf, prepared: PreparedCheck, slot: CheckSlot, options: PrintOptions): void {
   doc.save();
   doc.translate(0, slot.checkY);
-  drawCheckFace(doc, prepared, options.stock);
-  if (options.preview === true) drawPreviewMark(doc);
+  drawCheckFace(doc, prepared, options.stock, options.notApproved !== true);
+  if (options.notApproved === true) drawNotApprovedMark(doc);
+  else if (options.preview === true) drawPreviewMark(doc);
   doc.restore();
   // Both stubs show the same voucher rows, so the shorter stub sets the table's capacity.
   const shortest = Math.min(...slot.stubs.map((s) => s.height));

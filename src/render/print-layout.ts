@@ -155,6 +155,12 @@ export interface PrintOptions {
    * API's GET /checks/{id}/pdf never sets it, so its bytes are unchanged.
    */
   readonly preview?: boolean;
+  /**
+   * Marks every check "NOT APPROVED — NOT NEGOTIABLE" and leaves out its MICR line: the check
+   * waits for approvals its company's policy asks for (docs/approvals.md), so no paper of it may
+   * clear at a bank.
+   */
+  readonly notApproved?: boolean;
 }
 
 /** What POST /checks/print has always printed: blank stock, check on top. */

@@ -1,14 +1,12 @@
 // Clearing, reconciliation and the register (docs/reconciliation.md): additions to the spec.
 import { Type } from 'typebox';
-import { MAX_CLEARED_ITEMS_BYTES } from '../domain/cleared-items.ts';
+import { BANK_FILE_LAYOUTS, type BankFileLayout, MAX_CLEARED_ITEMS_BYTES } from '../domain/cleared-items.ts';
 import { CheckRead } from './checks.ts';
 import { MISMATCH_REASONS, type MismatchReason } from '../domain/clearing.ts';
-import { Meta, NullableInteger, NullableString, PageQuery } from './common.ts';
+import { DateText, Meta, NullableInteger, NullableString, PageQuery } from './common.ts';
 
 const Day = (description: string) =>
-  Type.Optional(
-    Type.String({ maxLength: 10, description: `${description} YYYY-MM-DD; default today in the account time zone.` }),
-  );
+  Type.Optional(DateText(`${description} YYYY-MM-DD (or MM/DD/YYYY); default today in the account time zone.`));
 
 export const ClearCheckBody = Type.Object(
   { clearedDate: Day('The day the bank paid the check, not after today.') },
@@ -21,11 +19,14 @@ export const ClearCheckResponse = Type.Object({
   data: CheckRead,
 });
 
-/** POST /bankAccounts/{id}/clearedItems: the bank's file itself, as the body (Content-Type: text/csv). */
+/** The content types the bank's file may be sent with; which reader runs is told by the file itself. */
+export const CLEARED_ITEMS_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/x-ofx', 'application/vnd.intu.qfx'];
+
+/** POST /bankAccounts/{id}/clearedItems: the bank's file itself, as the body. */
 export const ClearedItemsBody = Type.String({
   maxLength: MAX_CLEARED_ITEMS_BYTES,
   description:
-    "The bank's cleared-items (paid-items) CSV, as exported: a header naming the check number and amount columns (and optionally the paid date), one row per paid check. Content-Type: text/csv.",
+    "The bank's file of paid checks as downloaded: a CSV (with a header line, below a preamble or summary block or not, or Wells Fargo's five fields without one), an OFX/QFX download or a BAI2 file, recognised by its content. Content-Type: text/csv, text/plain, application/x-ofx or application/vnd.intu.qfx.",
 });
 
 export const ClearedItemsQuery = Type.Object({
@@ -59,7 +60,19 @@ export const ClearedItemsResponse = Type.Object({
       }),
       { description: 'The first 1,000 rows that did not clear, in file order (mismatchedCount counts them all).' },
     ),
-    skippedLines: Type.Integer({ description: 'Lines with no check number (deposits, fees) or blank.' }),
+    creditsCount: Type.Integer({ description: 'Rows of money in that carry a number, all of them.' }),
+    credits: Type.Array(
+      Type.Object({
+        line: Type.Integer(),
+        checkNumber: Type.String({ description: 'The number the row carries (a deposit slip, a returned check).' }),
+        amount: Type.Number(),
+        date: Type.String(),
+      }),
+      { description: 'The first 1,000 rows of money in with a number: never matched, never cleared.' },
+    ),
+    skippedLines: Type.Integer({ description: 'Lines with no check number (fees, transfers) or blank.' }),
+    layout: Type.Unsafe<BankFileLayout>({ type: 'string', enum: Object.keys(BANK_FILE_LAYOUTS) }),
+    layoutName: Type.String({ description: 'What the file was recognised as, in words.' }),
     columns: Type.Object({ checkNumber: Type.String(), amount: Type.String(), date: NullableString() }),
     cleared: Type.Object({ count: Type.Integer(), total: Type.Number() }),
   }),

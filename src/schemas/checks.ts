@@ -1,13 +1,11 @@
 import { type Static, Type } from 'typebox';
+import { LISTED_APPROVAL_STATES } from '../domain/approvals/policy.ts';
 import { CHECK_STATUSES } from '../domain/check-status.ts';
 import { CHECK_STOCKS, PAGE_LAYOUTS } from '../render/print-layout.ts';
-import { DateText, Flag, MAX_BATCH, Meta, NullableString, OptionalText, PageQuery } from './common.ts';
+import { DateText, Flag, MAX_BATCH, Meta, NullableString, NumberValue, OptionalText, PageQuery } from './common.ts';
 
 /** A JSON number or a numeric string, as real clients send both; exactness is checked in the service. */
-export const Amount = Type.Union([Type.Number(), Type.String({ maxLength: 40 })], {
-  'x-message': 'must be a number',
-  description: 'Dollars with at most 2 decimals, as a number or a numeric string.',
-});
+export const Amount = NumberValue({ description: 'Dollars with at most 2 decimals, as a number or a numeric string.' });
 
 const NullableId = Type.Optional(
   Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { 'x-message': 'must be a string or null' }),
@@ -22,7 +20,7 @@ export const VoucherItemInput = Type.Object(
     invoiceNumber: OptionalText(50),
     name: OptionalText(100),
     description: OptionalText(200),
-    quantity: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+    quantity: Type.Optional(NumberValue({ description: 'From 0 to 1,000,000, as a number or a numeric string.' })),
     unitCost: Type.Optional(Amount),
     total: Type.Optional(Amount),
   },
@@ -89,6 +87,24 @@ export const CreateChecksResponse = Type.Object({
   data: Type.Object({ checks: Type.Array(CreatedCheck) }),
 });
 
+const Moment = Type.Object({ date: Type.String(), time: Type.String() });
+
+/** Addition to the spec: the check's mailing, present once it was queued with POST /mailchecks. */
+const CheckMailingRead = Type.Object(
+  {
+    mailingId: Type.String(),
+    shippingTypeId: Type.Integer(),
+    shippingType: Type.String(),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('dispatched'), Type.Literal('cancelled')]),
+    queued: Moment,
+    settled: Type.Union([Moment, Type.Null()], { description: 'When it was dispatched or cancelled.' }),
+  },
+  {
+    description:
+      'Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing.',
+  },
+);
+
 /** Spec "Check: read shape" (list item and single retrieval). */
 export const CheckRead = Type.Object({
   checkId: Type.String(),
@@ -109,9 +125,34 @@ export const CheckRead = Type.Object({
     description:
       'Addition to the spec: the day the bank paid the check (YYYY-MM-DD), null while outstanding. Clearing is not a status.',
   }),
+  mailing: Type.Optional(CheckMailingRead),
 });
 
-export const CheckResponse = Type.Object({ success: Type.Literal(true), data: CheckRead });
+/** Addition to the spec: what a company's approval policy asks of a check (docs/approvals.md). */
+export const ApprovalRead = Type.Object(
+  {
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('approved'),
+      Type.Literal('rejected'),
+      Type.Literal('not_required'),
+    ]),
+    required: Type.Integer({ description: 'Approvals the check needs; 0 when no policy covers it.' }),
+    approvals: Type.Array(Type.Object({ by: Type.String(), at: Type.String({ format: 'date-time' }) })),
+    rejectedBy: NullableString(),
+    rejectedAt: NullableString({ format: 'date-time' }),
+    reason: NullableString(),
+  },
+  {
+    description:
+      'Addition to the spec: a check its company holds for approval stays status 0 (New) and cannot be printed, emailed or mailed until approved. `not_required` when no policy covers it.',
+  },
+);
+
+/** GET /checks/{id} and GET /checks items: the spec's read shape and the approval object. */
+export const CheckWithApproval = Type.Object({ ...CheckRead.properties, approval: ApprovalRead });
+
+export const CheckResponse = Type.Object({ success: Type.Literal(true), data: CheckWithApproval });
 
 export const ListChecksQuery = Type.Object({
   ...PageQuery,
@@ -123,11 +164,18 @@ export const ListChecksQuery = Type.Object({
   referenceId: Type.Optional(
     Type.String({ maxLength: 255, pattern: '^[^\\u0000]*$', 'x-message': 'must not contain NUL characters' }),
   ),
+  approval: Type.Optional(
+    Type.Union([...LISTED_APPROVAL_STATES.map((s) => Type.Literal(s)), Type.Literal('')], {
+      description:
+        'Addition to the spec: only checks in this approval state (`pending`: new checks waiting for approval). Not combined with term, status or referenceId.',
+      'x-message': `must be one of ${LISTED_APPROVAL_STATES.join(', ')}`,
+    }),
+  ),
 });
 
 export const ListChecksResponse = Type.Object({
   success: Type.Literal(true),
-  data: Type.Object({ meta: Meta, checks: Type.Array(CheckRead) }),
+  data: Type.Object({ meta: Meta, checks: Type.Array(CheckWithApproval) }),
 });
 
 /** PUT /checks/{id}: the editable fields of a new check, all optional. */

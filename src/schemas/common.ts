@@ -78,6 +78,16 @@ export const Flag = Type.Optional(
 );
 
 /**
+ * A number as the hosted service validates one (Laravel's `numeric`): a JSON number or a string
+ * holding one (`"4.00"`). Every numeric field of a body — amounts, a voucher line's quantity, unit
+ * cost and total — takes this one form; the service reads the string (domain/numeric-text.ts) and
+ * says what is wrong with the value, so the schema only bounds its length.
+ */
+export function NumberValue(options: Record<string, unknown> = {}) {
+  return Type.Union([Type.Number(), Type.String({ maxLength: 40 })], { 'x-message': 'must be a number', ...options });
+}
+
+/**
  * An integer id or enum value, as a JSON number or as its decimal text (`"shippingTypeId": "1"`):
  * clients of the hosted service send both, and Laravel's `integer` rule takes both. Which values
  * are allowed is the service's to say.
@@ -104,14 +114,17 @@ export function pageOf(query: { perPage?: string; page?: string }): Paging {
 }
 
 /**
- * A calendar date as text. The pattern, not a length, bounds it, so a date-time where a date
- * belongs (`2026-11-26T00:00:00.000Z`, what JavaScript's toISOString gives) is told the format,
- * a mistake clients make often; whether the day exists (2026-02-30) is the service's to say.
+ * A calendar date as text: the spec's YYYY-MM-DD, or MM/DD/YYYY as US clients write it (rewritten to
+ * YYYY-MM-DD while validating: schemas/validator.ts, `x-us-date`). The pattern, not a length, bounds
+ * it, so a date-time where a date belongs (`2026-11-26T00:00:00.000Z`, what JavaScript's toISOString
+ * gives) is told the format, a mistake clients make often; whether the day exists (2026-02-30) is
+ * the service's to say.
  */
 export function DateText(description: string) {
   return Type.String({
-    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-    'x-message': 'must be a date in the format YYYY-MM-DD (a date without a time)',
+    pattern: '^([0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}/[0-9]{1,2}/[0-9]{4})$',
+    'x-us-date': true,
+    'x-message': 'must be a date in the format YYYY-MM-DD or MM/DD/YYYY (a date without a time)',
     description,
   });
 }

@@ -23,6 +23,13 @@ export const CreateImportBody = Type.Object(
     dateOrder: Type.Optional(
       Type.Union([Type.Literal('mdy'), Type.Literal('dmy')], { 'x-message': 'must be mdy or dmy' }),
     ),
+    moneyOut: Type.Optional(
+      Type.Union([Type.Literal('positive'), Type.Literal('negative')], {
+        'x-message': 'must be positive or negative',
+        description:
+          'Our addition: how the file writes money paid out. negative (a register): -2,450.00 is a $2,450.00 check and positive rows (deposits, bills) are left out and listed. A recognised export (known layouts) says it itself.',
+      }),
+    ),
     dryRun: Type.Optional(Type.Boolean({ description: 'Check the file and answer the preview; write nothing.' })),
   },
   { additionalProperties: false },
@@ -64,5 +71,14 @@ export const ImportPreviewResponse = Type.Object({
     }),
     rowsWithErrors: Type.Integer({ description: 'How many rows have errors; errors lists at most 1,000 of them.' }),
     newPayees: Type.Array(Type.String()),
+    layout: Type.Union([Type.Object({ id: Type.String(), label: Type.String() }), Type.Null()], {
+      description: 'The known export the header matched ("Xero bills export"), or null.',
+    }),
+    headerLine: Type.Integer({ description: 'The line of the header: title lines above it are left out.' }),
+    moneyOut: Type.String({ description: 'positive, or negative when money paid out is negative in the file.' }),
+    leftOut: Type.Array(Type.Object({ line: Type.Integer(), why: Type.String(), text: Type.String() }), {
+      description:
+        'Lines not taken as rows (title, section, total, blank, footer, money in, a bill’s other lines), each with why.',
+    }),
   }),
 });

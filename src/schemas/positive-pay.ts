@@ -2,14 +2,7 @@
 // (docs/positive-pay.md).
 import { Type } from 'typebox';
 import { MAX_RANGE_DAYS } from '../domain/positive-pay.ts';
-import { Meta } from './common.ts';
-
-const DateText = (description: string) =>
-  Type.String({
-    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-    'x-message': 'must be a date in the format YYYY-MM-DD',
-    description,
-  });
+import { DateText, Meta } from './common.ts';
 
 export const CreatePositivePayExportBody = Type.Object(
   {
@@ -20,9 +13,10 @@ export const CreatePositivePayExportBody = Type.Object(
     }),
     from: DateText('First day of the range (YYYY-MM-DD), included.'),
     to: DateText(`Last day of the range (YYYY-MM-DD), included; at most ${MAX_RANGE_DAYS} days counting both ends.`),
-    format: Type.Union([Type.Literal('csv'), Type.Literal('fixed')], {
-      'x-message': 'must be csv or fixed',
-      description: '`csv`: our documented CSV; `fixed`: the JPMorgan Chase ARP Standard Input fixed-width layout.',
+    format: Type.Union([Type.Literal('csv'), Type.Literal('fixed'), Type.Literal('bank')], {
+      'x-message': 'must be csv, fixed or bank',
+      description:
+        "`csv`: our documented CSV; `fixed`: the JPMorgan Chase ARP Standard Input fixed-width layout; `bank`: the layout chosen on the bank account in the panel (a preset or the company's custom layout), refused (422) when none is chosen.",
     }),
   },
   { additionalProperties: false },
@@ -33,7 +27,10 @@ export const PositivePayExportRead = Type.Object({
   bankAccountId: Type.String(),
   from: Type.String({ description: 'YYYY-MM-DD, included.' }),
   to: Type.String({ description: 'YYYY-MM-DD, included.' }),
-  format: Type.Union([Type.Literal('csv'), Type.Literal('fixed')]),
+  format: Type.String({
+    description:
+      "The layout the file was written in: `csv`, `fixed`, another preset's name, or the id of the company's custom layout (`ppl_…`) when `bank` was asked.",
+  }),
   checkCount: Type.Integer({ description: 'Records in the file: issued plus voided.' }),
   issuedCount: Type.Integer(),
   issuedTotalCents: Type.Integer({ description: 'Sum of the issued records, in cents.' }),

@@ -5,9 +5,18 @@
 // configuration and one wording; nothing here knows of Fastify.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { closestField } from './did-you-mean.ts';
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import is the plugin function itself.
 const addFormats = addFormatsModule as unknown as FormatsPlugin;
+
+/** The part of Ajv's data context a modifying keyword uses: where the value sits in its parent. */
+interface WhereInData {
+  parentData?: unknown;
+  parentDataProperty?: string | number;
+}
+
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
 export function makeAjv(coerce: boolean, allErrors = false): Ajv {
   const ajv = new Ajv({
@@ -21,6 +30,25 @@ export function makeAjv(coerce: boolean, allErrors = false): Ajv {
   addFormats(ajv, ['email', 'date', 'uri']);
   // OpenAPI annotation keywords carried by our schemas; they do not validate.
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+  // A date written the US way (MM/DD/YYYY), as a public Java client of the hosted service sends it
+  // and Laravel's `date` rule takes: rewritten in place to the spec's YYYY-MM-DD, so every service
+  // reads one form. Only the four-digit year: 01/02/22 stays a format error (which century?).
+  // Whether the day exists is the service's to say, as for the ISO form.
+  ajv.addKeyword({
+    keyword: 'x-us-date',
+    type: 'string',
+    schemaType: 'boolean',
+    modifying: true,
+    validate: (enabled: boolean, data: string, _schema?: unknown, cxt?: WhereInData) => {
+      const us = enabled ? US_DATE.exec(data) : null;
+      if (us !== null && cxt?.parentData !== undefined && cxt.parentDataProperty !== undefined) {
+        const [, month = '', day = '', year = ''] = us;
+        (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] =
+          `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+      }
+      return true;
+    },
+  });
   return ajv;
 }
 
@@ -92,8 +120,15 @@ export function describeValidationError(error: ErrorObject, root: string): strin
   switch (error.keyword) {
     case 'required':
       return `The ${join(path, String(params.missingProperty))} field is required.`;
-    case 'additionalProperties':
-      return `The ${join(path, String(params.additionalProperty))} field is not allowed.`;
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty);
+      const properties = (error.parentSchema as Record<string, unknown> | undefined)?.properties;
+      const meant =
+        typeof properties === 'object' && properties !== null ? closestField(name, Object.keys(properties)) : undefined;
+      return meant === undefined
+        ? `The ${join(path, name)} field is not allowed.`
+        : `The ${join(path, name)} field is not allowed. Did you mean ${meant}?`;
+    }
     case 'type': {
       const types = String(params.type).split(',');
       return `The ${field} field must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`;

@@ -1,6 +1,8 @@
 // Account settings: the company name, postal address, public phone, logo and
 // time zone — what payees see as the sender in emails and on payee pages, and the zone the API
 // gives times in (check statements). The panel's /panel/settings and `keys create --company` use it.
+import { type AuditBy, record as recordAudit } from './audit.service.ts';
+import { changesBetween } from '../domain/audit.ts';
 import { checkCompany, isTimeZoneName } from '../domain/account.ts';
 import { notFound } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
@@ -54,18 +56,50 @@ export async function updateSettings(
   ctx: ServiceContext,
   accountId: string,
   input: SettingsInput,
+  by?: AuditBy,
 ): Promise<FieldProblems> {
   const { problems, clean } = checkSettings(input);
   if (Object.keys(problems).length > 0) return problems;
-  if ((await accounts.updateAccountSettings(ctx.db, accountId, clean)) === 0) throw notFound('Account');
+  await ctx.db.transaction(async (tx) => {
+    const before = await accounts.findAccountSettings(tx, accountId);
+    if ((await accounts.updateAccountSettings(tx, accountId, clean)) === 0) throw notFound('Account');
+    const changes = changesBetween(before ?? null, clean, Object.keys(clean));
+    if (by !== undefined && changes.length > 0)
+      await recordAudit(
+        tx,
+        { accountId, env: '', actor: by.actor, ...(by.origin === undefined ? {} : { origin: by.origin }) },
+        [{ action: 'settings.edit', objectType: 'settings', objectId: accountId, changes }],
+        ctx.now(),
+      );
+  });
   return {};
 }
 
 /** Stores (or with null, removes) the account's logo: printed on its checks unless a bank account has its own. */
-export async function setAccountLogo(ctx: ServiceContext, accountId: string, image: Buffer | null): Promise<void> {
-  await accounts.setAccountLogo(
-    ctx.db,
-    accountId,
-    image === null ? null : await storableImage('logo', image, accountId),
-  );
+export async function setAccountLogo(
+  ctx: ServiceContext,
+  accountId: string,
+  image: Buffer | null,
+  by?: AuditBy,
+): Promise<void> {
+  const stored = image === null ? null : await storableImage('logo', image, accountId);
+  await ctx.db.transaction(async (tx) => {
+    await accounts.setAccountLogo(tx, accountId, stored);
+    if (by !== undefined)
+      await recordAudit(
+        tx,
+        { accountId, env: '', actor: by.actor, ...(by.origin === undefined ? {} : { origin: by.origin }) },
+        [
+          {
+            action: 'settings.logo',
+            objectType: 'settings',
+            objectId: accountId,
+            changes: [
+              { field: 'logo', old: null, new: stored === null ? 'removed' : `new image (${stored.length} bytes)` },
+            ],
+          },
+        ],
+        ctx.now(),
+      );
+  });
 }

@@ -1,7 +1,6 @@
 // Accounts of the developer panel: sign up, sign in, sessions, email and phone verification and
 // password resets. Verification and reset messages leave through the same outbox as check emails
 // (the account's `live` rows), so the same mailer and SMS provider send them and a crash loses none.
-import { randomBytes } from 'node:crypto';
 import {
   MAX_CODE_ATTEMPTS,
   TOKEN_LIFETIME_MS,
@@ -16,15 +15,16 @@ import type { Account } from '../domain/account.ts';
 import type { Delivery } from '../domain/delivery.ts';
 import { newId } from '../domain/ids.ts';
 import { validationError } from '../errors.ts';
-import type { Queryable } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as deliveries from '../store/deliveries.repository.ts';
+import * as people from '../store/people.repository.ts';
 import * as sessions from '../store/sessions.repository.ts';
 import type { ServiceContext } from './context.ts';
-import { decoyHash, hashPassword, verifyPassword } from './password.ts';
+import { hashPassword } from './password.ts';
+import { addFirstOwner, type Person } from './people/people.service.ts';
 import { normalisePhone } from './payee.service.ts';
 
-export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /** A verification message is sent again at most this often per account. */
 export const RESEND_INTERVAL_MS = 60 * 1000;
 export const MIN_PASSWORD_LENGTH = 10;
@@ -56,6 +56,7 @@ async function queueAccountMessage(
   account: Account,
   purpose: AccountTokenPurpose,
   now: number,
+  person: { id: string; email: string } | null = null,
 ): Promise<void> {
   const id = newId('dlv', now);
   const channel: Delivery['channel'] = purpose === 'verify-phone' ? 'sms' : 'email';
@@ -67,7 +68,7 @@ async function queueAccountMessage(
     id,
     checkId: null,
     channel,
-    recipient: channel === 'sms' ? account.phone : account.email,
+    recipient: channel === 'sms' ? account.phone : (person?.email ?? account.email),
     payload: { account: purpose },
     sealedToken:
       channel === 'email' ? ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)) : null,
@@ -83,6 +84,7 @@ async function queueAccountMessage(
   await sessions.insertToken(tx, {
     id,
     accountId: account.id,
+    personId: person?.id ?? null,
     purpose,
     tokenHash: tokenHash(token),
     createdAt: now,
@@ -120,51 +122,29 @@ export async function signUp(ctx: ServiceContext, input: SignUpInput): Promise<A
     createdAt: now,
   };
   return ctx.db.transaction(async (tx) => {
-    const existing = await accounts.findAccountByEmail(tx, email);
-    if (existing !== undefined) {
-      const latest = await sessions.latestToken(tx, existing.id, 'reset-password');
-      if (latest === undefined || now - latest.createdAt >= RESEND_INTERVAL_MS)
-        await queueAccountMessage(ctx, tx, existing, 'reset-password', now);
+    // One email is one person across companies: an email already a person's gets a reset link
+    // (through their first company's outbox) and the caller answers as for a new account.
+    const person = await people.findPersonByEmail(tx, email);
+    if (person !== undefined) {
+      await queuePersonReset(ctx, tx, person, now);
       return null;
     }
     await accounts.insertAccount(tx, account);
-    await accounts.setPasswordHash(tx, account.id, passwordHash);
+    await addFirstOwner(tx, account, passwordHash, now);
     await queueAccountMessage(ctx, tx, account, 'verify-email', now);
     await queueAccountMessage(ctx, tx, account, 'verify-phone', now);
     return account;
   });
 }
 
-/** The account when email and password match, else null; an unknown email costs as much time. */
-export async function checkCredentials(ctx: ServiceContext, email: string, password: string): Promise<Account | null> {
-  const account = await accounts.findAccountByEmail(ctx.db, email.trim());
-  const stored = account === undefined ? null : await accounts.findPasswordHash(ctx.db, account.id);
-  if (account === undefined || stored === null) {
-    await verifyPassword(password, await decoyHash());
-    return null;
-  }
-  return (await verifyPassword(password, stored)) ? account : null;
-}
-
-/** A new session id, always freshly generated: a visitor's earlier cookie is never promoted (fixation). */
-export async function startSession(ctx: ServiceContext, accountId: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  const now = ctx.now();
-  await sessions.insertSession(ctx.db, {
-    idHash: tokenHash(token),
-    accountId,
-    createdAt: now,
-    expiresAt: now + SESSION_LIFETIME_MS,
-  });
-  return token;
-}
-
-export async function sessionAccount(ctx: ServiceContext, token: string): Promise<Account | undefined> {
-  return accounts.findAccountBySession(ctx.db, tokenHash(token), ctx.now());
-}
-
-export async function endSession(ctx: ServiceContext, token: string): Promise<void> {
-  await sessions.deleteSession(ctx.db, tokenHash(token));
+/** A reset link for one person, at most one a minute, sent through the outbox of their first company. */
+async function queuePersonReset(ctx: ServiceContext, tx: Queryable, person: Person, now: number): Promise<void> {
+  const [first] = await people.membershipsOf(tx, person.id);
+  const account = first === undefined ? undefined : await accounts.findAccountById(tx, first.accountId);
+  if (account === undefined) return;
+  const latest = await sessions.latestToken(tx, account.id, 'reset-password');
+  if (latest !== undefined && now - latest.createdAt < RESEND_INTERVAL_MS) return;
+  await queueAccountMessage(ctx, tx, account, 'reset-password', now, person);
 }
 
 export function purgeExpiredSessions(ctx: Pick<ServiceContext, 'db' | 'now'>): Promise<number> {
@@ -240,18 +220,44 @@ export async function confirmPhone(ctx: ServiceContext, accountId: string, code:
 }
 
 /**
+ * A one-time link to set the password of the person with this email, handed over by whoever runs
+ * the server (`checkwriter people link`, `keys create`): an account made on the command line has
+ * no password and, without SMTP, the emailed reset link would wait in the outbox. It is a
+ * reset-password token like the emailed one (one use, one hour, the same page), only printed
+ * instead of queued. Undefined when no person has this email.
+ */
+export async function passwordLink(
+  db: Db,
+  publicUrl: string,
+  email: string,
+  now: number = Date.now(),
+): Promise<string | undefined> {
+  const person = await people.findPersonByEmail(db, email.trim().toLowerCase());
+  if (person === undefined) return undefined;
+  const [first] = await people.membershipsOf(db, person.id);
+  if (first === undefined) return undefined;
+  const token = randomToken();
+  await sessions.insertToken(db, {
+    id: newId('tok', now),
+    accountId: first.accountId,
+    personId: person.id,
+    purpose: 'reset-password',
+    tokenHash: tokenHash(token),
+    createdAt: now,
+    expiresAt: now + TOKEN_LIFETIME_MS['reset-password'],
+  });
+  return `${publicUrl}/panel/reset-password?token=${token}`;
+}
+
+/**
  * "Forgot password": queues a reset link when the email has an account (at most one a minute).
  * The caller answers the same either way, so the form does not reveal who has an account.
  */
 export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
-  const account = await accounts.findAccountByEmail(ctx.db, email.trim());
-  if (account === undefined) return;
+  const person = await people.findPersonByEmail(ctx.db, email);
+  if (person === undefined) return;
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    const latest = await sessions.latestToken(tx, account.id, 'reset-password');
-    if (latest !== undefined && now - latest.createdAt < RESEND_INTERVAL_MS) return;
-    await queueAccountMessage(ctx, tx, account, 'reset-password', now);
-  });
+  await ctx.db.transaction((tx) => queuePersonReset(ctx, tx, person, now));
 }
 
 /** Whether a reset link can still be used (the form is shown only then). */
@@ -277,11 +283,18 @@ export async function resetPassword(
     const record = await sessions.findTokenByHash(tx, tokenHash(token));
     if (record === undefined || record.purpose !== 'reset-password') return 'invalid';
     if (record.expiresAt <= now) return 'expired';
+    // Links from before people (migration 027) name nobody: they reset the account's first owner.
+    const personId = record.personId ?? (await people.firstOwnerOf(tx, record.accountId));
+    const person = personId === undefined ? undefined : await people.findPersonById(tx, personId);
+    if (person === undefined) return 'invalid';
     if ((await sessions.useToken(tx, record.id, now)) === 0) return 'invalid';
     await sessions.retireTokens(tx, record.accountId, 'reset-password', now);
-    await accounts.setPasswordHash(tx, record.accountId, passwordHash);
-    await accounts.markVerified(tx, record.accountId, { email: true, phone: false }, now);
-    await sessions.deleteAccountSessions(tx, record.accountId);
+    await people.setPersonPasswordHash(tx, person.id, passwordHash);
+    // The link came by email to the person: the company's address is verified when it is theirs.
+    const account = await accounts.findAccountById(tx, record.accountId);
+    if (account !== undefined && account.email.toLowerCase() === person.email)
+      await accounts.markVerified(tx, record.accountId, { email: true, phone: false }, now);
+    await sessions.deletePersonSessions(tx, person.id);
     return 'done';
   });
 }

@@ -1,3 +1,4 @@
+import { type AuditBy, record as recordAudit } from './audit.service.ts';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Vault } from '../domain/sealed.ts';
 import { openSecrets, type SecretSource } from '../store/server-secret.ts';
@@ -5,10 +6,15 @@ import { tokenHash } from '../domain/secret-tokens.ts';
 import type { Environment, Principal } from '../domain/owner.ts';
 import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import { newId } from '../domain/ids.ts';
+import { systemActor } from '../domain/actor.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import { announceKeysChanged } from '../store/dialect.ts';
 import * as accounts from '../store/accounts.repository.ts';
+import { addFirstOwner } from './people/people.service.ts';
+
+/** Keys made or revoked without a caller named: the command line (`checkwriter keys`). */
+const COMMAND_LINE: AuditBy = { actor: systemActor('command line') };
 
 // API keys are JWTs (spec "Authentication": a bearer credential in JWT format), HS256-signed with
 // the server secret, naming the key, its account and its environment, and carrying 128 random
@@ -94,7 +100,9 @@ export class ApiKeys {
    * per-key rate limit would otherwise multiply with keys. The account's row is locked first, so
    * two creates at once count one after the other.
    */
-  async create(accountId: string, env: Environment, name: string): Promise<CreatedKey> {
+  async create(accountId: string, env: Environment, name: string, by: AuditBy = COMMAND_LINE): Promise<CreatedKey> {
+    // Who made it, shown on the keys page: the person in the panel (none from the command line).
+    const createdBy = by.actor.kind === 'person' && by.actor.personId !== '' ? by.actor.personId : null;
     const at = this.now();
     const id = newId('key', at);
     const key = sign(this.secret, {
@@ -112,6 +120,7 @@ export class ApiKeys {
       keyHash: tokenHash(key),
       displayPrefix: `${env}…${key.slice(-6)}`,
       createdAt: at,
+      createdBy,
       lastUsedAt: null,
       revokedAt: null,
     };
@@ -123,6 +132,23 @@ export class ApiKeys {
           `This account already has ${MAX_ACTIVE_KEYS} active ${env} API keys, the most it may hold: revoke one it no longer uses, then create the new one.`,
         );
       await accounts.insertApiKey(tx, record);
+      await recordAudit(
+        tx,
+        { accountId, env, actor: by.actor, ...(by.origin === undefined ? {} : { origin: by.origin }) },
+        [
+          {
+            action: 'api-key.create',
+            objectType: 'api-key',
+            objectId: id,
+            changes: [
+              { field: 'name', old: null, new: name },
+              { field: 'env', old: null, new: env },
+              { field: 'displayPrefix', old: null, new: record.displayPrefix },
+            ],
+          },
+        ],
+        at,
+      );
     });
     return { key, record };
   }
@@ -164,6 +190,7 @@ export class ApiKeys {
       accountId: record.accountId,
       env: record.env,
       timeZone: account.timeZone,
+      actor: { kind: 'api-key', keyId: record.id, keyName: record.name },
     };
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(token, principal);
@@ -180,11 +207,30 @@ export class ApiKeys {
     accounts.touchApiKey(this.db, keyId, at).catch(() => undefined);
   }
 
-  async revoke(keyId: string, accountId: string | null = null): Promise<void> {
+  async revoke(keyId: string, accountId: string | null = null, by: AuditBy = COMMAND_LINE): Promise<void> {
     await this.db.transaction(async (tx) => {
       const record = await accounts.findApiKey(tx, keyId);
       if (record === undefined || (accountId !== null && record.accountId !== accountId)) throw notFound('API key');
-      await accounts.revokeApiKey(tx, keyId, this.now());
+      const at = this.now();
+      await accounts.revokeApiKey(tx, keyId, at);
+      await recordAudit(
+        tx,
+        {
+          accountId: record.accountId,
+          env: record.env,
+          actor: by.actor,
+          ...(by.origin === undefined ? {} : { origin: by.origin }),
+        },
+        [
+          {
+            action: 'api-key.revoke',
+            objectType: 'api-key',
+            objectId: keyId,
+            changes: [{ field: 'revokedAt', old: null, new: new Date(at).toISOString() }],
+          },
+        ],
+        at,
+      );
       await announceKeysChanged(tx);
     });
     this.forget();
@@ -228,7 +274,11 @@ export async function ensureAccount(
     timeZone: input.timeZone ?? 'UTC',
     createdAt: now,
   };
-  await accounts.insertAccount(db, account);
+  // The account's owner is a person (without a password until they reset it), as after sign-up.
+  await db.transaction(async (tx) => {
+    await accounts.insertAccount(tx, account);
+    await addFirstOwner(tx, account, null, now);
+  });
   return { account, created: true };
 }
 

@@ -1,8 +1,18 @@
+import { recordFor } from './audit.service.ts';
+import { type AuditEvent, changesBetween } from '../domain/audit.ts';
 import type { Owner } from '../domain/owner.ts';
 import { BANK_ACCOUNT_DETAILS, type BankAccount, type BankAccountDetail } from '../domain/bank-account.ts';
 import { newId } from '../domain/ids.ts';
 import { maskAccountNumber } from '../domain/account-number.ts';
-import { bankAccountNumberContext, newKeyId, SealError, sealedKeyId, type Vault } from '../domain/sealed.ts';
+import * as secondFactors from '../store/second-factors.repository.ts';
+import {
+  bankAccountNumberContext,
+  totpSecretContext,
+  newKeyId,
+  SealError,
+  sealedKeyId,
+  type Vault,
+} from '../domain/sealed.ts';
 import { openSandboxColumns, type SandboxMessageColumns, sealSandboxColumns } from '../domain/sealed-sandbox.ts';
 import { type Db, ForeignKeyViolation, type Queryable } from '../store/db.ts';
 import { currentDataKeyId, setDataKeyId } from '../store/server-secret.ts';
@@ -128,6 +138,25 @@ export async function createBankAccounts(
           throw duplicate(`The bankAccounts.${i}.accountNumber has already been taken.`, 'bankAccountId', existing.id);
       }
       for (const account of accounts) await bankAccountStore.insertBankAccount(tx, owner, account);
+      await recordFor(
+        tx,
+        owner,
+        accounts.map((account, i) => ({
+          action: 'bank-account.create',
+          objectType: 'bank-account',
+          objectId: account.id,
+          // The number as typed goes through the trail's masking: its last four digits only.
+          changes: changesBetween(null, { ...account, accountNumber: items[i]?.accountNumber ?? '' }, [
+            'name',
+            'bankName',
+            'routingNumber',
+            'accountNumber',
+            'nextSerial',
+            'customFromAddressId',
+          ]),
+        })),
+        now,
+      );
     })
     .catch((error: unknown) => {
       throw fromAddressGone(error, 'bankAccounts.customFromAddressId');
@@ -218,7 +247,16 @@ export async function updateBankAccount(
             'cannot be changed: create a new bank account for another routing number',
           );
       }
+      const before = await bankAccountStore.findBankAccount(tx, owner, id);
       if ((await bankAccountStore.updateBankAccount(tx, owner, id, update)) === 0) throw notFound('Bank account');
+      const changed = changesBetween(before ?? null, { ...before, ...update }, Object.keys(update));
+      if (changed.length > 0)
+        await recordFor(
+          tx,
+          owner,
+          [{ action: 'bank-account.edit', objectType: 'bank-account', objectId: id, changes: changed }],
+          ctx.now(),
+        );
     })
     .catch((error: unknown) => {
       throw fromAddressGone(error, 'customFromAddressId');
@@ -252,14 +290,43 @@ export async function setSignature(
   image: Buffer | null,
 ): Promise<BankAccount> {
   const stored = image === null ? null : await storableImage('signature', image, owner.accountId);
-  if ((await bankAccountStore.setBankAccountSignature(ctx.db, owner, id, stored)) === 0) throw notFound('Bank account');
+  await ctx.db.transaction(async (tx) => {
+    const before = await bankAccountStore.findBankAccount(tx, owner, id);
+    if ((await bankAccountStore.setBankAccountSignature(tx, owner, id, stored)) === 0) throw notFound('Bank account');
+    await recordFor(
+      tx,
+      owner,
+      [imageEvent('bank-account.signature', id, before?.hasSignature ?? false, stored)],
+      ctx.now(),
+    );
+  });
   return getBankAccount(ctx, owner, id);
 }
 
 /** Stores (or with null, removes) the bank account's own logo; without one its checks print the account's. */
 export async function setLogo(ctx: ServiceContext, owner: Owner, id: string, image: Buffer | null): Promise<void> {
   const stored = image === null ? null : await storableImage('logo', image, owner.accountId);
-  if ((await bankAccountStore.setBankAccountLogo(ctx.db, owner, id, stored)) === 0) throw notFound('Bank account');
+  await ctx.db.transaction(async (tx) => {
+    const had = await bankAccountStore.bankAccountHasLogo(tx, owner, id);
+    if ((await bankAccountStore.setBankAccountLogo(tx, owner, id, stored)) === 0) throw notFound('Bank account');
+    await recordFor(tx, owner, [imageEvent('bank-account.logo', id, had, stored)], ctx.now());
+  });
+}
+
+/** An image put on or taken off: the trail says which and the size stored, never the picture. */
+function imageEvent(action: string, id: string, had: boolean, stored: Buffer | null): AuditEvent {
+  return {
+    action,
+    objectType: 'bank-account',
+    objectId: id,
+    changes: [
+      {
+        field: action.slice(action.indexOf('.') + 1),
+        old: had ? 'on file' : null,
+        new: stored === null ? null : `new image (${stored.length} bytes)`,
+      },
+    ],
+  };
 }
 
 export async function hasLogo(ctx: ServiceContext, owner: Owner, id: string): Promise<boolean> {
@@ -271,13 +338,31 @@ export async function hasLogo(ctx: ServiceContext, owner: Owner, id: string): Pr
  * nothing changed. The API's DELETE keeps its documented rule (hidden, checks stay readable).
  */
 export async function deleteUnusedBankAccount(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await bankAccountStore.deleteUnusedBankAccount(ctx.db, owner, id, ctx.now())) > 0) return;
+  const deleted = await ctx.db.transaction(async (tx) => {
+    if ((await bankAccountStore.deleteUnusedBankAccount(tx, owner, id, ctx.now())) === 0) return false;
+    await recordFor(
+      tx,
+      owner,
+      [{ action: 'bank-account.delete', objectType: 'bank-account', objectId: id }],
+      ctx.now(),
+    );
+    return true;
+  });
+  if (deleted) return;
   await getBankAccount(ctx, owner, id);
   throw new AppError('conflict', 'Checks are drawn on this bank account, so it cannot be deleted.');
 }
 
 export async function deleteBankAccount(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await bankAccountStore.deleteBankAccount(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Bank account');
+  await ctx.db.transaction(async (tx) => {
+    if ((await bankAccountStore.deleteBankAccount(tx, owner, id, ctx.now())) === 0) throw notFound('Bank account');
+    await recordFor(
+      tx,
+      owner,
+      [{ action: 'bank-account.delete', objectType: 'bank-account', objectId: id }],
+      ctx.now(),
+    );
+  });
 }
 
 export function listBankAccounts(ctx: ServiceContext, owner: Owner, page: Page): Promise<Paged<BankAccount>> {
@@ -298,6 +383,8 @@ export interface Rotation {
   resealed: number;
   /** Sandbox inbox messages re-sealed (those that no longer open with either secret are left). */
   sandboxResealed: number;
+  /** People's authenticator app secrets re-sealed. */
+  totpResealed: number;
 }
 
 /**
@@ -308,7 +395,13 @@ export interface Rotation {
  * With `previous` (the replaced server secret's vault) it moves the numbers to the new secret.
  * The sandbox inbox's sealed messages are re-sealed the same way.
  */
-export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null = null): Promise<Rotation> {
+export async function rotateDataKey(
+  db: Db,
+  vault: Vault,
+  previous: Vault | null = null,
+  /** Run in the same transaction after the values are re-sealed (the secret's new check value). */
+  alsoInTransaction: (tx: Queryable) => Promise<void> = async () => undefined,
+): Promise<Rotation> {
   // After the server secret was replaced, values sealed under the old one open with `previous`;
   // ones sealed since (under the new secret) with `vault`.
   const open = (sealed: string, context: string): string => {
@@ -348,6 +441,15 @@ export async function rotateDataKey(db: Db, vault: Vault, previous: Vault | null
       await sandboxInbox.storeSandboxSealed(tx, { id: row.id, ...sealed });
       sandboxResealed += 1;
     }
-    return { previousKeyId, keyId, resealed, sandboxResealed };
+    // People's TOTP secrets are sealed the same way: re-sealed, or nobody could prove their app
+    // after the server secret is replaced.
+    let totpResealed = 0;
+    for (const row of await secondFactors.allSealedTotp(tx)) {
+      const context = totpSecretContext(row.personId);
+      await secondFactors.storeSealedTotp(tx, row.personId, vault.seal(open(row.sealed, context), keyId, context));
+      totpResealed += 1;
+    }
+    await alsoInTransaction(tx);
+    return { previousKeyId, keyId, resealed, sandboxResealed, totpResealed };
   });
 }

@@ -13,8 +13,17 @@ import { deliveryTokenContext, type Vault } from '../domain/sealed.ts';
 import { sealSandboxMessage } from '../domain/sealed-sandbox.ts';
 import { webhookHeaders } from '../domain/webhook-signature.ts';
 import type { Mailer } from '../delivery/mailer.ts';
-import { accountEmail, type CheckMessageInput, checkEmail, checkSms, phoneCodeSms } from '../delivery/messages.ts';
+import {
+  accountEmail,
+  type CheckMessageInput,
+  checkEmail,
+  checkSms,
+  invitationEmail,
+  phoneCodeSms,
+  recoveryCodeUsedEmail,
+} from '../delivery/messages.ts';
 import type { SmsSender } from '../delivery/sms.ts';
+import { type ApprovalMessageInput, approvalEmail } from '../delivery/approval-messages.ts';
 import { RefusedDestination } from '../delivery/webhook-post.ts';
 import type { WebhookSender } from '../delivery/webhook-sender.ts';
 import * as accounts from '../store/accounts.repository.ts';
@@ -32,6 +41,11 @@ export class Permanent extends Error {}
 /** Verification and reset messages of the panel (payload `{ account: purpose }`), not about a check. */
 export function isAccountMessage(d: ClaimedDelivery): boolean {
   return typeof d.payload.account === 'string';
+}
+
+/** Approval news for a company's people (payload `{ approval: news, ... }`), not for a payee. */
+export function isApprovalMessage(d: ClaimedDelivery): boolean {
+  return typeof d.payload.approval === 'string';
 }
 
 /** What one batch reads once and shares between its messages. */
@@ -134,6 +148,8 @@ export class DeliverySender {
       await this.deps.sms.send(d.recipient, phoneCodeSms(phoneCode(secret, d.id)), d.id);
       return;
     }
+    if (purpose === 'invite') return this.sendInvitation(d, batch);
+    if (purpose === 'recovery-code-used') return this.sendRecoveryNotice(d, batch);
     if (purpose !== 'verify-email' && purpose !== 'reset-password')
       throw new Permanent(`unknown account message ${String(purpose)}`);
     if (this.deps.mailer === null) throw new Error('SMTP is not configured');
@@ -154,11 +170,105 @@ export class DeliverySender {
     });
   }
 
+  /**
+   * An invitation to join a company: mailed when queued live; one queued as a test (the inviter
+   * chose the sandbox inbox to try the flow) lands in the company's sandbox inbox, nothing leaves.
+   */
+  private async sendInvitation(d: ClaimedDelivery, batch: SendBatch): Promise<void> {
+    const { config } = this.deps;
+    const account = await this.account(d.owner.accountId, batch);
+    const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+    const link = `${config.publicUrl}/panel/join/${this.token(d, accountToken)}`;
+    const email = invitationEmail({
+      company: account === undefined ? 'a company' : senderName(account),
+      inviter: text(d.payload.inviter, 'Someone'),
+      role: text(d.payload.role, 'a member'),
+      link,
+    });
+    // The invitation's link is a credential: the sandbox message does not repeat it in its link field.
+    await this.toPersonOrSandbox(d, email, '');
+  }
+
+  /**
+   * An approval email to a person of the company: for test data to the sandbox inbox (nothing
+   * leaves the machine), for live data through the mailer.
+   */
+  private async sendApprovalMessage(d: ClaimedDelivery, batch: SendBatch): Promise<void> {
+    const { config } = this.deps;
+    const news = d.payload.approval;
+    if (news !== 'waiting' && news !== 'approved' && news !== 'rejected')
+      throw new Permanent(`unknown approval message ${String(news)}`);
+    const account = await this.account(d.owner.accountId, batch);
+    const env = d.owner.env === 'live' ? '?env=live' : '';
+    const input: ApprovalMessageInput = {
+      news,
+      company: account === undefined ? 'your company' : senderName(account),
+      checks: Array.isArray(d.payload.checks) ? (d.payload.checks as ApprovalMessageInput['checks']) : [],
+      reason: typeof d.payload.reason === 'string' ? d.payload.reason : null,
+      link: `${config.publicUrl}/panel/${news === 'waiting' ? 'approvals' : 'checks'}${env}`,
+    };
+    await this.toPersonOrSandbox(d, approvalEmail(input), input.link);
+  }
+
+  /** A message to a person of the company: queued as a test, into the sandbox inbox; live, mailed. */
+  private async toPersonOrSandbox(
+    d: ClaimedDelivery,
+    email: { subject: string; text: string; html: string },
+    link: string,
+  ): Promise<void> {
+    const { config, db } = this.deps;
+    if (d.owner.env === 'test') {
+      const message: SandboxMessage = {
+        id: newId('msg', this.now()),
+        deliveryId: d.id,
+        checkId: null,
+        channel: 'email',
+        recipient: d.recipient,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        link,
+        attachments: [],
+        createdAt: this.now(),
+      };
+      const keyId = await currentDataKeyId(db);
+      await sandboxInbox.insertSandboxMessage(db, d.owner.accountId, sealSandboxMessage(this.vault, keyId, message));
+      return;
+    }
+    if (this.deps.mailer === null) throw new Error('SMTP is not configured');
+    await this.deps.mailer.send({
+      messageId: `<${d.id}@checkwriter>`,
+      from: config.delivery.mailFrom,
+      to: d.recipient,
+      ...email,
+      attachments: [],
+    });
+  }
+
+  /** The notice that a recovery code was used: it carries no token and no code. */
+  private async sendRecoveryNotice(d: ClaimedDelivery, batch: SendBatch): Promise<void> {
+    if (this.deps.mailer === null) throw new Error('SMTP is not configured');
+    const account = await this.account(d.owner.accountId, batch);
+    const usedAt = typeof d.payload.usedAt === 'number' ? d.payload.usedAt : d.createdAt;
+    const email = recoveryCodeUsedEmail(
+      account === undefined ? 'your' : senderName(account),
+      new Date(usedAt).toISOString().slice(0, 16).replace('T', ' '),
+    );
+    await this.deps.mailer.send({
+      messageId: `<${d.id}@checkwriter>`,
+      from: this.deps.config.delivery.mailFrom,
+      to: d.recipient,
+      ...email,
+      attachments: [],
+    });
+  }
+
   /** Builds the row's message and hands it to its channel; throws when it did not go. */
   async send(d: ClaimedDelivery, batch: SendBatch): Promise<void> {
     const { db, config } = this.deps;
     if (d.channel === 'webhook') return this.sendWebhook(d);
     if (isAccountMessage(d)) return this.sendAccountMessage(d, batch);
+    if (isApprovalMessage(d)) return this.sendApprovalMessage(d, batch);
     const owner = d.owner;
     const input = await this.content(d, batch);
     const attachments =

@@ -16,7 +16,9 @@ import type { SandboxMessage } from '../domain/delivery.ts';
 import { openSandboxMessage } from '../domain/sealed-sandbox.ts';
 import type { ServiceContext } from './context.ts';
 import { checkPdf } from './checks/print.service.ts';
+import { refuseHeld } from './approvals/approvals.service.ts';
 import { checkEventData, emit } from './events.ts';
+import { systemActor } from '../domain/actor.ts';
 
 export async function checkDeliveries(ctx: ServiceContext, owner: Owner, checkId: string): Promise<Delivery[]> {
   const check = await checks.findCheck(ctx.db, owner, checkId);
@@ -39,6 +41,11 @@ export async function sandboxMessages(
     throw new AppError('forbidden', 'The sandbox inbox holds what test keys send; use a test key.');
   const stored = await sandboxInbox.listSandboxMessages(ctx.db, principal.accountId, limit, offset);
   return { total: stored.total, items: stored.items.map((m) => openSandboxMessage(ctx.vault, m)) };
+}
+
+/** Check messages of a test key still queued: the inbox shows them as "sending…" until the worker sends them. */
+export function sandboxSending(ctx: ServiceContext, principal: Principal): Promise<number> {
+  return deliveries.countQueuedCheckDeliveries(ctx.db, { accountId: principal.accountId, env: 'test' });
 }
 
 /** One message of the sandbox inbox (the panel's message page); other accounts' ids are not found. */
@@ -87,7 +94,13 @@ export async function payeeDownload(
   ctx: ServiceContext,
   view: PayeeView,
 ): Promise<{ pdf: Buffer; serialNumber: string }> {
-  const principal: Principal = { ...view.owner, keyId: '', timeZone: view.timeZone };
+  const principal: Principal = {
+    ...view.owner,
+    keyId: '',
+    timeZone: view.timeZone,
+    actor: systemActor('payee download'),
+  };
+  await refuseHeld(ctx.db, view.owner, [view.check]);
   const result = await checkPdf(ctx, principal, view.check.id, { lane: 'payee' });
   if (statusName(view.check.status) === 'emailed') {
     await ctx.db.transaction(async (tx) => {

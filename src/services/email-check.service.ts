@@ -3,6 +3,7 @@ import type { Delivery } from '../domain/delivery.ts';
 import { newId } from '../domain/ids.ts';
 import { canEmail, statusName } from '../domain/check-status.ts';
 import { applyEvent, assertNotQueuedForMail } from './checks/lifecycle.service.ts';
+import { refuseHeld } from './approvals/approvals.service.ts';
 import { AppError } from '../errors.ts';
 import * as accounts from '../store/accounts.repository.ts';
 import * as checks from '../store/checks/checks.repository.ts';
@@ -97,6 +98,7 @@ export async function emailChecks(
         queued.push({ ...base, id: newId('dlv', now), channel: 'sms', recipient: phone, payload: {} });
       }
       await assertNotQueuedForMail(tx, principal, check, 'emailed');
+      await refuseHeld(tx, principal, [check]);
       await applyEvent(tx, principal, check, 'email', 'emailed', now);
     }
 

@@ -14,9 +14,11 @@ import { type Db, ForeignKeyViolation } from '../store/db.ts';
 import { canHappen, statusName } from '../domain/check-status.ts';
 import type { ServiceContext } from './context.ts';
 import { applyEvent } from './checks/lifecycle.service.ts';
+import { refuseHeld } from './approvals/approvals.service.ts';
 import { rules } from './validation.ts';
 import { normalisePhone } from './payee.service.ts';
-import type { MailingStatus } from '../domain/mailing.ts';
+import { MAILING_QUEUED_STATEMENT, type MailingStatus } from '../domain/mailing.ts';
+import type { Check } from '../domain/check.ts';
 
 /**
  * Shipping, paper and notification choices, numbered and named as the hosted service numbers them
@@ -73,11 +75,19 @@ export const NO_OPTIONS: MailChecksOptions = {
 const known = (list: readonly { [key: string]: unknown }[], key: string, value: number): boolean =>
   list.some((t) => t[key] === value);
 
+/**
+ * What a held check's mailing does: `refuse` (POST /mailchecks: the request is refused whole) or
+ * `wait` (quickpay writes the check and its mailing in one call, so the mailing is queued but no
+ * operator sees or dispatches it until the check is approved).
+ */
+export type WhileHeld = 'refuse' | 'wait';
+
 export async function mailChecks(
   ctx: ServiceContext,
   principal: Principal,
   items: readonly MailCheckInput[],
   options: MailChecksOptions = NO_OPTIONS,
+  whileHeld: WhileHeld = 'refuse',
 ): Promise<Mailing[]> {
   const now = ctx.now();
   if (options.customShippingTypeId !== null && !known(SHIPPING_TYPES, 'shippingTypeId', options.customShippingTypeId))
@@ -128,6 +138,8 @@ export async function mailChecks(
         // twice, nor queue it while another prints, emails, edits or deletes it.
         if (!(await checks.lockCheck(tx, principal, check.id, check.status)))
           throw rules.custom(`${path}.checkId`, 'names a check whose status changed; try again');
+        // Held for approval: it goes to no print-and-mail operator until approved.
+        if (whileHeld === 'refuse') await refuseHeld(tx, principal, [check]);
         if ((await mailings.pendingMailingFor(tx, principal, check.id)) !== undefined)
           throw rules.custom(`${path}.checkId`, 'names a check that is already queued for mailing');
         const payee =
@@ -181,6 +193,7 @@ export async function mailChecks(
           customShippingTypeId: options.customShippingTypeId,
         };
         await mailings.insertMailing(tx, principal, mailing);
+        await checks.insertStatements(tx, [{ checkId: check.id, status: MAILING_QUEUED_STATEMENT, at: now }]);
         created.push(mailing);
       }
       return created;
@@ -204,6 +217,14 @@ async function settle(
   return db.transaction(async (tx) => {
     const mailing = await mailings.findMailing(tx, owner, mailingId);
     if (mailing === undefined) throw new AppError('not_found', 'Mailing not found.');
+    if (outcome === 'dispatched') {
+      // A mailing queued with a check still held waits for its approval: the check's row is
+      // locked first (as an approval locks it), so an approval not yet committed counts as missing.
+      const held = await checks.findCheck(tx, owner, mailing.checkId);
+      if (held === undefined) throw notFound('Check');
+      await checks.lockCheck(tx, owner, held.id, held.status);
+      await refuseHeld(tx, owner, [held]);
+    }
     if ((await mailings.settleMailing(tx, mailingId, outcome, now)) !== 1) {
       throw new AppError(
         'validation',
@@ -241,6 +262,34 @@ export async function operatorSettle(
   return settle(db, found.owner, mailingId, outcome, now);
 }
 
+/** The operator's list; a queued mailing whose check still waits for approval is not shown. */
 export function operatorQueue(db: Db, status: MailingStatus | null): ReturnType<typeof mailings.listMailings> {
   return mailings.listMailings(db, status);
+}
+
+/**
+ * The mailings of these checks, by check id. Only a check whose statements say it was queued is
+ * looked up, so the hot single-check read pays nothing for checks that were never mailed.
+ */
+export async function mailingsOfChecks(
+  ctx: ServiceContext,
+  owner: Owner,
+  found: readonly Check[],
+): Promise<Map<string, CheckMailing>> {
+  const queued = found.filter((c) => c.statements.some((s) => s.status === MAILING_QUEUED_STATEMENT)).map((c) => c.id);
+  const latest = await mailings.latestMailingsFor(ctx.db, owner, queued);
+  const named = new Map<string, CheckMailing>();
+  for (const [checkId, mailing] of latest) named.set(checkId, { mailing, shippingTypeName: shippingTypeName(mailing) });
+  return named;
+}
+
+/** A check's mailing with its shipping type's name, as the check's read shape shows it. */
+export interface CheckMailing {
+  mailing: Mailing;
+  shippingTypeName: string;
+}
+
+function shippingTypeName(m: Mailing): string {
+  const id = m.customShippingTypeId ?? m.shippingTypeId;
+  return SHIPPING_TYPES.find((t) => t.shippingTypeId === id)?.name ?? '';
 }

@@ -8,6 +8,11 @@ import type { Paged } from '../domain/paging.ts';
 import * as payeeStore from '../store/payees.repository.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
+import { changesBetween } from '../domain/audit.ts';
+import { recordFor } from './audit.service.ts';
+
+/** The payee's fields the audit trail compares: what a person reads on the payee's page. */
+const AUDITED_FIELDS: readonly string[] = PAYEE_FIELDS;
 
 /** A phone number in E.164 form, or null when it cannot be a real number (US assumed without +). */
 export function normalisePhone(raw: string): string | null {
@@ -35,6 +40,17 @@ export async function createPayees(
   });
   await ctx.db.transaction(async (tx) => {
     await payeeStore.insertPayees(tx, owner, payees);
+    await recordFor(
+      tx,
+      owner,
+      payees.map((p) => ({
+        action: 'payee.create',
+        objectType: 'payee',
+        objectId: p.id,
+        changes: changesBetween(null, p, AUDITED_FIELDS).filter((c) => c.new !== ''),
+      })),
+      now,
+    );
   });
   return payees;
 }
@@ -86,15 +102,31 @@ export async function updatePayee(
   } catch {
     throw validationError('Validation error: The phone field must be a valid phone number.');
   }
-  const changed = await payeeStore.updatePayee(ctx.db, owner, id, {
-    ...changes,
-    ...(phone === undefined ? {} : { phone }),
+  const fields = { ...changes, ...(phone === undefined ? {} : { phone }) };
+  await ctx.db.transaction(async (tx) => {
+    const before = await payeeStore.findPayee(tx, owner, id);
+    const changed = await payeeStore.updatePayee(tx, owner, id, fields);
+    if (changed === 0 || before === undefined) throw notFound('Payee');
+    const after = await payeeStore.findPayee(tx, owner, id);
+    const diff = changesBetween(before, after ?? null, AUDITED_FIELDS);
+    if (diff.length > 0)
+      await recordFor(
+        tx,
+        owner,
+        [{ action: 'payee.edit', objectType: 'payee', objectId: id, changes: diff }],
+        ctx.now(),
+      );
   });
-  if (changed === 0) throw notFound('Payee');
 }
 
+const deleted = (id: string) => [{ action: 'payee.delete', objectType: 'payee', objectId: id }];
+
 export async function deletePayee(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await payeeStore.deletePayee(ctx.db, owner, id, ctx.now())) === 0) throw notFound('Payee');
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    if ((await payeeStore.deletePayee(tx, owner, id, now)) === 0) throw notFound('Payee');
+    await recordFor(tx, owner, deleted(id), now);
+  });
 }
 
 /**
@@ -103,7 +135,13 @@ export async function deletePayee(ctx: ServiceContext, owner: Owner, id: string)
  * checks keep its name, docs/api-notes.md); this one is here so both could share it.
  */
 export async function deleteUnusedPayee(ctx: ServiceContext, owner: Owner, id: string): Promise<void> {
-  if ((await payeeStore.deleteUnusedPayee(ctx.db, owner, id, ctx.now())) > 0) return;
+  const now = ctx.now();
+  const gone = await ctx.db.transaction(async (tx) => {
+    if ((await payeeStore.deleteUnusedPayee(tx, owner, id, now)) === 0) return false;
+    await recordFor(tx, owner, deleted(id), now);
+    return true;
+  });
+  if (gone) return;
   if ((await payeeStore.findPayee(ctx.db, owner, id)) === undefined) throw notFound('Payee');
   throw new AppError('conflict', 'This payee has checks, so it cannot be deleted. Its checks keep it on record.');
 }

@@ -1,7 +1,10 @@
 // Positive pay exports: which checks go in, the file, and the record of the
 // export. The API, the panel and the command line all come here; docs/positive-pay.md explains
 // the choices.
-import { isCalendarDate, issueDateProblem, localMoment, today } from '../domain/dates.ts';
+import { principalIn, record as recordAudit } from './audit.service.ts';
+import { changesBetween } from '../domain/audit.ts';
+import { systemActor } from '../domain/actor.ts';
+import { issueDateProblem, localMoment, today } from '../domain/dates.ts';
 import { newId } from '../domain/ids.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
@@ -18,6 +21,7 @@ import * as bankAccountStore from '../store/bank-accounts.repository.ts';
 import type { Page } from '../store/owned-queries.ts';
 import * as store from '../store/positive-pay.repository.ts';
 import { accountNumberOf } from './bank-account.service.ts';
+import { layoutNamed, layoutOfBankAccount } from './positive-pay-layouts.service.ts';
 import type { ServiceContext } from './context.ts';
 import { rules } from './validation.ts';
 
@@ -53,7 +57,6 @@ export function checkRange(from: string, to: string, day: string): void {
     ['from', from],
     ['to', to],
   ] as const) {
-    if (!isCalendarDate(value)) throw rules.custom(field, 'must be a date in the format YYYY-MM-DD');
     const problem = issueDateProblem(value, day);
     if (problem !== null) throw rules.custom(field, problem);
   }
@@ -120,12 +123,22 @@ export async function createExport(
   checkRange(request.from, request.to, today(timeZone, ctx.now()));
   const bank = await bankAccountStore.findBankAccount(ctx.db, owner, request.bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
+  // `bank`: the layout chosen on the bank account; `csv` and `fixed` stay the presets they were.
+  const layout =
+    request.format === 'bank'
+      ? await layoutOfBankAccount(ctx, owner, bank.id)
+      : await layoutNamed(ctx, owner, request.format);
+  if (layout === null || layout === undefined)
+    throw rules.custom(
+      'format',
+      'is bank, but this bank account has no positive pay layout chosen; choose one on its page, or ask for csv or fixed',
+    );
   const records = await exportRecords(ctx, owner, timeZone, request);
   // Up to 20,000 records to text and a digest: heavy work, off the event loop in the server.
   const { file, sha256, bytes } = await ctx.heavyWork.run(
     'positive-pay-file',
     {
-      format: request.format,
+      layout,
       accountNumber: accountNumberOf(ctx, bank),
       records,
       baseName: `positive-pay-${bank.id}-${request.from}-${request.to}`,
@@ -140,7 +153,8 @@ export async function createExport(
     bankAccountId: bank.id,
     from: request.from,
     to: request.to,
-    format: request.format,
+    // The layout actually written: a preset's name or a custom layout's id.
+    format: layout.name,
     issuedCount: records.filter((r) => r.kind === 'I').length,
     issuedTotalCents: sum('I'),
     voidCount: records.filter((r) => r.kind === 'V').length,
@@ -151,7 +165,32 @@ export async function createExport(
     createdBy: actor.id,
     createdAt: now,
   };
-  await ctx.db.transaction((tx) => store.insertExport(tx, owner, record));
+  await ctx.db.transaction(async (tx) => {
+    await store.insertExport(tx, owner, record);
+    await recordAudit(
+      tx,
+      principalIn(owner) ?? { ...owner, actor: systemActor(`positive pay, ${actor.via}`) },
+      [
+        {
+          action: 'positive-pay.export',
+          objectType: 'bank-account',
+          objectId: bank.id,
+          changes: changesBetween(null, { ...record, exportId: record.id }, [
+            'exportId',
+            'from',
+            'to',
+            'format',
+            'issuedCount',
+            'issuedTotalCents',
+            'voidCount',
+            'voidTotalCents',
+            'fileSha256',
+          ]),
+        },
+      ],
+      now,
+    );
+  });
   return { record, file };
 }
 

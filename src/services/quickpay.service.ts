@@ -155,9 +155,14 @@ export async function quickpay(
         mail === null
           ? null
           : ((
-              await mailingService.mailChecks(ctx, principal, [
-                { checkId: check.checkId, shippingTypeId: mail.shippingTypeId },
-              ])
+              await mailingService.mailChecks(
+                ctx,
+                principal,
+                [{ checkId: check.checkId, shippingTypeId: mail.shippingTypeId }],
+                mailingService.NO_OPTIONS,
+                // A check a policy holds is written all the same; its mailing waits for the approval.
+                'wait',
+              )
             )[0] ?? null);
       return { check, payeeCreated: found === undefined, mailing };
     });

@@ -107,6 +107,33 @@ export class SharedLimits {
   }
 
   /**
+   * Counts one attempt of `subject` as `kind` in advance, as a failure, unless its window is full:
+   * concurrent guesses on several servers cannot overtake the count. `at` is given back with
+   * `giveBack` when the attempt succeeded, so only failures stay counted.
+   */
+  async attempt(kind: string, subject: string, window: Window): Promise<{ wait: number; at: number }> {
+    const name = this.name(kind, subject);
+    const now = this.now();
+    const known = this.knownBlocked(name, now);
+    if (known > 0) return { wait: known, at: now };
+    const wait = await this.db.transaction(async (tx) => {
+      const hits = await counters.lockedHits(tx, name, now);
+      const wait = waitFor(hits, window, now);
+      if (wait === 0) await counters.writeHits(tx, name, [...inWindow(hits, window, now), now], now + window.ms);
+      return wait;
+    });
+    if (wait > 0) this.rememberBlocked(name, wait, now);
+    this.sweepNowAndThen(now);
+    return { wait, at: now };
+  }
+
+  /** Takes back an attempt counted by `attempt` that succeeded. */
+  async giveBack(kind: string, subject: string, at: number): Promise<void> {
+    const name = this.name(kind, subject);
+    await this.db.transaction((tx) => takeBack(tx, name, at));
+  }
+
+  /**
    * A sign-in attempt (docs/security.md): refused while the address+email pair, the address, or —
    * for an address that already failed on this email — the email has a full window; else counted
    * as a failure in all three at once, before the password is checked, so that concurrent guesses

@@ -1,5 +1,7 @@
 // Webhook endpoints over the API. Each endpoint has its own secret; events reach it through the
 // deliveries outbox (retries with backoff, a delivery log, redelivery on request).
+import { record } from './audit.service.ts';
+import { changesBetween } from '../domain/audit.ts';
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../domain/owner.ts';
 import { newId } from '../domain/ids.ts';
@@ -42,7 +44,23 @@ export async function createEndpoint(
     events: [...new Set(wanted)],
     createdAt: ctx.now(),
   };
-  await events.insertEndpoint(ctx.db, principal, endpoint);
+  await ctx.db.transaction(async (tx) => {
+    await events.insertEndpoint(tx, principal, endpoint);
+    // The endpoint's signing secret never enters the trail.
+    await record(
+      tx,
+      principal,
+      [
+        {
+          action: 'webhook.create',
+          objectType: 'webhook',
+          objectId: endpoint.id,
+          changes: changesBetween(null, endpoint, ['url', 'events']),
+        },
+      ],
+      ctx.now(),
+    );
+  });
   return endpoint;
 }
 
@@ -51,7 +69,10 @@ export function listEndpoints(ctx: ServiceContext, principal: Principal): Promis
 }
 
 export async function deleteEndpoint(ctx: ServiceContext, principal: Principal, id: string): Promise<void> {
-  if ((await events.deleteEndpoint(ctx.db, principal, id, ctx.now())) === 0) throw notFound();
+  await ctx.db.transaction(async (tx) => {
+    if ((await events.deleteEndpoint(tx, principal, id, ctx.now())) === 0) throw notFound();
+    await record(tx, principal, [{ action: 'webhook.delete', objectType: 'webhook', objectId: id }], ctx.now());
+  });
 }
 
 export async function endpointDeliveries(

@@ -49,6 +49,7 @@ interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  created_by: string | null;
 }
 
 const API_KEYS = defineTable<ApiKeyRow>()('api_keys', [
@@ -61,6 +62,7 @@ const API_KEYS = defineTable<ApiKeyRow>()('api_keys', [
   'created_at',
   'last_used_at',
   'revoked_at',
+  'created_by',
 ]);
 
 // Named, not `*`: the logo (migration 015) stays out of the read every panel page makes.
@@ -94,6 +96,7 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
     createdAt: Number(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    createdBy: row.created_by ?? null,
   };
 }
 
@@ -157,6 +160,7 @@ export async function insertApiKey(q: Queryable, key: ApiKeyRecord): Promise<voi
       created_at: key.createdAt,
       last_used_at: null,
       revoked_at: null,
+      created_by: key.createdBy,
     }),
   );
 }

@@ -4,29 +4,36 @@
 import type { Outstanding } from '../domain/clearing.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
-import { ownerOfKeyedRows } from './owned-queries.ts';
+import { owned } from './owned-queries.ts';
+import { inList, raw, type Sql, sql } from './sql.ts';
 
+const OUTSTANDING_TEXT = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
 /** Issued and not yet paid: printed, mailed, emailed or e-printed, no cleared date (not new, void or refunded). */
-export const OUTSTANDING = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
+export const OUTSTANDING = raw(OUTSTANDING_TEXT);
 /** Register order: the day written on the check, then the order the checks were made. */
-const ORDER = 'issue_date, created_at, id';
-const OUTSTANDING_CENTS = `CASE WHEN ${OUTSTANDING} THEN COALESCE(amount_cents, 0) ELSE 0 END`;
+const ORDER = raw('issue_date, created_at, id');
+/** Register order from its end, for a page nearer the end than the start. */
+const ORDER_FROM_END = raw('issue_date DESC, created_at DESC, id DESC');
+/** A register row's columns: where it stands, and its amount when it is outstanding. */
+const PAGE_COLUMNS = raw(
+  `id, issue_date, created_at, CASE WHEN ${OUTSTANDING_TEXT} THEN COALESCE(amount_cents, 0) ELSE 0 END AS out_cents`,
+);
 
 /**
  * SQLite's planner, without statistics, prefers the wider checks_register index (it covers
  * status and cleared_date) and would read every check of the account; the partial index holds
  * only the outstanding ones. PostgreSQL picks it by its statistics.
  */
-function outstandingIndex(q: Queryable): string {
-  return q.dialect === 'sqlite' ? ' INDEXED BY checks_outstanding' : '';
+function outstandingIndex(q: Queryable): Sql {
+  return q.dialect === 'sqlite' ? BY_OUTSTANDING_INDEX : NO_INDEX_NAMED;
 }
+const BY_OUTSTANDING_INDEX = raw(' INDEXED BY checks_outstanding');
+const NO_INDEX_NAMED = raw('');
 
 /** The outstanding checks of a bank account, counted on the partial index checks_outstanding. */
 export async function outstandingOf(q: Queryable, bankAccountId: string): Promise<Outstanding> {
-  const row = await q.get<{ n: number | string; cents: number | string | null }>(
-    `SELECT COUNT(*) AS n, SUM(amount_cents) AS cents FROM checks${outstandingIndex(q)} WHERE bank_account_id = ? AND ${OUTSTANDING}`,
-    [bankAccountId],
-  );
+  const s = sql`SELECT COUNT(*) AS n, SUM(amount_cents) AS cents FROM checks${outstandingIndex(q)} WHERE bank_account_id = ${bankAccountId} AND ${OUTSTANDING}`;
+  const row = await q.get<{ n: number | string; cents: number | string | null }>(s.text, s.params);
   return { count: Number(row?.n ?? 0), totalCents: Number(row?.cents ?? 0) };
 }
 
@@ -46,20 +53,17 @@ export async function checkRegisterAnchors(
   bankAccountId: string,
   every: number,
 ): Promise<CheckRegisterKey[]> {
-  const rows = await q.all<{ issue_date: string; created_at: number | string; id: string }>(
-    `SELECT issue_date, created_at, id FROM (
-       SELECT issue_date, created_at, id, ROW_NUMBER() OVER (ORDER BY ${ORDER}) AS n FROM checks WHERE bank_account_id = ?
-     ) ranked WHERE (n - 1) % ? = 0 ORDER BY n`,
-    [bankAccountId, every],
-  );
+  const s = sql`SELECT issue_date, created_at, id FROM (
+       SELECT issue_date, created_at, id, ROW_NUMBER() OVER (ORDER BY ${ORDER}) AS n FROM checks WHERE bank_account_id = ${bankAccountId}
+     ) ranked WHERE (n - 1) % ${every} = 0 ORDER BY n`;
+  const rows = await q.all<{ issue_date: string; created_at: number | string; id: string }>(s.text, s.params);
   return rows.map((r) => ({ issueDate: r.issue_date, createdAt: Number(r.created_at), id: r.id }));
 }
 
 /** How many checks the register of a bank account lists (all statuses). */
 export async function checkRegisterLength(q: Queryable, bankAccountId: string): Promise<number> {
-  const row = await q.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM checks WHERE bank_account_id = ?', [
-    bankAccountId,
-  ]);
+  const s = sql`SELECT COUNT(*) AS n FROM checks WHERE bank_account_id = ${bankAccountId}`;
+  const row = await q.get<{ n: number | string }>(s.text, s.params);
   return Number(row?.n ?? 0);
 }
 
@@ -86,35 +90,23 @@ export async function checkRegisterPage(
   if (offset >= length || limit <= 0) return [];
   const rows = Math.min(limit, length - offset);
   type Row = { id: string; issue_date: string; created_at: number | string; out_cents: number | string };
-  const columns = `id, issue_date, created_at, ${OUTSTANDING_CENTS} AS out_cents`;
   let page: Row[];
   if (from !== null) {
     // From a known place (an anchor): fewer than a thousand index entries are skipped.
-    page = await q.all<Row>(
-      `SELECT ${columns} FROM checks WHERE bank_account_id = ? AND (issue_date, created_at, id) >= (?, ?, ?)
-       ORDER BY ${ORDER} LIMIT ? OFFSET ?`,
-      [bankAccountId, from.key.issueDate, from.key.createdAt, from.key.id, rows, from.skip],
-    );
+    const s = sql`SELECT ${PAGE_COLUMNS} FROM checks WHERE bank_account_id = ${bankAccountId} AND (issue_date, created_at, id) >= (${from.key.issueDate}, ${from.key.createdAt}, ${from.key.id})
+       ORDER BY ${ORDER} LIMIT ${rows} OFFSET ${from.skip}`;
+    page = await q.all<Row>(s.text, s.params);
   } else {
     const fromStart = offset <= length / 2;
-    const order = fromStart
-      ? ORDER
-      : ORDER.split(', ')
-          .map((c) => `${c} DESC`)
-          .join(', ');
-    const found = await q.all<Row>(
-      `SELECT ${columns} FROM checks WHERE bank_account_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [bankAccountId, rows, fromStart ? offset : length - offset - rows],
-    );
+    const s = sql`SELECT ${PAGE_COLUMNS} FROM checks WHERE bank_account_id = ${bankAccountId} ORDER BY ${fromStart ? ORDER : ORDER_FROM_END} LIMIT ${rows} OFFSET ${fromStart ? offset : length - offset - rows}`;
+    const found = await q.all<Row>(s.text, s.params);
     page = fromStart ? found : found.reverse();
   }
   const [first] = page;
   if (first === undefined) return [];
-  const before = await q.get<{ cents: number | string | null }>(
-    `SELECT SUM(amount_cents) AS cents FROM checks${outstandingIndex(q)}
-     WHERE bank_account_id = ? AND ${OUTSTANDING} AND (issue_date, created_at, id) < (?, ?, ?)`,
-    [bankAccountId, first.issue_date, Number(first.created_at), first.id],
-  );
+  const beforePage = sql`SELECT SUM(amount_cents) AS cents FROM checks${outstandingIndex(q)}
+     WHERE bank_account_id = ${bankAccountId} AND ${OUTSTANDING} AND (issue_date, created_at, id) < (${first.issue_date}, ${Number(first.created_at)}, ${first.id})`;
+  const before = await q.get<{ cents: number | string | null }>(beforePage.text, beforePage.params);
   let running = Number(before?.cents ?? 0);
   return page.map((r) => {
     running += Number(r.out_cents);
@@ -145,6 +137,8 @@ export async function checksBySerial(
   const found = new Map<string, SerialMatch>();
   for (let at = 0; at < serials.length; at += 500) {
     const chunk = serials.slice(at, at + 500);
+    const s = sql`SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id, issue_date FROM checks
+       WHERE bank_account_id = ${bankAccountId} AND ${owned(owner, { keyed: q.dialect })} AND serial_number IN ${inList(chunk)}`;
     const rows = await q.all<{
       id: string;
       serial_number: string;
@@ -154,11 +148,7 @@ export async function checksBySerial(
       reference_id: string | null;
       payee_id: string | null;
       issue_date: string;
-    }>(
-      `SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id, issue_date FROM checks
-       WHERE bank_account_id = ? AND ${ownerOfKeyedRows(q.dialect)} AND serial_number IN (${chunk.map(() => '?').join(', ')})`,
-      [bankAccountId, owner.accountId, owner.env, ...chunk],
-    );
+    }>(s.text, s.params);
     for (const r of rows)
       found.set(r.serial_number, {
         id: r.id,
@@ -185,10 +175,8 @@ export async function idsOnBankAccount(
   ids: readonly string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await q.all<{ id: string; account_id: string; env: string; bank_account_id: string }>(
-    `SELECT id, account_id, env, bank_account_id FROM checks WHERE id IN (${ids.map(() => '?').join(', ')})`,
-    ids,
-  );
+  const s = sql`SELECT id, account_id, env, bank_account_id FROM checks WHERE id IN ${inList(ids)}`;
+  const rows = await q.all<{ id: string; account_id: string; env: string; bank_account_id: string }>(s.text, s.params);
   return new Set(
     rows
       .filter((r) => r.account_id === owner.accountId && r.env === owner.env && r.bank_account_id === bankAccountId)
@@ -201,27 +189,19 @@ export async function idsOnBankAccount(
  * clearable any more, e.g. voided or cleared by a concurrent request).
  */
 export async function setCleared(q: Queryable, owner: Owner, id: string, clearedDate: string): Promise<number> {
-  return q.run(`UPDATE checks SET cleared_date = ? WHERE id = ? AND account_id = ? AND env = ? AND ${OUTSTANDING}`, [
-    clearedDate,
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`UPDATE checks SET cleared_date = ${clearedDate} WHERE id = ${id} AND ${owned(owner)} AND ${OUTSTANDING}`;
+  return q.run(s.text, s.params);
 }
 
 /** Removes the cleared date of a cleared check (0 when it was not cleared). */
 export async function setUncleared(q: Queryable, owner: Owner, id: string): Promise<number> {
-  return q.run(
-    'UPDATE checks SET cleared_date = NULL WHERE id = ? AND account_id = ? AND env = ? AND cleared_date IS NOT NULL',
-    [id, owner.accountId, owner.env],
-  );
+  const s = sql`UPDATE checks SET cleared_date = NULL WHERE id = ${id} AND ${owned(owner)} AND cleared_date IS NOT NULL`;
+  return q.run(s.text, s.params);
 }
 
 /** The cleared date of a check as the database holds it now (inside a transaction: after its writes). */
 export async function clearedDateOf(q: Queryable, owner: Owner, id: string): Promise<string | null> {
-  const row = await q.get<{ cleared_date: string | null }>(
-    'SELECT cleared_date FROM checks WHERE id = ? AND account_id = ? AND env = ?',
-    [id, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT cleared_date FROM checks WHERE id = ${id} AND ${owned(owner)}`;
+  const row = await q.get<{ cleared_date: string | null }>(s.text, s.params);
   return row?.cleared_date ?? null;
 }

@@ -3,6 +3,7 @@
 // prepared once and reused (better-sqlite3 statement cache; named prepared statements on pg),
 // because building and parsing queries per request is what costs throughput (stack notes).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { StorageState } from './storage-room.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type SqlValue = string | number | null | Buffer;
@@ -31,6 +32,8 @@ export interface Db extends Queryable {
    * (not in recovery, not read-only); SQLite's file writable. Never throws.
    */
   writable(): Promise<boolean>;
+  /** Whether writes are being refused for lack of disk space, and how many were (for /metrics). */
+  storage(): StorageState;
   close(): Promise<void>;
 }
 

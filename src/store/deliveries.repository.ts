@@ -124,3 +124,10 @@ export async function deliveriesForCheck(q: Queryable, owner: Owner, checkId: st
   const rows = await q.all<DeliveriesRow>(s.text, s.params);
   return rows.map(toDelivery);
 }
+
+/** How many of the owner's check messages still wait for the worker (the sandbox inbox says "sending…"). */
+export async function countQueuedCheckDeliveries(q: Queryable, owner: Owner): Promise<number> {
+  const s = sql`SELECT COUNT(*) AS n FROM deliveries WHERE ${owned(owner)} AND status = 'queued' AND check_id IS NOT NULL`;
+  const row = await q.get<{ n: number | string }>(s.text, s.params);
+  return Number(row?.n ?? 0);
+}

@@ -1,5 +1,6 @@
 // The few places where SQLite and PostgreSQL SQL differ. Everything else is shared SQL.
 import type { Dialect, Queryable } from './db.ts';
+import { Sql } from './sql.ts';
 
 /** PostgreSQL channel that carries API key revocations to every server process. */
 export const KEYS_CHANNEL = 'checkwriter_keys';
@@ -76,11 +77,14 @@ export async function waitForLocksAtMost(q: Queryable, ms: number | null): Promi
 }
 
 /**
- * Whole weeks from the date bound to the `?` to the date in `column` (both YYYY-MM-DD text, the
- * column's date not before the bound's): 0 for its first seven days, 1 for the next seven, …
+ * Whole weeks from `from` to the date in `column` (both YYYY-MM-DD text, the column's date not
+ * before `from`): 0 for its first seven days, 1 for the next seven, …
  */
-export function weeksAfter(dialect: Dialect, column: string): string {
-  return dialect === 'sqlite'
-    ? `CAST((julianday(${column}) - julianday(?)) / 7 AS INTEGER)`
-    : `((CAST(${column} AS DATE) - CAST(? AS DATE)) / 7)`;
+export function weeksAfter(dialect: Dialect, column: string, from: string): Sql {
+  return new Sql(
+    dialect === 'sqlite'
+      ? `CAST((julianday(${column}) - julianday(?)) / 7 AS INTEGER)`
+      : `((CAST(${column} AS DATE) - CAST(? AS DATE)) / 7)`,
+    [from],
+  );
 }

@@ -52,8 +52,11 @@ const MAILINGS = defineTable<MailingRow>()('mailings', [
 const INSERT_MAILING = insertStatement(MAILINGS);
 const READ_COLUMNS = raw(columnList(MAILINGS));
 // The operator's lists: every account's mailings, so no owner filter, oldest first.
-const LIST_ALL = `SELECT ${READ_COLUMNS.text} FROM mailings ORDER BY created_at, id`;
-const LIST_BY_STATUS = `SELECT ${READ_COLUMNS.text} FROM mailings WHERE status = ? ORDER BY created_at, id`;
+// A queued mailing whose check a policy still holds (quickpay writes both at once) waits out of
+// the operator's sight until the check is approved (docs/approvals.md).
+const NOT_WAITING = `NOT (status = 'queued' AND EXISTS (SELECT 1 FROM check_approval_rules r WHERE r.check_id = mailings.check_id AND r.state <> 'approved'))`;
+const LIST_ALL = `SELECT ${READ_COLUMNS.text} FROM mailings WHERE ${NOT_WAITING} ORDER BY created_at, id`;
+const LIST_BY_STATUS = `SELECT ${READ_COLUMNS.text} FROM mailings WHERE status = ? AND ${NOT_WAITING} ORDER BY created_at, id`;
 
 const toMailing = (r: MailingRow): Mailing => ({
   id: r.id,
@@ -116,6 +119,20 @@ export async function checksWithPendingMailing(
   const s = sql`SELECT check_id FROM mailings WHERE check_id IN ${inList(checkIds)} AND ${owned(owner)} AND status = 'queued'`;
   const rows = await q.all<{ check_id: string }>(s.text, s.params);
   return new Set(rows.map((r) => r.check_id));
+}
+
+/** The latest mailing of each of these checks that has one (a check is mailed at most once at a time). */
+export async function latestMailingsFor(
+  q: Queryable,
+  owner: Owner,
+  checkIds: readonly string[],
+): Promise<Map<string, Mailing>> {
+  const found = new Map<string, Mailing>();
+  if (checkIds.length === 0) return found;
+  const s = sql`SELECT ${READ_COLUMNS} FROM mailings WHERE check_id IN ${inList(checkIds)} AND ${owned(owner)} ORDER BY created_at, id`;
+  // Oldest first, so the latest of each check is the one that stays in the map.
+  for (const row of await q.all<MailingRow>(s.text, s.params)) found.set(row.check_id, toMailing(row));
+  return found;
 }
 
 export async function findMailing(q: Queryable, owner: Owner, id: string): Promise<Mailing | undefined> {

@@ -24,6 +24,12 @@ import * as searchTextsByOwner from './migrations/022-search-texts-by-owner.ts';
 import * as clearedByDay from './migrations/023-cleared-by-day.ts';
 import * as mailingAddresses from './migrations/024-mailing-addresses.ts';
 import * as sealedSandbox from './migrations/025-sealed-sandbox-messages.ts';
+import * as people from './migrations/026-people.ts';
+import * as peopleTokens from './migrations/027-people-tokens-and-key-authors.ts';
+import * as auditTrail from './migrations/028-audit-trail.ts';
+import * as secondFactors from './migrations/030-second-factors.ts';
+import * as approvals from './migrations/031-approvals.ts';
+import * as positivePayLayouts from './migrations/033-positive-pay-layouts.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -60,6 +66,12 @@ const MIGRATIONS: readonly Migration[] = [
   clearedByDay,
   mailingAddresses,
   sealedSandbox,
+  people,
+  peopleTokens,
+  auditTrail,
+  secondFactors,
+  approvals,
+  positivePayLayouts,
 ];
 
 /**

@@ -7,12 +7,11 @@
 //   sql`UPDATE payees SET deleted_at = ${now} WHERE id = ${id} AND ${owned(owner, { live: true })}`
 //   sql`SELECT ... FROM checks c WHERE c.id IN ${inList(ids)} AND ${owned(owner, { alias: 'c', keyed: q.dialect })}`
 //
-// Lists go through `pagedRows` with the filter as their `where`. The LIVE / OWNED strings and
-// ownerOfKeyedRows below are the older form (text here, parameters pushed by hand at each call),
-// still used by repositories not yet moved to `owned`; a new query uses `owned`.
+// Lists go through `pagedRows` with the filter as their `where`. Also here: the paging helpers
+// (`fromNearerEnd`, `likePattern`) and `existingIds`, the owner's ids among those a write names.
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
-import type { Dialect, Queryable, SqlValue } from './db.ts';
+import type { Dialect, Queryable } from './db.ts';
 import { containsIgnoreCase, forShare } from './dialect.ts';
 import { inList, raw, Sql, sql } from './sql.ts';
 
@@ -23,26 +22,6 @@ export interface Page {
   term: string | null;
 }
 
-export const LIVE = 'account_id = ? AND env = ? AND deleted_at IS NULL';
-export const OWNED = 'account_id = ? AND env = ?';
-
-/**
- * The owner test for rows already picked by a key (`id IN (...)`, a bank account's serial numbers),
- * on the table or alias `table`. SQLite's planner has no statistics (we run no ANALYZE), so it takes
- * `account_id = ? AND env = ?` for a selective index and walks every row the owner has instead of
- * looking the keys up: 600 ms for 50 checks of a 100,000-check account. The unary plus makes the
- * owner a test on each row found. PostgreSQL plans from its own statistics and gets the plain form.
- */
-export function ownerOfKeyedRows(dialect: Dialect, table = ''): string {
-  const column = `${dialect === 'sqlite' ? '+' : ''}${table === '' ? '' : `${table}.`}`;
-  return `${column}account_id = ? AND ${column}env = ?`;
-}
-
-/** As `ownerOfKeyedRows`, for tables whose rows are soft-deleted (LIVE). */
-export function liveKeyedRows(dialect: Dialect, table = ''): string {
-  return `${ownerOfKeyedRows(dialect, table)} AND ${table === '' ? '' : `${table}.`}deleted_at IS NULL`;
-}
-
 export interface OwnedOptions {
   /** The table's alias in the query (`c` for `checks c`); none for a one-table query. */
   readonly alias?: string;
@@ -50,8 +29,11 @@ export interface OwnedOptions {
   readonly live?: boolean;
   /**
    * The rows are already picked by a key (`id IN (...)`, a bank account's serial numbers): pass
-   * the query's dialect, and on SQLite the owner becomes a test on each row found, not an index
-   * to walk (see ownerOfKeyedRows).
+   * the query's dialect. SQLite's planner has no statistics (we run no ANALYZE), so it takes
+   * `account_id = ? AND env = ?` for a selective index and walks every row the owner has instead
+   * of looking the keys up: 600 ms for 50 checks of a 100,000-check account. On SQLite a unary
+   * plus then makes the owner a test on each row found; PostgreSQL plans from its own statistics
+   * and gets the plain form.
    */
   readonly keyed?: Dialect;
 }
@@ -127,20 +109,6 @@ export async function pagedRows<Row, T>(
     [...args, page.limit, page.offset],
   );
   return { total: Number(count?.n ?? 0), items: rows.map(map) };
-}
-
-/** As `pagedRows`, with the filter's text and parameters given apart (the older form). */
-export function paged<Row, T>(
-  q: Queryable,
-  table: string,
-  where: string,
-  params: SqlValue[],
-  searchColumns: readonly string[],
-  page: Page,
-  map: (row: Row) => T,
-  columns = '*',
-): Promise<Paged<T>> {
-  return pagedRows(q, { table, where: new Sql(where, params), searchColumns, page, map, columns });
 }
 
 /**

@@ -1,7 +1,6 @@
 // Positive pay: the checks an export lists, and the record of every export made.
 import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
-import type { PositivePayFormat } from '../domain/positive-pay.ts';
 import type { Queryable } from './db.ts';
 import { owned, type Page, pagedRows } from './owned-queries.ts';
 import { raw, sql } from './sql.ts';
@@ -93,7 +92,8 @@ export interface PositivePayExport {
   bankAccountId: string;
   from: string;
   to: string;
-  format: PositivePayFormat;
+  /** The layout written: `csv`, `fixed`, another preset's name, or a custom layout's id. */
+  format: string;
   issuedCount: number;
   issuedTotalCents: number;
   voidCount: number;
@@ -157,7 +157,7 @@ function toExport(row: ExportRow): PositivePayExport {
     bankAccountId: row.bank_account_id,
     from: row.from_date,
     to: row.to_date,
-    format: row.format === 'fixed' ? 'fixed' : 'csv',
+    format: row.format,
     issuedCount: Number(row.issued_count),
     issuedTotalCents: Number(row.issued_total_cents),
     voidCount: Number(row.void_count),

@@ -4,6 +4,7 @@ import { DEFAULT_POOL, type PoolConfig } from '../config.ts';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { ForeignKeyViolation, inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
 import { KEYS_CHANNEL } from './dialect.ts';
+import { type StorageState, StorageRoom } from './storage-room.ts';
 import { asUnavailable, isTransientDatabaseError } from './transient.ts';
 
 // int8 (BIGINT) comes back from pg as a string by default; every BIGINT here is cents or epoch
@@ -137,6 +138,7 @@ export class PostgresDb implements Db {
   private closed = false;
   /** Clients checked out by transaction(): ended by close() if they outlive its bound. */
   private readonly checkedOut = new Set<pg.PoolClient>();
+  private readonly room = new StorageRoom();
 
   /** Pool connections (for /metrics). */
   poolUse(): { total: number; idle: number; waiting: number } {
@@ -175,8 +177,17 @@ export class PostgresDb implements Db {
     return this.target().get<T>(sql, params);
   }
 
-  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    return this.target().run(sql, params);
+  async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    const joined = joinedTo(this) !== undefined;
+    try {
+      const changes = await this.target().run(sql, params);
+      // Outside a transaction a statement commits by itself.
+      if (!joined) this.room.noteCommit();
+      return changes;
+    } catch (error) {
+      this.room.noteError(error);
+      throw error;
+    }
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -200,6 +211,7 @@ export class PostgresDb implements Db {
       try {
         const result = await fn(queryable(client, unbounded));
         await client.query('COMMIT');
+        this.room.noteCommit();
         return result;
       } catch (error) {
         if (spoilsConnection(error)) broken = error instanceof Error ? error : new Error(String(error));
@@ -209,6 +221,7 @@ export class PostgresDb implements Db {
         throw translateError(error);
       }
     } catch (error) {
+      this.room.noteError(error);
       // BEGIN itself failed (the connection died while idle in the pool).
       if (broken === undefined && spoilsConnection(error))
         broken = error instanceof Error ? error : new Error(String(error));
@@ -254,8 +267,16 @@ export class PostgresDb implements Db {
     }
   }
 
+  storage(): StorageState {
+    return this.room.state();
+  }
+
   async writable(): Promise<boolean> {
     if (this.closed) return false;
+    // Writes were refused for lack of space a moment ago, and none has committed since. (The
+    // tablespace's free space is not something a query can ask cheaply; after DISK_FULL_RECENT_MS
+    // without a refusal the next write tries again.)
+    if (this.room.recentlyFull()) return false;
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();

@@ -3,36 +3,106 @@ import type { AccountTokenPurpose } from '../domain/account-tokens.ts';
 import type { Queryable } from './db.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
-/** The panel_sessions table as stored (migration 006): only the session id's hash is kept. */
+/**
+ * The panel_sessions table as stored (migrations 006 and 026): only the session id's hash is kept;
+ * the person signed in, the company they work in (`account_id`) and when they were last seen.
+ */
 interface PanelSessionsRow {
   id_hash: string;
   account_id: string;
+  person_id: string;
   created_at: number;
   expires_at: number;
+  last_seen_at: number;
+  factor_at: number | null;
+  factor_pending: number;
 }
 
 const PANEL_SESSIONS = defineTable<PanelSessionsRow>()('panel_sessions', [
   'id_hash',
   'account_id',
+  'person_id',
   'created_at',
   'expires_at',
+  'last_seen_at',
+  'factor_at',
+  'factor_pending',
 ]);
+
+export interface PanelSessionRecord {
+  accountId: string;
+  personId: string;
+  createdAt: number;
+  expiresAt: number;
+  lastSeenAt: number;
+  /** When the second factor was last proven in this session (migration 030); null: never. */
+  factorAt: number | null;
+  /** The password was right but the second factor is still owed: only the factor page is open. */
+  factorPending: boolean;
+}
 
 const INSERT_SESSION = insertStatement(PANEL_SESSIONS);
 
 export async function insertSession(
   q: Queryable,
-  session: { idHash: string; accountId: string; createdAt: number; expiresAt: number },
+  session: {
+    idHash: string;
+    accountId: string;
+    personId: string;
+    createdAt: number;
+    expiresAt: number;
+    factorPending?: boolean;
+  },
 ): Promise<void> {
   await q.run(
     INSERT_SESSION,
     rowValues(PANEL_SESSIONS, {
       id_hash: session.idHash,
       account_id: session.accountId,
+      person_id: session.personId,
       created_at: session.createdAt,
       expires_at: session.expiresAt,
+      last_seen_at: session.createdAt,
+      factor_at: null,
+      factor_pending: session.factorPending === true ? 1 : 0,
     }),
   );
+}
+
+export async function findSession(q: Queryable, idHash: string): Promise<PanelSessionRecord | undefined> {
+  const row = await q.get<PanelSessionsRow>(
+    'SELECT account_id, person_id, created_at, expires_at, last_seen_at, factor_at, factor_pending FROM panel_sessions WHERE id_hash = ?',
+    [idHash],
+  );
+  if (row === undefined || row.person_id === null) return undefined;
+  return {
+    accountId: row.account_id,
+    personId: row.person_id,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    lastSeenAt: row.last_seen_at === null ? Number(row.created_at) : Number(row.last_seen_at),
+    factorAt: row.factor_at === null ? null : Number(row.factor_at),
+    factorPending: Number(row.factor_pending) === 1,
+  };
+}
+
+export async function touchSession(q: Queryable, idHash: string, now: number): Promise<void> {
+  await q.run('UPDATE panel_sessions SET last_seen_at = ? WHERE id_hash = ?', [now, idHash]);
+}
+
+/** Moves a session to another company of the same person (the company switcher). */
+export async function switchSessionAccount(q: Queryable, idHash: string, accountId: string): Promise<void> {
+  await q.run('UPDATE panel_sessions SET account_id = ? WHERE id_hash = ?', [accountId, idHash]);
+}
+
+/** Ends one person's sessions in one company (their role changed, or they left it). */
+export async function deletePersonSessionsIn(q: Queryable, personId: string, accountId: string): Promise<void> {
+  await q.run('DELETE FROM panel_sessions WHERE person_id = ? AND account_id = ?', [personId, accountId]);
+}
+
+/** Ends every session of one person (their password was reset). */
+export async function deletePersonSessions(q: Queryable, personId: string): Promise<void> {
+  await q.run('DELETE FROM panel_sessions WHERE person_id = ?', [personId]);
 }
 
 export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
@@ -50,6 +120,8 @@ export async function deleteExpiredSessions(q: Queryable, now: number): Promise<
 export interface AccountTokenRecord {
   id: string;
   accountId: string;
+  /** The person a reset link resets (migration 027); null on older links and on verifications. */
+  personId: string | null;
   purpose: AccountTokenPurpose;
   attempts: number;
   createdAt: number;
@@ -61,6 +133,7 @@ export interface AccountTokenRecord {
 interface AccountTokensRow {
   id: string;
   account_id: string;
+  person_id: string | null;
   purpose: AccountTokenPurpose;
   token_hash: string;
   attempts: number;
@@ -72,6 +145,7 @@ interface AccountTokensRow {
 const ACCOUNT_TOKENS = defineTable<AccountTokensRow>()('account_tokens', [
   'id',
   'account_id',
+  'person_id',
   'purpose',
   'token_hash',
   'attempts',
@@ -90,6 +164,7 @@ function toToken(row: TokenRow): AccountTokenRecord {
   return {
     id: row.id,
     accountId: row.account_id,
+    personId: row.person_id,
     purpose: row.purpose,
     attempts: Number(row.attempts),
     createdAt: Number(row.created_at),
@@ -107,6 +182,7 @@ export async function insertToken(
     rowValues(ACCOUNT_TOKENS, {
       id: token.id,
       account_id: token.accountId,
+      person_id: token.personId,
       purpose: token.purpose,
       token_hash: token.tokenHash,
       attempts: 0,

@@ -1,14 +1,21 @@
-import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { ForeignKeyViolation, inSavepoint, joinedTo, UniqueViolation } from './db.ts';
 import { Database } from './sqlite-driver.ts';
+import { type StorageState, StorageRoom } from './storage-room.ts';
 import { asUnavailable } from './transient.ts';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
 const DATA_VERSION_INTERVAL_MS = 25;
+
+/**
+ * Free bytes under which a database that was refused for lack of space still counts as full:
+ * a few pages of WAL for the next write, so readiness does not flap at the brink.
+ */
+const MIN_FREE_BYTES = 1024 * 1024;
 
 function translateError(error: unknown): unknown {
   if (
@@ -83,6 +90,7 @@ export class SqliteDb implements Db {
   private openTx: Promise<void> | null = null;
   private dataVersion: number;
   private readonly direct: Queryable;
+  private readonly room = new StorageRoom();
 
   constructor(private readonly path: string) {
     if (path !== ':memory:') {
@@ -126,6 +134,7 @@ export class SqliteDb implements Db {
     try {
       return fn();
     } catch (error) {
+      this.room.noteError(error);
       throw translateError(error);
     }
   }
@@ -151,7 +160,10 @@ export class SqliteDb implements Db {
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
     if (this.mustWait()) await this.idle();
-    return this.direct.run(sql, params);
+    const changes = await this.direct.run(sql, params);
+    // Outside a transaction a statement commits by itself.
+    if (joinedTo(this) === undefined) this.room.noteCommit();
+    return changes;
   }
 
   /** The options only matter on PostgreSQL (SQLite has no statement timeouts). */
@@ -173,6 +185,7 @@ export class SqliteDb implements Db {
       try {
         const result = await fn(this.direct);
         this.exec(() => this.db.exec('COMMIT'));
+        this.room.noteCommit();
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -202,15 +215,26 @@ export class SqliteDb implements Db {
 
   async writable(): Promise<boolean> {
     if (!this.db.open || this.db.readonly) return false;
+    // Writes were refused for lack of space a moment ago, and none has committed since.
+    if (this.room.recentlyFull()) return false;
     if (this.path === ':memory:') return true;
     try {
       // The file, and its folder (the WAL and shared-memory files are created there).
       accessSync(this.path, constants.W_OK);
       accessSync(dirname(this.path), constants.W_OK);
+      // Once refused for lack of space, ready again when the disk has room (one statfs, no write).
+      if (this.room.state().full) {
+        const disk = statfsSync(dirname(this.path));
+        if (disk.bavail * disk.bsize < MIN_FREE_BYTES) return false;
+      }
       return true;
     } catch {
       return false;
     }
+  }
+
+  storage(): StorageState {
+    return this.room.state();
   }
 
   async close(): Promise<void> {

@@ -50,6 +50,22 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
     expect(res.body.data.meta.total).toBe(0);
   });
 
+  it('keys create prints a password link for a new account, people link another; the server opens both', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'link@example.com'], env);
+    expect(created.code).toBe(0);
+    const printed = /http\S+\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(created.stderr)?.[0] ?? '';
+    expect(printed).not.toBe('');
+    const again = await runCli(['people', 'link', '--email', 'link@example.com'], env);
+    expect(again.code).toBe(0);
+    const link = again.stdout.trim();
+    expect(link).toMatch(/\/panel\/reset-password\?token=[A-Za-z0-9_-]+$/);
+    for (const url of [printed, link]) {
+      const path = new URL(url).pathname + new URL(url).search;
+      expect((await fetch(`${server.url}${path}`)).status).toBe(200);
+    }
+    expect((await runCli(['people', 'link', '--email', 'nobody@example.com'], env)).code).not.toBe(0);
+  });
+
   it('keys revoke in another process is refused by the server at once', async () => {
     const created = await runCli(['keys', 'create', '--email', 'revoke@example.com', '--name', 'to revoke'], env);
     const key = created.stdout.trim().split('\n').at(-1) ?? '';

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,8 @@ describe.each(dialects())('checkwriter import (%s)', { timeout: 120_000 }, (dial
   });
   afterAll(async () => {
     await running.close();
+    // The files written for the commands go with the test: nothing is left in the temporary directory.
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('imports payees with plain progress lines (stderr is no terminal), then checks by payee name', async () => {

@@ -125,7 +125,9 @@ describe.each(dialects())('checkwriter positive-pay export (%s)', { timeout: 90_
         ['positive-pay', 'export', '--email', email, '--bank-account', 'bank_none', '--from', from, '--to', to],
         'Bank account not found.',
       ],
-      [args('--format', 'xml'), '--format must be csv or fixed'],
+      [args('--format', 'xml'), '--format must be csv, fixed or bank'],
+      // `bank` reads the layout chosen on the bank account in the panel: none is chosen here.
+      [args('--format', 'bank'), 'no positive pay layout chosen'],
       [args('--colour'), "Unknown option '--colour'"],
       [
         [

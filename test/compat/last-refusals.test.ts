@@ -28,6 +28,49 @@ describe.each(dialects())('the last refusals (%s)', (dialect) => {
   const newCheck = async () =>
     (await api.post('/checks', { checks: [{ ...basics, amount: '10.00' }] })).body.data.checks[0].checkId as string;
 
+  it('numbers as strings: a voucher line\'s quantity, unit cost and total take "4.00" as amounts do (Laravel\'s numeric rule); what is no number is still refused', async () => {
+    const asStrings = await post('/checks', {
+      checks: [
+        {
+          ...basics,
+          amount: '12.00',
+          voucher: { voucherItems: [{ description: 'Bolts', quantity: '4.00', unitCost: '3', total: '12.00' }] },
+        },
+      ],
+    });
+    expect(asStrings.status, asStrings.raw).toBe(201);
+    const asNumbers = await post('/checks', {
+      checks: [
+        {
+          ...basics,
+          amount: 12,
+          voucher: { voucherItems: [{ description: 'Bolts', quantity: 4, unitCost: 3, total: 12 }] },
+        },
+      ],
+    });
+    expect(asNumbers.status, asNumbers.raw).toBe(201);
+    const lines = async (reply: typeof asStrings) =>
+      (await api.get(`/checks/${reply.body.data.checks[0].checkId}/voucher`)).body.data.voucherItems;
+    expect(await lines(asStrings)).toEqual([
+      { invoiceNumber: '', name: '', description: 'Bolts', quantity: 4, unitCost: '3.00', total: '12.00' },
+    ]);
+    expect(await lines(asStrings)).toEqual(await lines(asNumbers));
+    const total = (await api.get('/checks?perPage=1')).body.data.meta.total;
+    for (const [quantity, message] of [
+      ['4,00', 'The checks.0.voucher.voucherItems.0.quantity field must be a number.'],
+      ['four', 'The checks.0.voucher.voucherItems.0.quantity field must be a number.'],
+      ['-1', 'The checks.0.voucher.voucherItems.0.quantity field must be between 0 and 1000000.'],
+      [1_000_001, 'The checks.0.voucher.voucherItems.0.quantity field must be between 0 and 1000000.'],
+    ] as const) {
+      const refused = await post('/checks', {
+        checks: [{ ...basics, amount: '1.00', voucher: { voucherItems: [{ quantity, total: '1.00' }] } }],
+      });
+      expect(refused.status, String(quantity)).toBe(422);
+      expect(refused.body, String(quantity)).toEqual({ success: false, errorMsg: message });
+    }
+    expect((await api.get('/checks?perPage=1')).body.data.meta.total).toBe(total);
+  });
+
   it('"" on an optional field is not given: payeePhone and payeeEmail on /emailchecks, issueDate on checks', async () => {
     const [a, b] = [await newCheck(), await newCheck()];
     const tolerated = await post('/emailchecks', {
@@ -84,7 +127,8 @@ describe.each(dialects())('the last refusals (%s)', (dialect) => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
-      errorMsg: 'The checks.0.issueDate field must be a date in the format YYYY-MM-DD (a date without a time).',
+      errorMsg:
+        'The checks.0.issueDate field must be a date in the format YYYY-MM-DD or MM/DD/YYYY (a date without a time).',
     });
     const edit = await send(t.app, {
       method: 'PUT',
@@ -93,7 +137,7 @@ describe.each(dialects())('the last refusals (%s)', (dialect) => {
       body: JSON.stringify({ issueDate: iso }),
     });
     expect(edit.body.errorMsg).toBe(
-      'The issueDate field must be a date in the format YYYY-MM-DD (a date without a time).',
+      'The issueDate field must be a date in the format YYYY-MM-DD or MM/DD/YYYY (a date without a time).',
     );
   });
 

@@ -149,7 +149,7 @@ describe.each(dialects())('quickpay as the field clients call it (%s)', (dialect
       [
         envelope({ amount: '3', issueDate: '2026-02-30' }, fresh),
         422,
-        'The payment_details.issueDate field must be a valid date (YYYY-MM-DD).',
+        'The payment_details.issueDate field must be a valid date: February 2026 has 28 days.',
       ],
       [
         { ...envelope({ amount: '3' }, fresh), source: { accountType: 'bankaccount', accountId: othersBankAccountId } },

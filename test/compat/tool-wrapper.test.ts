@@ -98,10 +98,10 @@ describe.each(dialects())('the census calls that were missing (%s)', (dialect) =
   it('vouchers: refusals name the field', async () => {
     const cases: [unknown, string][] = [
       [{ payeeId: 'pay_nobody' }, 'The selected payeeId is invalid.'],
-      [{ date: '2026-02-30' }, 'The date field must be a valid date (YYYY-MM-DD).'],
+      [{ date: '2026-02-30' }, 'The date field must be a valid date: February 2026 has 28 days.'],
       [
         { date: '2026-11-26T00:00:00.000Z' },
-        'The date field must be a date in the format YYYY-MM-DD (a date without a time).',
+        'The date field must be a date in the format YYYY-MM-DD or MM/DD/YYYY (a date without a time).',
       ],
       [{ voucherItems: [{ total: '1.234' }] }, 'The voucherItems.0.total field must have at most 2 decimal places.'],
       [{ voucherItems: [{ colour: 'red' }] }, 'The voucherItems.0.colour field is not allowed.'],

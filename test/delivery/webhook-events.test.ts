@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { testWorker } from '../support/worker.ts';
 import { EVENT_TYPES } from '../../src/domain/event-types.ts';
+import { approveChecks, rejectChecks } from '../../src/services/approvals/approvals.service.ts';
+import { setPolicy } from '../../src/services/approvals/policy.service.ts';
+import { addPerson } from '../support/people.ts';
 import { operatorSettle } from '../../src/services/mailing.service.ts';
 import { payeeLinkToken } from '../support/links.ts';
 import { dialects } from '../support/databases.ts';
@@ -114,7 +117,11 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await removed.close();
   });
 
-  it('all 13 event types reach the default endpoint; a filtered endpoint gets only its types; each signs with its own secret', async () => {
+  // The approval events need a policy and people who approve: the last test below sends them.
+  const APPROVAL_EVENTS = ['check.approval_required', 'check.approved', 'check.rejected'];
+  const WITHOUT_POLICY = EVENT_TYPES.filter((type) => !APPROVAL_EVENTS.includes(type));
+
+  it('every event type without a policy reaches the default endpoint; a filtered endpoint gets only its types; each signs with its own secret', async () => {
     const first = await live.post('/webhooks', { url: all.url });
     expect(first.status).toBe(201);
     expect(sorted(first.body.data.events)).toEqual(sorted(EVENT_TYPES));
@@ -213,7 +220,7 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     await worker.drain();
 
     // The endpoint subscribed to everything: exactly the event types there are, each event once.
-    expect(new Set(all.posts.map((p) => p.event.type))).toEqual(new Set(EVENT_TYPES));
+    expect(new Set(all.posts.map((p) => p.event.type))).toEqual(new Set(WITHOUT_POLICY));
     expect(sorted(all.posts.map((p) => p.event.type))).toEqual(sorted(expectedAll));
     expect(new Set(all.posts.map((p) => p.event.id)).size).toBe(all.posts.length);
     for (const post of all.posts) {
@@ -291,6 +298,56 @@ describe.each(dialects())('webhook events, filters and secrets (%s)', (dialect) 
     ]);
     for (const d of [...firstLog, ...secondLog])
       expect(d).toMatchObject({ status: 'sent', attempts: 1, responseStatus: 204 });
+  });
+
+  it('a held check sends check.approval_required; an approval check.approved; a rejection check.rejected', async () => {
+    const from = all.posts.length;
+    const { accountId } = await t.principal('events@example.com', 'live');
+    await setPolicy(
+      t.serviceContext(),
+      { ...(await t.principal('events@example.com', 'live')) },
+      {
+        thresholdCents: 0,
+        approvers: 1,
+      },
+    );
+    const approver = await addPerson(t, accountId, {
+      email: 'approver@events.test',
+      name: 'Ada Approver',
+      role: 'approver',
+    });
+    const asApprover = { ...approver.principal, env: 'live' as const };
+    const released = await newCheck(live, ids);
+    const refused = await newCheck(live, ids);
+    const version = async (id: string): Promise<number> =>
+      Number(
+        (
+          await t.database.db.get<{ version: number }>('SELECT version FROM check_approval_rules WHERE check_id = ?', [
+            id,
+          ])
+        )?.version ?? 0,
+      );
+    await approveChecks(t.serviceContext(), asApprover, [{ checkId: released, version: await version(released) }]);
+    await rejectChecks(
+      t.serviceContext(),
+      asApprover,
+      [{ checkId: refused, version: await version(refused) }],
+      'Wrong vendor',
+    );
+    const types = (): string[] => all.posts.slice(from).map((p) => p.event.type);
+    await drainUntil(() => types().filter((type) => APPROVAL_EVENTS.includes(type)).length >= 4);
+    await worker.drain();
+    const approvalPosts = all.posts.slice(from).filter((p) => APPROVAL_EVENTS.includes(p.event.type));
+    expect(sorted(approvalPosts.map((p) => `${p.event.type} ${p.event.data.checkId}`))).toEqual(
+      sorted([
+        `check.approval_required ${released}`,
+        `check.approval_required ${refused}`,
+        `check.approved ${released}`,
+        `check.rejected ${refused}`,
+      ]),
+    );
+    // Every event type there is has now reached the endpoint subscribed to everything.
+    expect(new Set(all.posts.map((p) => p.event.type))).toEqual(new Set(EVENT_TYPES));
   });
 
   it('an endpoint deleted while an event waits for it receives nothing; the delivery fails for good', async () => {

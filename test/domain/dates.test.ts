@@ -42,7 +42,7 @@ describe('dates', () => {
     expect(issueDateProblem('1999-12-31', '2026-11-26')).toBe('must not be before 2000-01-01');
     expect(issueDateProblem('2027-11-27', '2026-11-26')).toBe('must not be after 2027-11-26');
     expect(issueDateProblem('9999-12-31', '2026-11-26')).toBe('must not be after 2027-11-26');
-    expect(issueDateProblem('2026-02-30', '2026-11-26')).toBe('must be a valid date (YYYY-MM-DD)');
+    expect(issueDateProblem('2026-02-30', '2026-11-26')).toBe('must be a valid date: February 2026 has 28 days');
     expect(clearedDateProblem('2026-11-26', '2026-11-26')).toBeNull();
     expect(clearedDateProblem('2026-11-27', '2026-11-26')).toBe('must not be after today (2026-11-26)');
     expect(clearedDateProblem('1900-01-01', '2026-11-26')).toBe('must not be before 2000-01-01');

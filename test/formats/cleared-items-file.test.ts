@@ -2,6 +2,7 @@
 // bracketed amounts, the date forms banks use, quoted fields, and the lines it refuses.
 import { describe, expect, it } from 'vitest';
 import type { ClearedItemsFile } from '../../src/domain/cleared-items.ts';
+import { checkNumberInText } from '../../src/formats/bank-files/bank-values.ts';
 import { parseBankAmount, parseBankDate, readClearedItems, serialOf } from '../../src/formats/cleared-items-file.ts';
 import { readCsv } from '../../src/formats/csv-reader.ts';
 
@@ -82,7 +83,9 @@ describe('cleared-items file', () => {
   });
 
   it('refuses a file it cannot read, naming the line', () => {
-    expect(() => read('Date,Amount\n2026-01-01,1\n', TODAY, TODAY)).toThrow(/no header line/);
+    expect(() => read('Date,Amount\n2026-01-01,1\n', TODAY, TODAY)).toThrow(
+      'Line 1 names an amount column but no check number column (such as "Check Number" or "Check #") and no description that could name the check ("Check 363"); it holds: "Date", "Amount".',
+    );
     expect(() => read('Check Number,Amount\n1,x\u0000y\n', TODAY, TODAY)).toThrow(
       'Line 2: the amount "xy" of check 1 is not an amount.',
     );
@@ -95,5 +98,64 @@ describe('cleared-items file', () => {
       ok: false,
       message: 'Line 2, column 2: a cell is longer than 1,024 characters.',
     });
+  });
+
+  it('only money out clears: in a statement a positive row is a credit, even one carrying a check number', () => {
+    // A running balance marks a statement: its positive row with a check number is money in.
+    const balance = read(
+      'Date,Description,Amount,Balance,Check Number\n2026-11-02,CHECK,-150.00,900.00,363\n2026-11-04,REVERSAL,42.00,942.00,366\n',
+      TODAY,
+      TODAY,
+    );
+    expect([balance.items.map((i) => i.checkNumber), balance.credits.map((c) => c.checkNumber)]).toEqual([
+      ['363'],
+      ['366'],
+    ]);
+    // So does any amount written negative.
+    const statement = read(
+      'Date,Check Number,Amount\n2026-11-02,363,-150.00\n2026-11-03,5501,18250.00\n',
+      TODAY,
+      TODAY,
+    );
+    expect(statement.items.map((i) => i.checkNumber)).toEqual(['363']);
+    expect(statement.credits).toEqual([{ line: 3, checkNumber: '5501', amountCents: 1_825_000, date: '2026-11-03' }]);
+    // A paid-items file (no balance, nothing negative) lists checks paid: every row is money out.
+    expect(read('Check Number,Amount\n363,150.00\n364,25.00\n', TODAY, TODAY).items).toHaveLength(2);
+    // Debit and credit columns say it themselves; a 0.00 in the other column is no amount.
+    const columns = read(
+      'Date,Check Number,Debit,Credit\n2026-11-02,363,150.00,0.00\n2026-11-03,366,0.00,42.00\n',
+      TODAY,
+      TODAY,
+    );
+    expect([
+      columns.layout,
+      columns.items.map((i) => i.checkNumber),
+      columns.credits.map((c) => c.checkNumber),
+    ]).toEqual(['csv-debit-credit', ['363'], ['366']]);
+    expect(() => read('Date,Check Number,Amount,Balance\n2026-11-03,5501,18250.00,1.00\n', TODAY, TODAY)).toThrow(
+      'The file lists no checks paid: no row has a check number in the "Check Number" column. Its header (line 1) holds: "Date", "Check Number", "Amount", "Balance"; 1 row with a number is money in, which clears no check.',
+    );
+  });
+
+  it('finds the check number in a description only where banks write it', () => {
+    expect(
+      ['Check 363', 'CHECK # 1029', 'CHECK 1029', 'Chk #12', 'Check No. 77', 'CK 5'].map(checkNumberInText),
+    ).toEqual(['363', '1029', '1029', '12', '77', '5']);
+    expect(
+      ['CHECKCARD 0105 AMAZON', 'MOBILE CHECK DEPOSIT 12', 'DEPOSIT CHECK 5', 'Check 12A', 'Checking transfer 4'].map(
+        checkNumberInText,
+      ),
+    ).toEqual([null, null, null, null, null]);
+  });
+
+  it('refuses a line that breaks the shape of a headerless download, naming it and what it holds', () => {
+    expect(() =>
+      read('"11/02/2026","-150.00","*","363","CHECK # 363"\n"11/03/2026","oops","*","",""\n', TODAY, TODAY),
+    ).toThrow(
+      'Line 2 is not a line of a Wells Fargo download (date, amount, "*", check number, description), as line 1 is; it holds: "11/03/2026", "oops", "*".',
+    );
+    expect(() => read('Posted,What,How much\n1,2,3\n', TODAY, TODAY)).toThrow(
+      'and it is not a Wells Fargo download without a header (date, amount, "*", check number, description). Its first line holds: "Posted", "What", "How much".',
+    );
   });
 });

@@ -119,8 +119,11 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
 
     const other = await issued();
     for (const [date, message] of [
-      ['2026-02-30', 'The clearedDate field must be a valid date (YYYY-MM-DD).'],
-      ['yesterday', 'The clearedDate field must be a valid date (YYYY-MM-DD).'],
+      ['2026-02-30', 'The clearedDate field must be a valid date: February 2026 has 28 days.'],
+      [
+        'yesterday',
+        'The clearedDate field must be a date in the format YYYY-MM-DD or MM/DD/YYYY (a date without a time).',
+      ],
       ['2999-01-01', `The clearedDate field must not be after today (${TODAY}).`],
     ]) {
       const refused = await api.post(`/checks/${other.checkId}/clear`, { clearedDate: date });
@@ -209,7 +212,7 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
       '',
       'Serial Number,Paid Date,Paid Amount,Description',
       `${a.serialNumber},${daysAgo(2).slice(5, 7)}/${daysAgo(2).slice(8)}/${daysAgo(2).slice(0, 4)},$125.50,CHECK`,
-      `000${b.serialNumber},${daysAgo(3)},"-1,234.56",CHECK`,
+      `000${b.serialNumber},${daysAgo(3)},"1,234.56",CHECK`,
       `${differs.serialNumber},${daysAgo(3)},80.01,CHECK`,
       `${voided.serialNumber},${daysAgo(3)},60.00,CHECK`,
       `${already.serialNumber},${daysAgo(3)},70.00,CHECK`,
@@ -304,7 +307,7 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
         'text/csv',
         'Date,Description,Amount\n2026-01-01,x,1.00\n',
         422,
-        'The file has no header line naming a check number column',
+        'The file lists no checks paid: no row has a check number in the "Description" column',
       ],
       [
         'text/csv',
@@ -322,8 +325,8 @@ describe.each(dialects())('register and reconciliation (%s)', (dialect) => {
       ['text/csv', `Check Number,Amount\n"${good.serialNumber},42.00\n`, 422, 'a quoted field is not closed'],
       ['text/csv', 'Check Number,Amount\n,\n', 422, 'The file lists no checks'],
       ['text/csv', '   ', 422, 'The cleared-items file is empty.'],
-      ['application/json', JSON.stringify({ csv: 'Check Number,Amount' }), 400, 'Content-Type: text/csv'],
-      ['text/plain', 'Check Number,Amount\n1,1\n', 400, ''],
+      ['application/json', JSON.stringify({ csv: 'Check Number,Amount' }), 400, 'Content-Type text/csv'],
+      ['application/pdf', 'Check Number,Amount\n1,1\n', 400, ''],
     ];
     for (const [type, body, status, message] of refusals) {
       const res = await upload(api, ids.bankAccountId, body, type);

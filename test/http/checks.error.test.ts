@@ -50,7 +50,10 @@ describe.each(dialects())('checks, errors (%s)', (dialect) => {
         { ...item, accountNumber: 'x'.repeat(51) },
         'The checks.1.accountNumber field must not be greater than 50 characters.',
       ],
-      [{ ...item, issueDate: '2026-02-30' }, 'The checks.1.issueDate field must be a valid date (YYYY-MM-DD).'],
+      [
+        { ...item, issueDate: '2026-02-30' },
+        'The checks.1.issueDate field must be a valid date: February 2026 has 28 days.',
+      ],
       [{ ...item, serialNumber: '12a' }, 'The checks.1.serialNumber field must contain digits only (at most 15).'],
       [{ ...item, noSign: 'yes' }, 'The checks.1.noSign field must be true or false.'],
       [{ ...item, customElements: { element11: 'x' } }, 'The checks.1.customElements.element11 field is not allowed.'],

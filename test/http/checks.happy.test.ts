@@ -74,6 +74,15 @@ describe.each(dialects())('checks, happy paths (%s)', (dialect) => {
         ],
         // Our addition to the read shape: the day the bank paid it (docs/reconciliation.md).
         clearedDate: null,
+        // And the approval a company's policy asks for: none without a policy (docs/approvals.md).
+        approval: {
+          status: 'not_required',
+          required: 0,
+          approvals: [],
+          rejectedBy: null,
+          rejectedAt: null,
+          reason: null,
+        },
       },
     });
   });

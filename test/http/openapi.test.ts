@@ -43,6 +43,7 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.ErrorBody.properties).toHaveProperty('errorMsg');
     expect(Object.keys(doc.paths['/checks'].post.responses)).toContain('201');
     expect(doc.paths['/checks'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'approval',
       'page',
       'perPage',
       'referenceId',

@@ -261,7 +261,10 @@ describe.each(dialects())('positive pay exports over the API (%s)', (dialect) =>
 
   it('bad dates, ranges and formats are 422s naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ from: '2026-02-30', to: today, format: 'csv' }, 'The from field must be a date in the format YYYY-MM-DD.'],
+      [
+        { from: '2026-02-30', to: today, format: 'csv' },
+        'The from field must be a valid date: February 2026 has 28 days.',
+      ],
       [{ from: '26-01-01', to: today, format: 'csv' }, 'from'],
       [{ from, to: 'tomorrow', format: 'csv' }, 'to'],
       [{ from: today, to: from, format: 'csv' }, 'The to field must be a date after or equal to from.'],

@@ -41,6 +41,37 @@ describe.each(dialects())('checks on paper over the API (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
+  it('with no company name set, the drawer block shows the bank account holder, not a blank', async () => {
+    const nameless = await t.client('nameless@example.com');
+    const bank = await nameless.post('/bankAccounts', {
+      bankAccounts: [
+        {
+          name: 'Jane Q. Holder',
+          bankName: 'First Test Bank',
+          routingNumber: '011000015',
+          accountNumber: '123456789',
+          addressLine1: '5 Elm Street',
+          city: 'Peoria',
+          state: 'IL',
+          zip: '61602',
+        },
+      ],
+    });
+    expect(bank.status, bank.raw).toBe(201);
+    const payee = await nameless.post('/payees', { payees: [{ name: 'Acme Supplies' }] });
+    const basics = {
+      bankAccountId: bank.body.data.bankAccounts[0].bankAccountId,
+      payeeId: payee.body.data.payees[0].payeeId,
+    };
+    const res = await pdfOf(nameless, `/checks/${await newCheck(nameless, basics)}/pdf`);
+    expect(res.status).toBe(200);
+    const [page] = await parsePdf(res.bytes);
+    const text = pageText(page ?? { width: 0, height: 0, texts: [], paths: [], images: [] });
+    expect(text).toContain('Jane Q. Holder');
+    expect(text).toContain('5 Elm Street');
+    expect(text).toContain('Peoria, IL 61602');
+  });
+
   it('GET /checks/{id}/pdf answers a real PDF with the check and a VOID — TEST mark for test keys', async () => {
     const checkId = await newCheck(api, ids);
     const res = await pdfOf(api, `/checks/${checkId}/pdf`);

@@ -53,11 +53,11 @@ const REFUSAL: Readonly<Record<Operation, (status: CheckStatusName) => string>> 
 const REACHED_WITH: Readonly<Record<CheckStatusName, readonly string[]>> = {
   new: ['created'],
   printed: ['created', 'printed'],
-  mailed: ['created', 'mailed'],
+  mailed: ['created', 'queued for mailing', 'mailed'],
   emailed: ['created', 'emailed'],
   eprinted: ['created', 'emailed', 'eprinted'],
   void: ['created', 'void'],
-  refunded: ['created', 'refunded'],
+  refunded: ['created', 'queued for mailing', 'refunded'],
 };
 
 interface Snapshot {
@@ -221,7 +221,8 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
     const after = await snapshot(id);
     expect(after.status).toBe(statusCode(TRANSITIONS[event].to));
     const reprint = event === 'print' && before.status === statusCode('printed');
-    expect(after.statements).toEqual([...before.statements, reprint ? 'reprinted' : EVENT_STATEMENT[event]]);
+    const queued = event === 'mail' ? ['queued for mailing'] : [];
+    expect(after.statements).toEqual([...before.statements, ...queued, reprint ? 'reprinted' : EVENT_STATEMENT[event]]);
     expect(after.memo).toBe(before.memo);
     return after;
   };
@@ -259,7 +260,12 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
             // Queued: the check stays as it was (and locked) until the operator dispatches it.
             const queued = must('mail', await mail(id)).body.data.mailings[0];
             expect(queued).toMatchObject({ checkId: id, status: 'queued' });
-            expect(await snapshot(id)).toEqual({ ...before, mailings: [...before.mailings, 'queued'] });
+            // The check says it is queued (a statement), its status unchanged.
+            expect(await snapshot(id)).toEqual({
+              ...before,
+              statements: [...before.statements, 'queued for mailing'],
+              mailings: [...before.mailings, 'queued'],
+            });
             await operatorSettle(t.database.db, queued.mailingId, 'dispatched');
             const after = await expectMoved(id, before, 'mail');
             expect(after.mailings).toEqual([...before.mailings, 'dispatched']);
@@ -367,7 +373,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
       must('void', await voidIt(id));
       expect(await snapshot(id)).toMatchObject({
         status: statusCode('void'),
-        statements: ['created', 'void'],
+        statements: ['created', 'queued for mailing', 'void'],
         mailings: ['cancelled'],
       });
       const cancel = await api.post(`/mailchecks/${mailingId}/cancel`);
@@ -378,7 +384,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
       );
       expect(await snapshot(id)).toMatchObject({
         status: statusCode('void'),
-        statements: ['created', 'void'],
+        statements: ['created', 'queued for mailing', 'void'],
         mailings: ['cancelled'],
       });
     });
@@ -389,7 +395,7 @@ describe.each(dialects())('every transition over HTTP (%s)', (dialect) => {
       must('cancel mailing', await api.post(`/mailchecks/${mailingId}/cancel`));
       expect(await snapshot(id)).toMatchObject({
         status: statusCode(TRANSITIONS.refund.to),
-        statements: ['created', EVENT_STATEMENT.refund],
+        statements: ['created', 'queued for mailing', EVENT_STATEMENT.refund],
         mailings: ['cancelled'],
       });
     });

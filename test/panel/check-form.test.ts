@@ -206,7 +206,7 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     [
       { issueDate: '2026-02-30' },
       'issueDate',
-      // The API says "must be a valid date (YYYY-MM-DD)"; the form explains which day does not exist.
+      // The API says "must be a valid date: February 2026 has 28 days"; the form quotes what was typed.
       '"2026-02-30" is not a date: February 2026 has 28 days.',
       null,
     ],

@@ -6,6 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dialects } from '../support/databases.ts';
@@ -123,7 +124,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('register in Chromium (%s)'
       file,
       `Serial Number,Paid Date,Paid Amount\n${third.serialNumber},${daysAgo(1)},1999.99\n${checks[3]?.serialNumber},${daysAgo(1)},24.00\n${checks[7]?.serialNumber},${daysAgo(1)},500.00\n`,
     );
-    await page.getByLabel('Cleared-items file (CSV)').setInputFiles(file);
+    await page.getByLabel("Bank's file (CSV, OFX, QFX or BAI2)").setInputFiles(file);
     await page.getByRole('button', { name: 'Upload and reconcile' }).click();
     await page.waitForURL(/\/cleared-items$/);
     expect(await page.textContent('#cleared-count')).toBe('1 ($1,999.99)');
@@ -140,5 +141,68 @@ describe.runIf(chromiumAvailable()).each(dialects())('register in Chromium (%s)'
     await page.goto(`${base}/panel/bank-accounts/${bankAccountId}/register`);
     expect(await fitsWindow(page)).toBe(true);
     await shoot('register-phone');
+  }, 120_000);
+
+  it("reconciles Bank of America's stmt.csv as downloaded against printed checks", async () => {
+    // Signed in by the test above; a key of its own for the API.
+    const key = await createTestKey(page, base, 'Bank file test');
+    const api = `${base}/api/v3`;
+    const bank = await http(`${api}/bankAccounts`, {
+      method: 'POST',
+      key,
+      body: {
+        bankAccounts: [
+          { name: 'BofA Checking', bankName: 'Bank of America', routingNumber: '011000015', accountNumber: '4455' },
+        ],
+      },
+    });
+    const bankAccountId: string = bank.body.data.bankAccounts[0].bankAccountId;
+    const payee = await http(`${api}/payees`, { method: 'POST', key, body: { payees: [{ name: 'Acme Supplies' }] } });
+    const payeeId: string = payee.body.data.payees[0].payeeId;
+    const created = await http(`${api}/checks`, {
+      method: 'POST',
+      key,
+      body: {
+        checks: [
+          ['363', 150],
+          ['364', 1250],
+          ['365', 89.99],
+          ['366', 42],
+        ].map(([serialNumber, amount]) => ({ bankAccountId, payeeId, serialNumber, amount, issueDate: '2026-10-01' })),
+      },
+    });
+    const printed = await fetch(`${api}/checks/print`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ checkIds: created.body.data.checks.map((c: { checkId: string }) => c.checkId) }),
+    });
+    expect(printed.status).toBe(200);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/panel/bank-accounts/${bankAccountId}/register`);
+    await page
+      .getByLabel("Bank's file (CSV, OFX, QFX or BAI2)")
+      .setInputFiles(fileURLToPath(new URL('../fixtures/bank-files/boa-stmt.csv', import.meta.url)));
+    await page.getByRole('button', { name: 'Upload and reconcile' }).click();
+    await page.waitForURL(/\/cleared-items$/);
+    expect(await page.textContent('#layout')).toBe('CSV with a header line');
+    expect(await page.textContent('#cleared-count')).toBe('2 ($1,400.00)');
+    expect(
+      await page.locator('#mismatched tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reason'))),
+    ).toEqual(['amount_differs']);
+    expect(await page.locator('#credits tbody tr td:nth-child(2)').allTextContents()).toEqual(['366']);
+    expect(await unlabelledControls(page)).toEqual([]);
+    const register = await http(`${api}/bankAccounts/${bankAccountId}/register?perPage=10`, { key });
+    expect(
+      register.body.data.checks.map((c: { serialNumber: string; clearedDate: string | null }) => [
+        c.serialNumber,
+        c.clearedDate,
+      ]),
+    ).toEqual([
+      ['363', '2026-10-05'],
+      ['364', '2026-10-07'],
+      ['365', null],
+      ['366', null],
+    ]);
   }, 120_000);
 });

@@ -178,13 +178,19 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office desk in Chromiu
       `/panel/bank-accounts/${bankAccountId}/register`,
       '/panel/imports',
       '/panel/positive-pay',
+      '/panel/positive-pay/layouts',
       '/panel/bank-accounts',
       `/panel/bank-accounts/${bankAccountId}`,
       '/panel/settings',
+      '/panel/settings/approvals',
+      '/panel/approvals',
       '/panel/categories',
       '/panel/keys',
       '/panel/webhooks',
       '/panel/inbox',
+      '/panel/people',
+      '/panel/audit',
+      '/panel/security',
     );
   }, 90_000);
 
@@ -234,9 +240,16 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office desk in Chromiu
         'Import',
         'Positive pay',
         'Bank accounts',
+        // An owner may approve: the queue is in their menu (no policy here, so no count).
+        'Approvals',
         'Settings',
       ]);
-      expect(await developer.getByRole('link').allTextContents()).toEqual(['API keys', 'Webhooks', 'Sandbox inbox']);
+      expect(await developer.getByRole('link').allTextContents()).toEqual([
+        'API keys',
+        'Webhooks',
+        'Sandbox inbox',
+        'Audit trail',
+      ]);
       // Every link and button of the header sits on one of at most two lines.
       // (The middle of each item, so the bigger brand name counts on the line it shares.)
       const middles = await page.$$eval('header.top a:not(.skip), header.top button', (items) =>
@@ -308,5 +321,5 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office desk in Chromiu
     // axe really looked: an image without a text alternative, put on the last page, is reported.
     await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<img src="/panel">'));
     expect((await axeViolations(page)).some((v) => v.startsWith('image-alt'))).toBe(true);
-  });
+  }, 90_000);
 });

@@ -206,6 +206,36 @@ describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) =
     );
   });
 
+  it('a known export previews as what it is: "Looks like a Xero bills export", nothing to map, its other lines listed with why; a register of no known layout offers the money-out confirmation', async () => {
+    const bills = await upload(visitor, 'checks', 'bills.csv', fixture('xero-bills-awaiting-payment.csv'));
+    expect(bills.statusCode).toBe(303);
+    const preview = await visitor.get(bills.headers.location as string);
+    expect(preview.body).toContain('Looks like a Xero bills export');
+    expect(preview.body).toContain('Lines left out');
+    expect(preview.body).toContain('another line of bill &quot;PS-2026-10&quot; (on its check&#39;s stub)');
+    expect(preview.body).not.toContain('name="moneyOut"');
+    const register = await upload(
+      visitor,
+      'checks',
+      'register.csv',
+      'Acme Books register\r\n\r\nDate,Num,Payee,Amount\r\n10/02/2026,1045,Acme,"-1,234.50"\r\n',
+    );
+    const registerPreview = await visitor.get(register.headers.location as string);
+    expect(registerPreview.body).toContain('name="moneyOut"');
+    expect(registerPreview.body).toContain('The header is line 3');
+  });
+
+  it('a refused file is no dead end: its page shows the lines read, what the import expects, and the upload form to try again', async () => {
+    const refused = await upload(visitor, 'payees', 'broken.csv', 'Name,Email\n"open,a@b.test\n');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('a quoted field is not closed');
+    expect(refused.body).toContain('<table id="lines-read">');
+    expect(refused.body).toContain('<td>2</td><td>&quot;open,a@b.test</td>');
+    expect(refused.body).toContain('What the import expects');
+    expect(refused.body).toContain('Xero bills export (checks)');
+    expect(refused.body).toContain('action="/panel/imports/upload"');
+  });
+
   it('another account and the other environment get 404; no CSRF token, 403; a file past the limit, 413', async () => {
     const res = await upload(visitor, 'payees', 'p.csv', 'Name\nSolo\n');
     const path = res.headers.location as string;

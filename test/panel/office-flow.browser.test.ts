@@ -261,7 +261,7 @@ describe.runIf(chromiumAvailable()).each(dialects())('the office flow in Chromiu
       `${wrong.serialNumber},${(Math.round(wrong.amount * 100) + 100) / 100},11/24/2026`,
     ].join('\n');
     await page.goto(`${base}/panel/bank-accounts/${bankAccountId}/register`);
-    await page.getByLabel('Cleared-items file (CSV)').setInputFiles({
+    await page.getByLabel("Bank's file (CSV, OFX, QFX or BAI2)").setInputFiles({
       name: 'cleared.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(`${clearedFile}\n`),

@@ -152,9 +152,13 @@ describe.each(dialects())('the panel speaks people’s words (%s)', { timeout: 1
       `/panel/bank-accounts/${bankAccountId}`,
       `/panel/bank-accounts/${bankAccountId}/register`,
       '/panel/settings',
+      '/panel/settings/approvals',
       '/panel/keys',
       '/panel/webhooks',
       '/panel/positive-pay',
+      '/panel/positive-pay/layouts',
+      '/panel/security',
+      '/panel/people',
     ];
     const seen: { where: string; message: string }[] = [];
     let sent = 0;

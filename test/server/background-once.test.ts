@@ -35,10 +35,12 @@ const keyOf = async (env: Record<string, string>, live: boolean): Promise<string
     .split('\n')
     .at(-1) as string;
 
-describe.each(dialects().filter((d) => d === 'postgres'))(
-  'two servers, one killed mid-item (%s)',
+// Several servers share one database only on PostgreSQL; on SQLite alone the file reports a skip.
+describe.skipIf(!dialects().includes('postgres'))(
+  'two servers, one killed mid-item (postgres)',
   { timeout: 400_000 },
-  (dialect) => {
+  () => {
+    const dialect = 'postgres';
     let smtp: SmtpPeer;
     let env: Record<string, string>;
     let db: Db;

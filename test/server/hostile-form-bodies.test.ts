@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.ts';
 import { type HostileServer, startHostileServer } from '../support/hostile-server.ts';
 import { http, type ServerProcess } from '../support/processes.ts';
-import type { HealthProbe } from '../support/responsiveness.ts';
+import { rawRequest } from '../support/raw-http.ts';
+import { type HealthProbe, healthzBound } from '../support/responsiveness.ts';
 
 const many = (count: number, part: (i: number) => string) => Array.from({ length: count }, (_, i) => part(i)).join('&');
 
@@ -176,14 +177,27 @@ describe.each(dialects())('hostile form bodies against a server process on %s', 
   let server: ServerProcess;
   let key = '';
   let probe: HealthProbe;
+  // On a socket rather than fetch: a body refused part-way (413, too many fields) is answered and the
+  // connection closed while the client still writes, and fetch then fails with EPIPE and loses the
+  // answer; the socket keeps what came back.
   const form = async (path: string, body: string) => {
-    const response = await fetch(`${server.url}/api/v3${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
-    const text = await response.text();
-    return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
+    const bytes = Buffer.from(body);
+    const { status, text } = await rawRequest(
+      server.url,
+      [
+        `POST /api/v3${path} HTTP/1.1`,
+        'Host: x',
+        `Authorization: Bearer ${key}`,
+        'Content-Type: application/x-www-form-urlencoded',
+        `Content-Length: ${bytes.length}`,
+        'Connection: close',
+      ].join('\r\n'),
+      bytes,
+      // A body over the limit is refused from its Content-Length: wait for that answer, as a client
+      // sending `Expect: 100-continue` would, before writing into a socket the server closes.
+      { timeoutMs: 60_000, ...(bytes.length > 1024 * 1024 ? { waitForEarlyAnswerMs: 300 } : {}) },
+    );
+    return { status, text, json: () => JSON.parse(text) as Record<string, unknown> };
   };
 
   beforeAll(async () => {
@@ -195,46 +209,23 @@ describe.each(dialects())('hostile form bodies against a server process on %s', 
     await hostile?.close();
   });
 
-  it('refuses each with its 4xx in the error shape while /healthz answers within 1 s; nothing is written', async () => {
-    let probing = true;
-    let slowest = 0;
-    let probes = 0;
-    const probe = (async () => {
-      while (probing) {
-        const started = performance.now();
-        const status = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
-          async (response) => {
-            await response.text();
-            return response.status;
-          },
-          () => 0,
-        );
-        if (status !== 200) slowest = Math.max(slowest, 5_000);
-        slowest = Math.max(slowest, performance.now() - started);
-        probes++;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
+  it('refuses each with its 4xx in the error shape while /healthz answers near its idle time; nothing is written', async () => {
+    const idle = await probe.idle();
+    await probe.reset();
     const answers: { name: string; status: number; text: string; ms: number; want: number; says: RegExp }[] = [];
     for (const h of HOSTILE) {
       const started = performance.now();
-      const response = await fetch(`${server.url}/api/v3/payees`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: h.body,
-      });
-      const text = await response.text();
+      const { status, text } = await form('/payees', h.body);
       answers.push({
         name: h.name,
-        status: response.status,
+        status,
         text,
         ms: performance.now() - started,
         want: h.status,
         says: h.says,
       });
     }
-    probing = false;
-    await probe;
+    const during = await probe.read();
     for (const a of answers) {
       expect(a.status, `${a.name}: ${a.text.slice(0, 200)}`).toBe(a.want);
       const body = JSON.parse(a.text) as { success: boolean; errorMsg: string };
@@ -244,10 +235,13 @@ describe.each(dialects())('hostile form bodies against a server process on %s', 
     expect(((await listed.json()) as { data: { meta: { total: number } } }).data.meta.total).toBe(0);
     const slowestRequest = answers.reduce((a, b) => (b.ms > a.ms ? b : a));
     console.log(
-      `hostile form bodies (${dialect}): ${answers.length} requests, slowest ${slowestRequest.name} ${Math.round(slowestRequest.ms)} ms; /healthz probed ${probes} times, slowest ${Math.round(slowest)} ms`,
+      `hostile form bodies (${dialect}): ${answers.length} requests, slowest ${slowestRequest.name} ${Math.round(slowestRequest.ms)} ms; /healthz probed ${during.probes} times, slowest ${Math.round(during.worstMs)} ms (idle ${Math.round(idle.worstMs)} ms)`,
     );
-    expect(probes).toBeGreaterThan(0);
-    expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThan(1_000);
+    expect(during.probes).toBeGreaterThan(0);
+    expect(during.failures).toBe(0);
+    expect(during.worstMs, `slowest /healthz (idle ${Math.round(idle.worstMs)} ms)`).toBeLessThanOrEqual(
+      healthzBound(idle),
+    );
   }, 120_000);
 
   it('the deepest, widest and most-keys bodies are refused before qs runs: /healthz as fast as when idle', async () => {

@@ -53,6 +53,7 @@ import {
   doubling,
   expectErrorShape,
   HealthProbe,
+  healthzBound,
   hostileRow,
   NOISE_FLOOR_MS,
 } from '../support/responsiveness.ts';
@@ -138,6 +139,12 @@ async function cpuDuring<T>(
  * 80–210 ms of CPU here, which on the loop would show.
  */
 const MAIN_THREAD_MS = 50;
+/**
+ * Decoding runs on the worker pool, but on two shared cores the pool's threads compete with the
+ * event loop for CPU: a larger allowance over the idle figure than a parser's. A decoder on the loop
+ * held it for seconds per bomb.
+ */
+const DECODING_ALLOWANCE_MS = 900;
 
 /** Peak resident memory of a process since the last reset (VmHWM), in MB; null without /proc. */
 function peakRssMb(pid: number, reset = false): number | null {
@@ -319,11 +326,16 @@ async function runTable(
     `${label}: ${results.map((r) => `${r.shape.name} ${r.status} ${Math.round(r.ms)} ms (loop lag ${Math.round(r.lag)} ms, CPU main ${r.main} / all ${r.all} ms)`).join('; ')}; ` +
       `server event-loop lag max ${Math.round(lag)} ms (control: ${Math.round(control)} ms); /healthz ${probes} probes, slowest ${Math.round(slowest)} ms (during: ${during}; idle before: ${Math.round(idleSlowest)} ms); peak RSS ${before?.toFixed(0)} → ${peak?.toFixed(0)} MB`,
   );
-  for (const r of results) expect(r.ms, r.shape.name).toBeLessThan(r.shape.expect === 200 ? 12_000 : 3_000);
+  // How long each upload took is printed above and measured in the bench's heavy rows; here only
+  // what the machine's idle figures can judge: the loop was never held as a decoder on it holds it.
   expect(probes).toBeGreaterThan(5);
   for (const r of results)
-    expect(r.lag, `${r.shape.name}: the event loop stalled ${Math.round(r.lag)} ms`).toBeLessThan(1_000);
-  expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThan(1_000);
+    expect(r.lag, `${r.shape.name}: the event loop stalled ${Math.round(r.lag)} ms`).toBeLessThanOrEqual(
+      healthzBound({ worstMs: idleLag }, DECODING_ALLOWANCE_MS),
+    );
+  expect(slowest, `slowest /healthz: ${Math.round(slowest)} ms`).toBeLessThanOrEqual(
+    healthzBound({ worstMs: idleSlowest }, DECODING_ALLOWANCE_MS),
+  );
   if (before !== null && peak !== null) expect(peak - before).toBeLessThan(200);
   return results;
 }

@@ -267,7 +267,8 @@ describe.each(dialects())('parsers of untrusted input on a server process (%s)',
       expect(answer.status, answer.text).toBe(201);
       return answer.status;
     });
-    refusedInShape(await json('/payees', `${padded} `), 413);
+    // On a socket: the server answers the 413 from the header and closes, and fetch can lose it (EPIPE).
+    refusedInShape(await sendLarge('/api/v3/payees', Buffer.from(`${padded} `), 'application/json'), 413);
     await hostileRow(server, probe, `8 MB of nested brackets (${dialect})`, async () => {
       const answer = await sendLarge(
         '/api/v3/checks',

@@ -41,7 +41,22 @@ describe('log format', () => {
         .split('\n')
         .find((l) => l.includes('request completed'));
       expect(line?.startsWith('{')).toBe(true);
-      expect(JSON.parse(line ?? '{}')).toMatchObject({ msg: 'request completed', level: 30 });
+      const entry = JSON.parse(line ?? '{}');
+      expect(entry).toMatchObject({ msg: 'request completed', level: 30 });
+      // A request's time to a tenth of a millisecond, not 54.00699899999745.
+      expect(String(entry.responseTime)).toMatch(/^\d+(\.\d)?$/);
+      expect(entry.reason).toBeUndefined();
+      // A refusal says why in its own line: the rule, never what the client sent.
+      await fetch(`${server.url}/api/v3/no-such-route-4111111111111111`).then((r) => r.arrayBuffer());
+      await until(async () => server.output().includes('no-such-route'));
+      const refused = JSON.parse(
+        server
+          .output()
+          .split('\n')
+          .find((l) => l.includes('no-such-route')) ?? '{}',
+      );
+      expect(refused).toMatchObject({ msg: 'request completed', res: { statusCode: 404 } });
+      expect(refused.reason).toBe('No route GET /api/v3/no-such-route-….');
     } finally {
       await server.stop();
     }

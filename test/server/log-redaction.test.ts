@@ -80,6 +80,17 @@ describe('redaction rules', () => {
     );
   });
 
+  it('blanks invitation links in a path, carried in a sign-in next, and in free text', () => {
+    expect(redactUrl('/panel/join/Inv1tE_token-x')).toBe('/panel/join/[redacted]');
+    expect(redactUrl('/panel/sign-in?next=%2Fpanel%2Fjoin%2FInv1tE_token-x')).toBe(
+      '/panel/sign-in?next=%2Fpanel%2Fjoin%2F[redacted]',
+    );
+    expect(redactUrl('/panel/people')).toBe('/panel/people');
+    expect(redactText('Accept the invitation: https://x.test/panel/join/Inv1tE_token-x')).toBe(
+      'Accept the invitation: https://x.test/panel/join/[redacted]',
+    );
+  });
+
   it('connection URLs lose their password, and a refused DATABASE_URL is echoed without it', () => {
     expect(redactUrlPassword('postgres://app:hunter2@db.internal:5432/checks')).toBe(
       'postgres://app:***@db.internal:5432/checks',

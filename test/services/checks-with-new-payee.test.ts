@@ -10,6 +10,7 @@ import { getCheck } from '../../src/services/checks/write.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { systemActor } from '../../src/domain/actor.ts';
 
 describe.each(dialects())('a check with a new payee in one transaction on %s', (dialect) => {
   let t: TestApp;
@@ -38,7 +39,7 @@ describe.each(dialects())('a check with a new payee in one transaction on %s', (
       verified: true,
       phone: '+14155552671',
     });
-    principal = { accountId: account.id, env: 'test', keyId: 'k', timeZone: 'UTC' };
+    principal = { accountId: account.id, env: 'test', keyId: 'k', timeZone: 'UTC', actor: systemActor('test') };
     const [bank] = await bankAccountService.createBankAccounts(ctx(), principal, [
       { name: 'Operating', bankName: 'First Test Bank', routingNumber: '011000015', accountNumber: '123456789' },
     ]);

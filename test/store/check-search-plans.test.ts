@@ -262,7 +262,7 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
       expect(broad).not.toBeNull();
       expect(await textCountFromTexts(db, owner, filter('inv-0042'))).toBeNull();
       expect(await textCountFromTexts(db, owner, { ...filter('consulting'), status: 0 })).toBeNull();
-      const row = await db.get<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) SELECT ${broad?.text}`, broad?.args);
+      const row = await db.get<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) SELECT ${broad?.text}`, broad?.params);
       const plan = row?.['QUERY PLAN'];
       const top = (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[];
       const scanned = nodesOf(top[0]?.Plan)

@@ -15,6 +15,7 @@ import { bankAccountNumberContext, deliveryTokenContext, sealedKeyId, Vault } fr
 import { tokenHash } from '../../src/domain/secret-tokens.ts';
 import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
 import * as accountService from '../../src/services/account.service.ts';
+import * as peopleService from '../../src/services/people/people.service.ts';
 import { rotateDataKey } from '../../src/services/bank-account.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { Db } from '../../src/store/db.ts';
@@ -102,7 +103,7 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
       password: 'correct horse battery',
     });
     if (account === null) throw new Error('the email already had an account');
-    await accountService.startSession(ctx, account.id);
+    await peopleService.startSession(ctx, { accountId: account.id, personId: peopleService.ownerIdFor(account.id) });
     await accountService.requestPasswordReset(ctx, 'panel@example.com');
     // Send what is queued (a mail server that keeps what it is given), then queue one more that stays unsent.
     const mailer: Mailer = { send: async (email) => void sent.push(email), close: () => undefined };
@@ -215,7 +216,7 @@ describe.each(dialects())('a stolen copy of the database (%s)', (dialect) => {
     for (const s of sessions) {
       const page = await t.app.inject({ method: 'GET', url: '/panel', cookies: { cw_session: String(s.id_hash) } });
       expect(page.statusCode).toBe(303);
-      expect(await accountService.sessionAccount(ctx, String(s.id_hash))).toBeUndefined();
+      expect(await peopleService.sessionFor(ctx, String(s.id_hash))).toBeUndefined();
     }
     // The real key still works: nothing above was refused for being malformed.
     expect((await clientFor(t.app, key).get('/checks')).status).toBe(200);

@@ -17,7 +17,8 @@ const EXPIRED = 2_000;
 const FRESH = 100;
 const CUTOFF = 1_000_000;
 
-describe.each(dialects().filter((d) => d === 'postgres'))('the idempotency sweep on two servers (%s)', () => {
+// Several servers share one database only on PostgreSQL; on SQLite alone the file reports a skip.
+describe.skipIf(!dialects().includes('postgres'))('the idempotency sweep on two servers (postgres)', () => {
   let database: TestDatabase;
   const appName = `cw_sweep_${randomBytes(4).toString('hex')}`;
   let serverA: Db;

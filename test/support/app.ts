@@ -9,6 +9,7 @@ import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
 import type { HeavyWork } from '../../src/heavy-work/heavy-work.ts';
 import { openHeavyWork } from '../../src/heavy-work/open-heavy-work.ts';
 import { freshDatabase, type TestDatabase, type TestDialect } from './databases.ts';
+import { systemActor } from '../../src/domain/actor.ts';
 
 export interface Reply {
   status: number;
@@ -84,6 +85,9 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_KEY: '0',
     FAILED_REQUEST_LIMIT_PER_MINUTE: '0',
+    // Tests about something else sign owners in with a password alone; the second factor's own
+    // tests turn the requirement on (test/panel/second-factor*.test.ts).
+    SECOND_FACTOR_REQUIRED: 'false',
     ...database.env,
     ...env,
   });
@@ -117,7 +121,7 @@ export async function startTestApp(dialect: TestDialect, env: Record<string, str
     principal: async (email, env = 'test') => {
       const account = await database.db.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [email]);
       if (account === undefined) throw new Error(`no account for ${email}`);
-      return { accountId: account.id, env, keyId: '', timeZone: 'UTC' };
+      return { accountId: account.id, env, keyId: '', timeZone: 'UTC', actor: systemActor('test') };
     },
     close: async () => {
       await app.close();

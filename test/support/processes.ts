@@ -107,6 +107,8 @@ export function startServerProcess(env: Record<string, string>, options: StartOp
           LOG_LEVEL: 'warn',
           RATE_LIMIT_PER_KEY: '0',
           FAILED_REQUEST_LIMIT_PER_MINUTE: '0',
+          // Owners sign in with a password alone unless a test is about the second factor.
+          SECOND_FACTOR_REQUIRED: 'false',
           ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,8 +16,26 @@ import { Worker } from 'node:worker_threads';
 import { expect } from 'vitest';
 import type { ServerProcess } from './processes.ts';
 
-/** The responsiveness bound: /healthz answers within this while any request runs. */
-export const HEALTHZ_BOUND_MS = 100;
+/**
+ * The responsiveness bound, relative to the same machine's idle figure (never an absolute time: a
+ * test on a loaded machine sees every probe slower, busy or not). While a hostile request runs, the
+ * slowest /healthz may be at most IDLE_FACTOR times the slowest idle probe plus STALL_ALLOWANCE_MS.
+ * What it must catch is work on the event loop: the CSV and JSON parsers that once ran there held
+ * every probe for 170–210 ms per 8 MB body (and seconds for the shapes that hurt them), while a
+ * probe during work done off the loop is within a few ms of idle. The absolute targets live in the
+ * bench (`npm run bench -- --only heavy`).
+ */
+export const IDLE_FACTOR = 3;
+export const STALL_ALLOWANCE_MS = 100;
+
+/**
+ * The slowest /healthz allowed while work runs, given an idle window of the same probe. A file whose
+ * work is heavier (several multi-MB bodies at once, image decoding on both cores) passes a larger
+ * allowance and says why; the figure it compares with is still the machine's own idle one.
+ */
+export function healthzBound(idle: Pick<HealthReport, 'worstMs'>, allowanceMs = STALL_ALLOWANCE_MS): number {
+  return IDLE_FACTOR * idle.worstMs + allowanceMs;
+}
 /** t(2N) / t(N) at most this: linear work with room for noise. */
 export const DOUBLING_RATIO = 2.5;
 /**
@@ -91,6 +109,22 @@ export class HealthProbe {
       this.worker.postMessage(message);
     });
   }
+
+  /**
+   * The machine's idle figure for this probe: a window of `ms` with no request of ours running.
+   * Measured once per probe (the first call) and kept, so every row of a file compares with the
+   * same figure.
+   */
+  async idle(ms = 1_500): Promise<HealthReport> {
+    if (this.idleReport === undefined) {
+      await this.reset();
+      await new Promise((r) => setTimeout(r, ms));
+      this.idleReport = await this.read();
+    }
+    return this.idleReport;
+  }
+
+  private idleReport: HealthReport | undefined;
 
   /** Starts a new window of probes. */
   async reset(): Promise<void> {
@@ -229,7 +263,8 @@ export interface RowReport {
 
 /**
  * One row of the parser table: `work` sends a hostile request and answers its status; it must not
- * be a 5xx, the server stays alive, every probe answers 200 within HEALTHZ_BOUND_MS and the peak
+ * be a 5xx, the server stays alive, every probe answers 200 within `healthzBound` of the probe's idle
+ * figure and the peak
  * memory grows by at most `maxGrowthMb`. A row whose probe bound fails is run once more (a
  * neighbour's burst on a shared machine); the second attempt decides.
  */
@@ -241,6 +276,8 @@ export async function hostileRow(
   options: { maxGrowthMb?: number; expectStatus?: (status: number) => void } = {},
 ): Promise<RowReport> {
   let report: RowReport | undefined;
+  const idle = await probe.idle();
+  const bound = healthzBound(idle);
   for (let attempt = 1; attempt <= 2; attempt += 1) {
     const seen = await observe(server, probe, work);
     report = {
@@ -254,15 +291,17 @@ export async function hostileRow(
       attempts: attempt,
     };
     await expectAlive(server);
-    if (seen.health.failures === 0 && seen.health.worstMs <= HEALTHZ_BOUND_MS) break;
+    if (seen.health.failures === 0 && seen.health.worstMs <= bound) break;
   }
   if (report === undefined) throw new Error('no attempt ran');
   console.log(
-    `${name}: ${report.status} in ${report.ms} ms; /healthz worst ${report.worstMs} ms (p99 ${report.p99Ms}, ${report.probes} probes); memory +${report.growthMb} MB${report.attempts > 1 ? ' (second attempt)' : ''}`,
+    `${name}: ${report.status} in ${report.ms} ms; /healthz worst ${report.worstMs} ms (p99 ${report.p99Ms}, ${report.probes} probes; idle worst ${Math.round(idle.worstMs)} ms, bound ${Math.round(bound)} ms); memory +${report.growthMb} MB${report.attempts > 1 ? ' (second attempt)' : ''}`,
   );
   expect(report.status, name).toBeLessThan(500);
   options.expectStatus?.(report.status);
-  expect(report.worstMs, `${name}: slowest /healthz`).toBeLessThanOrEqual(HEALTHZ_BOUND_MS);
+  expect(report.worstMs, `${name}: slowest /healthz (idle worst ${Math.round(idle.worstMs)} ms)`).toBeLessThanOrEqual(
+    bound,
+  );
   expect(report.growthMb, `${name}: memory growth`).toBeLessThanOrEqual(options.maxGrowthMb ?? 150);
   return report;
 }

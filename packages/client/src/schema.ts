@@ -627,13 +627,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reconcile the bank's cleared-items CSV: matched checks clear, mismatches are listed (addition to the spec)
-         * @description Rows are matched on check number AND amount. Matched checks are cleared with the row's date, all in one transaction; mismatched rows (unknown number, amount differs, void, never issued, already cleared, listed twice) change nothing. A file that cannot be read is a 422 and clears nothing. At most 1 MiB and 10,000 rows.
+         * Reconcile the bank's file (CSV, OFX/QFX or BAI2): matched checks clear, mismatches are listed (addition to the spec)
+         * @description Rows are matched on check number AND amount. Matched checks are cleared with the row's date, all in one transaction; mismatched rows (unknown number, amount differs, void, never issued, already cleared, listed twice) change nothing. Only money out clears a check: credits carrying a number are listed in `credits`. A file that cannot be read is a 422 and clears nothing. At most 1 MiB and 10,000 rows.
          */
         post: {
             parameters: {
                 query?: {
-                    /** @description Cleared date of the rows when the file has no date column. YYYY-MM-DD; default today in the account time zone. */
+                    /** @description Cleared date of the rows when the file has no date column. YYYY-MM-DD (or MM/DD/YYYY); default today in the account time zone. */
                     clearedDate?: string;
                 };
                 header?: never;
@@ -642,10 +642,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description The bank's cleared-items (paid-items) CSV, as exported: a header naming the check number and amount columns (and optionally the paid date), one row per paid check. Content-Type: text/csv. */
+            /** @description The bank's file of paid checks as downloaded: a CSV (with a header line, below a preamble or summary block or not, or Wells Fargo's five fields without one), an OFX/QFX download or a BAI2 file, recognised by its content. Content-Type: text/csv, text/plain, application/x-ofx or application/vnd.intu.qfx. */
             requestBody: {
                 content: {
+                    "application/vnd.intu.qfx": string;
+                    "application/x-ofx": string;
                     "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
@@ -666,6 +669,20 @@ export interface paths {
                                     checkNumber: string;
                                     date: string | null;
                                 };
+                                /** @description The first 1,000 rows of money in with a number: never matched, never cleared. */
+                                credits: {
+                                    amount: number;
+                                    /** @description The number the row carries (a deposit slip, a returned check). */
+                                    checkNumber: string;
+                                    date: string;
+                                    line: number;
+                                }[];
+                                /** @description Rows of money in that carry a number, all of them. */
+                                creditsCount: number;
+                                /** @enum {string} */
+                                layout: "csv" | "csv-debit-credit" | "csv-headerless" | "ofx" | "bai2";
+                                /** @description What the file was recognised as, in words. */
+                                layoutName: string;
                                 matched: {
                                     /** @description The amount the bank paid. */
                                     amount: number;
@@ -698,7 +715,7 @@ export interface paths {
                                 }[];
                                 /** @description Rows that did not clear, all of them; mismatched lists the first 1,000. */
                                 mismatchedCount: number;
-                                /** @description Lines with no check number (deposits, fees) or blank. */
+                                /** @description Lines with no check number (fees, transfers) or blank. */
                                 skippedLines: number;
                             };
                             message: string;
@@ -1466,6 +1483,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Addition to the spec: only checks in this approval state (`pending`: new checks waiting for approval). Not combined with term, status or referenceId. */
+                    approval?: "pending" | "approved" | "rejected" | "";
                     /** @description Page number, 1-based, default 1. Values below 1 (or empty) mean 1, values above 1000000000 mean 1000000000; `meta.currentPage` shows the page used. */
                     page?: string;
                     /** @description Records per page, default 10. Values below 1 (or empty) mean 10; values above 500 mean 500. `meta.perPage` shows the value used. */
@@ -1493,6 +1512,21 @@ export interface paths {
                                     accountNumber: string | null;
                                     amount: number;
                                     amountInWord: string;
+                                    /** @description Addition to the spec: a check its company holds for approval stays status 0 (New) and cannot be printed, emailed or mailed until approved. `not_required` when no policy covers it. */
+                                    approval: {
+                                        approvals: {
+                                            /** Format: date-time */
+                                            at: string;
+                                            by: string;
+                                        }[];
+                                        reason: string | null;
+                                        /** Format: date-time */
+                                        rejectedAt: string | null;
+                                        rejectedBy: string | null;
+                                        /** @description Approvals the check needs; 0 when no policy covers it. */
+                                        required: number;
+                                        status: "pending" | "approved" | "rejected" | "not_required";
+                                    };
                                     bankAccount: {
                                         bankAccountId: string;
                                         name: string;
@@ -1511,6 +1545,22 @@ export interface paths {
                                     clearedDate: string | null;
                                     date: string;
                                     invoiceNumber: string | null;
+                                    /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                    mailing?: {
+                                        mailingId: string;
+                                        queued: {
+                                            date: string;
+                                            time: string;
+                                        };
+                                        /** @description When it was dispatched or cancelled. */
+                                        settled: {
+                                            date: string;
+                                            time: string;
+                                        } | null;
+                                        shippingType: string;
+                                        shippingTypeId: number;
+                                        status: "queued" | "dispatched" | "cancelled";
+                                    };
                                     memo: string | null;
                                     payee: {
                                         name: string;
@@ -1628,7 +1678,8 @@ export interface paths {
                                     description?: string;
                                     invoiceNumber?: string;
                                     name?: string;
-                                    quantity?: number;
+                                    /** @description From 0 to 1,000,000, as a number or a numeric string. */
+                                    quantity?: number | string;
                                     /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
                                     total?: number | string;
                                     /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
@@ -1754,6 +1805,21 @@ export interface paths {
                                 accountNumber: string | null;
                                 amount: number;
                                 amountInWord: string;
+                                /** @description Addition to the spec: a check its company holds for approval stays status 0 (New) and cannot be printed, emailed or mailed until approved. `not_required` when no policy covers it. */
+                                approval: {
+                                    approvals: {
+                                        /** Format: date-time */
+                                        at: string;
+                                        by: string;
+                                    }[];
+                                    reason: string | null;
+                                    /** Format: date-time */
+                                    rejectedAt: string | null;
+                                    rejectedBy: string | null;
+                                    /** @description Approvals the check needs; 0 when no policy covers it. */
+                                    required: number;
+                                    status: "pending" | "approved" | "rejected" | "not_required";
+                                };
                                 bankAccount: {
                                     bankAccountId: string;
                                     name: string;
@@ -1772,6 +1838,22 @@ export interface paths {
                                 clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
+                                /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                mailing?: {
+                                    mailingId: string;
+                                    queued: {
+                                        date: string;
+                                        time: string;
+                                    };
+                                    /** @description When it was dispatched or cancelled. */
+                                    settled: {
+                                        date: string;
+                                        time: string;
+                                    } | null;
+                                    shippingType: string;
+                                    shippingTypeId: number;
+                                    status: "queued" | "dispatched" | "cancelled";
+                                };
                                 memo: string | null;
                                 payee: {
                                     name: string;
@@ -1915,6 +1997,22 @@ export interface paths {
                                 clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
+                                /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                mailing?: {
+                                    mailingId: string;
+                                    queued: {
+                                        date: string;
+                                        time: string;
+                                    };
+                                    /** @description When it was dispatched or cancelled. */
+                                    settled: {
+                                        date: string;
+                                        time: string;
+                                    } | null;
+                                    shippingType: string;
+                                    shippingTypeId: number;
+                                    status: "queued" | "dispatched" | "cancelled";
+                                };
                                 memo: string | null;
                                 payee: {
                                     name: string;
@@ -2485,7 +2583,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The day the bank paid the check, not after today. YYYY-MM-DD; default today in the account time zone. */
+                        /** @description The day the bank paid the check, not after today. YYYY-MM-DD (or MM/DD/YYYY); default today in the account time zone. */
                         clearedDate?: string;
                     };
                 };
@@ -2520,6 +2618,22 @@ export interface paths {
                                 clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
+                                /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                mailing?: {
+                                    mailingId: string;
+                                    queued: {
+                                        date: string;
+                                        time: string;
+                                    };
+                                    /** @description When it was dispatched or cancelled. */
+                                    settled: {
+                                        date: string;
+                                        time: string;
+                                    } | null;
+                                    shippingType: string;
+                                    shippingTypeId: number;
+                                    status: "queued" | "dispatched" | "cancelled";
+                                };
                                 memo: string | null;
                                 payee: {
                                     name: string;
@@ -2730,7 +2844,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The day the bank paid the check, not after today. YYYY-MM-DD; default today in the account time zone. */
+                        /** @description The day the bank paid the check, not after today. YYYY-MM-DD (or MM/DD/YYYY); default today in the account time zone. */
                         clearedDate?: string;
                     };
                 };
@@ -2765,6 +2879,22 @@ export interface paths {
                                 clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
+                                /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                mailing?: {
+                                    mailingId: string;
+                                    queued: {
+                                        date: string;
+                                        time: string;
+                                    };
+                                    /** @description When it was dispatched or cancelled. */
+                                    settled: {
+                                        date: string;
+                                        time: string;
+                                    } | null;
+                                    shippingType: string;
+                                    shippingTypeId: number;
+                                    status: "queued" | "dispatched" | "cancelled";
+                                };
                                 memo: string | null;
                                 payee: {
                                     name: string;
@@ -2987,6 +3117,22 @@ export interface paths {
                                 clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
+                                /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                mailing?: {
+                                    mailingId: string;
+                                    queued: {
+                                        date: string;
+                                        time: string;
+                                    };
+                                    /** @description When it was dispatched or cancelled. */
+                                    settled: {
+                                        date: string;
+                                        time: string;
+                                    } | null;
+                                    shippingType: string;
+                                    shippingTypeId: number;
+                                    status: "queued" | "dispatched" | "cancelled";
+                                };
                                 memo: string | null;
                                 payee: {
                                     name: string;
@@ -3114,6 +3260,22 @@ export interface paths {
                                 clearedDate: string | null;
                                 date: string;
                                 invoiceNumber: string | null;
+                                /** @description Addition to the spec: the print-and-mail mailing of the check (docs/lifecycle.md). The status code stays 0 (new) while it is queued; a `queued for mailing` statement records the queueing. */
+                                mailing?: {
+                                    mailingId: string;
+                                    queued: {
+                                        date: string;
+                                        time: string;
+                                    };
+                                    /** @description When it was dispatched or cancelled. */
+                                    settled: {
+                                        date: string;
+                                        time: string;
+                                    } | null;
+                                    shippingType: string;
+                                    shippingTypeId: number;
+                                    status: "queued" | "dispatched" | "cancelled";
+                                };
                                 memo: string | null;
                                 payee: {
                                     name: string;
@@ -3315,7 +3477,8 @@ export interface paths {
                             description?: string;
                             invoiceNumber?: string;
                             name?: string;
-                            quantity?: number;
+                            /** @description From 0 to 1,000,000, as a number or a numeric string. */
+                            quantity?: number | string;
                             /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
                             total?: number | string;
                             /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
@@ -4419,7 +4582,7 @@ export interface paths {
         put?: never;
         /**
          * Email one or more checks to their payees, optionally with an SMS (all or nothing)
-         * @description Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery.
+         * @description Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery. Delivery is asynchronous: the delivery worker sends the queued messages, usually within a few seconds, so the sandbox inbox (test keys) shows them only once sent. GET /checks/{checkId}/deliveries shows each message as queued, sent or failed.
          */
         post: {
             parameters: {
@@ -4552,6 +4715,8 @@ export interface paths {
                         mapping?: {
                             [key: string]: string;
                         };
+                        /** @description Our addition: how the file writes money paid out. negative (a register): -2,450.00 is a $2,450.00 check and positive rows (deposits, bills) are left out and listed. A recognised export (known layouts) says it itself. */
+                        moneyOut?: "positive" | "negative";
                         type: "checks" | "payees";
                     };
                 };
@@ -4572,7 +4737,22 @@ export interface paths {
                                     row: number;
                                 }[];
                                 header: string[];
+                                /** @description The line of the header: title lines above it are left out. */
+                                headerLine: number;
+                                /** @description The known export the header matched ("Xero bills export"), or null. */
+                                layout: {
+                                    id: string;
+                                    label: string;
+                                } | null;
+                                /** @description Lines not taken as rows (title, section, total, blank, footer, money in, a bill’s other lines), each with why. */
+                                leftOut: {
+                                    line: number;
+                                    text: string;
+                                    why: string;
+                                }[];
                                 mapping: (string | null)[];
+                                /** @description positive, or negative when money paid out is negative in the file. */
+                                moneyOut: string;
                                 newPayees: string[];
                                 rowsTotal: number;
                                 /** @description How many rows have errors; errors lists at most 1,000 of them. */
@@ -5824,7 +6004,8 @@ export interface paths {
                                     fileBytes: number;
                                     /** @description SHA-256 (hex) of the file as answered, to check a stored copy against. */
                                     fileSha256: string;
-                                    format: "csv" | "fixed";
+                                    /** @description The layout the file was written in: `csv`, `fixed`, another preset's name, or the id of the company's custom layout (`ppl_…`) when `bank` was asked. */
+                                    format: string;
                                     /** @description YYYY-MM-DD, included. */
                                     from: string;
                                     issuedCount: number;
@@ -5907,8 +6088,8 @@ export interface paths {
                     "application/json": {
                         /** @description The bank account whose checks are listed. */
                         bankAccountId: string;
-                        /** @description `csv`: our documented CSV; `fixed`: the JPMorgan Chase ARP Standard Input fixed-width layout. */
-                        format: "csv" | "fixed";
+                        /** @description `csv`: our documented CSV; `fixed`: the JPMorgan Chase ARP Standard Input fixed-width layout; `bank`: the layout chosen on the bank account in the panel (a preset or the company's custom layout), refused (422) when none is chosen. */
+                        format: "csv" | "fixed" | "bank";
                         /** @description First day of the range (YYYY-MM-DD), included. */
                         from: string;
                         /** @description Last day of the range (YYYY-MM-DD), included; at most 366 days counting both ends. */
@@ -5945,7 +6126,8 @@ export interface paths {
                                     fileBytes: number;
                                     /** @description SHA-256 (hex) of the file as answered, to check a stored copy against. */
                                     fileSha256: string;
-                                    format: "csv" | "fixed";
+                                    /** @description The layout the file was written in: `csv`, `fixed`, another preset's name, or the id of the company's custom layout (`ppl_…`) when `bank` was asked. */
+                                    format: string;
                                     /** @description YYYY-MM-DD, included. */
                                     from: string;
                                     issuedCount: number;
@@ -6067,7 +6249,8 @@ export interface paths {
                                 fileBytes: number;
                                 /** @description SHA-256 (hex) of the file as answered, to check a stored copy against. */
                                 fileSha256: string;
-                                format: "csv" | "fixed";
+                                /** @description The layout the file was written in: `csv`, `fixed`, another preset's name, or the id of the company's custom layout (`ppl_…`) when `bank` was asked. */
+                                format: string;
                                 /** @description YYYY-MM-DD, included. */
                                 from: string;
                                 issuedCount: number;
@@ -6916,7 +7099,8 @@ export interface paths {
                             description?: string;
                             invoiceNumber?: string;
                             name?: string;
-                            quantity?: number;
+                            /** @description From 0 to 1,000,000, as a number or a numeric string. */
+                            quantity?: number | string;
                             /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
                             total?: number | string;
                             /** @description Dollars with at most 2 decimals, as a number or a numeric string. */
@@ -7313,7 +7497,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events?: ("check.created" | "check.printed" | "check.emailed" | "check.eprinted" | "check.mailed" | "check.voided" | "check.refunded" | "check.cleared" | "check.uncleared" | "delivery.email.sent" | "delivery.email.failed" | "delivery.sms.sent" | "delivery.sms.failed")[];
+                        events?: ("check.created" | "check.printed" | "check.emailed" | "check.eprinted" | "check.mailed" | "check.voided" | "check.refunded" | "check.cleared" | "check.uncleared" | "check.approval_required" | "check.approved" | "check.rejected" | "delivery.email.sent" | "delivery.email.failed" | "delivery.sms.sent" | "delivery.sms.failed")[];
                         url: string;
                     };
                 };

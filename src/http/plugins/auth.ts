@@ -1,5 +1,6 @@
 // Bearer authentication (spec "Authentication") and the per-key rate limit (API decisions).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { originOf } from '../../domain/audit.ts';
 import type { Principal } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import type { ApiKeys } from '../../services/api-key.service.ts';
@@ -46,7 +47,8 @@ export function registerAuth(
           'retry-after': String(wait),
         });
     }
-    request.principal = principal;
+    // The cached principal is shared by every request of the key: this request's origin goes on a copy.
+    request.principal = { ...principal, origin: originOf(request) };
     return null;
   };
   // A callback-style hook, not an async one: a key this process has seen is answered from the cache

@@ -5,11 +5,16 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { AppError, toWire, unavailableCause, type ErrorCode } from '../../errors.ts';
+import { loggableReason } from '../../domain/redact.ts';
+import { AppError, toWire, logUnavailable, type ErrorCode } from '../../errors.ts';
 import { describeValidationError } from '../validation.ts';
 import type { AddressLimiter } from './address-limiter.ts';
 
 declare module 'fastify' {
+  interface FastifyReply {
+    /** Why a 4xx was answered, as the request's log line says it (domain/redact.ts, loggableReason). */
+    refusal: string | null;
+  }
   interface FastifyContextConfig {
     /** Text put before validation messages (PUT /payees: "Validation error: ", spec "Errors"). */
     validationPrefix?: string;
@@ -24,6 +29,7 @@ function send(
   headers: Record<string, string> = {},
   extra: Readonly<Record<string, string>> = {},
 ): FastifyReply {
+  if (status < 500) reply.refusal = loggableReason(message);
   return reply
     .code(status)
     .headers(headers)
@@ -159,6 +165,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 }
 
 export function registerErrorHandling(app: FastifyInstance, failures: AddressLimiter | null): void {
+  app.decorateReply('refusal', null);
   // Only JSON bodies exist in this API, and they are parsed only in the authenticated API scope
   // (app.ts): elsewhere a JSON or text body is a wrong content type (400), never parsed.
   app.removeContentTypeParser('text/plain');
@@ -180,8 +187,7 @@ export function registerErrorHandling(app: FastifyInstance, failures: AddressLim
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      const cause = unavailableCause(error);
-      if (cause !== null) request.log.warn({ reqId: request.id, ...cause }, 'database unavailable: answered 503');
+      logUnavailable(request.log, request.id, error);
       return send(reply, error.code, error.status, error.message, { ...error.headers }, error.extra);
     }
     const known = fromFastify(error, request);

@@ -15,7 +15,7 @@ export const emailCheckRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }
       schema: {
         summary: 'Email one or more checks to their payees, optionally with an SMS (all or nothing)',
         description:
-          'Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery.',
+          'Each check moves to emailed (3) and its messages are queued durably in the same transaction; the response does not wait for delivery. Delivery is asynchronous: the delivery worker sends the queued messages, usually within a few seconds, so the sandbox inbox (test keys) shows them only once sent. GET /checks/{checkId}/deliveries shows each message as queued, sent or failed.',
         tags: ['checks'],
         body: EmailChecksBody,
         response: { 200: Message, ...errorResponses(403) },

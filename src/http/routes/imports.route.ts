@@ -68,6 +68,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
         ...(body.bankAccountId === undefined ? {} : { bankAccountId: body.bankAccountId }),
         ...(body.createPayees === undefined ? {} : { createPayees: body.createPayees }),
         ...(body.dateOrder === undefined ? {} : { dateOrder: body.dateOrder }),
+        ...(body.moneyOut === undefined ? {} : { moneyOut: body.moneyOut }),
       };
       const principal = principalOf(request);
       if (body.dryRun === true) {
@@ -83,6 +84,10 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = 
             errors: preview.errors.slice(0, MAX_LISTED_ROW_ERRORS),
             rowsWithErrors: preview.errors.length,
             newPayees: preview.newPayees,
+            layout: preview.layout,
+            headerLine: preview.headerLine,
+            moneyOut: preview.moneyOut,
+            leftOut: preview.leftOut.slice(0, MAX_LISTED_ROW_ERRORS),
           },
         };
       }

@@ -1,7 +1,11 @@
 // Sign up, sign in and out, email and phone verification, and password reset. A wrong phone code is
 // answered on the home page (home/home.pages.ts), where the code was typed.
+import { originOf } from '../../domain/audit.ts';
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
+import * as peopleService from '../../services/people/people.service.ts';
+import { hasFactor } from '../../services/people/second-factor.service.ts';
 import * as accountService from '../../services/account.service.ts';
 import { field, queryText } from '../shell/form.ts';
 import { html } from '../shell/html.ts';
@@ -112,11 +116,21 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     // once to several servers cannot overtake the count.
     const { wait, attempt } = await deps.limits.beginSignIn(request.ip, email, signInWindows);
     if (attempt === null) throw retryAfter(wait);
-    const account = await accountService.checkCredentials(ctx, email, field(request.body, 'password'));
-    await deps.limits.endSignIn(attempt, account !== null);
-    if (account === null)
+    const signedIn = await peopleService.signInWithPassword(
+      ctx,
+      email,
+      field(request.body, 'password'),
+      originOf(request),
+    );
+    await deps.limits.endSignIn(attempt, signedIn !== null);
+    if (signedIn === null)
       return sendPage(reply, signInForm(request, next, email, 'That email and password do not match an account.'), 401);
-    await signIn(ctx, request, reply, account);
+    // A person with a second factor gets a half-signed session that reaches only the factor page.
+    if (await hasFactor(ctx.db, signedIn.person.id)) {
+      await signIn(ctx, request, reply, signedIn, true);
+      return reply.redirect(`/panel/sign-in/factor?next=${encodeURIComponent(next)}`, 303);
+    }
+    await signIn(ctx, request, reply, signedIn);
     return reply.redirect(next, 303);
   });
 
@@ -171,7 +185,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     emailLinkOutcome(request, reply, await accountService.confirmEmail(ctx, field(request.body, 'token'))),
   );
 
-  app.post('/verify-phone', async (request, reply) => {
+  app.post('/verify-phone', needs('settings.manage'), async (request, reply) => {
     const outcome = await accountService.confirmPhone(ctx, accountOf(request).id, field(request.body, 'code'));
     if (outcome === 'verified') return reply.redirect('/panel?notice=phone-verified', 303);
     const problems: Record<Exclude<typeof outcome, 'verified'>, string> = {
@@ -183,7 +197,7 @@ export async function accountPages(app: FastifyInstance, deps: PanelDeps): Promi
     return sendPage(reply, await homePage(deps, request, problems[outcome]), 422);
   });
 
-  app.post('/resend', async (request, reply) => {
+  app.post('/resend', needs('settings.manage'), async (request, reply) => {
     const what = field(request.body, 'what') === 'phone' ? 'phone' : 'email';
     const outcome = await accountService.resendVerification(ctx, accountOf(request), what);
     const notice =

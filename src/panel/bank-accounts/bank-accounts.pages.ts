@@ -1,6 +1,8 @@
 // Bank accounts in the panel: the record forms (records/records.pages.ts draws them), the
 // signature and logo uploads, masked account numbers only (the full number is typed once, when the
 // account is made, and never drawn back), and the next check number, editable.
+import { needs } from '../shell/access.ts';
+import { needsRecentFactor } from '../shell/step-up.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BankAccount } from '../../domain/bank-account.ts';
 import type { Environment, Principal } from '../../domain/owner.ts';
@@ -10,6 +12,7 @@ import { BankAccountInput, type BankAccountChanges, UpdateBankAccountBody } from
 import * as addressService from '../../services/address.service.ts';
 import * as bankAccountService from '../../services/bank-account.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
+import { layoutChoiceForm } from './positive-pay-layout.pages.ts';
 import { html, type Html } from '../shell/html.ts';
 import { csrfField, page, sendPage, withEnv } from '../shell/layout.ts';
 import { type FieldSpec, schemaProblems, type Values } from '../shell/record-form.ts';
@@ -89,6 +92,8 @@ export const bankAccountsKind: RecordKind<BankAccount> = {
   title: 'Bank accounts',
   singular: 'bank account',
   searchHint: 'name, bank',
+  manage: 'bank-accounts.manage',
+  stepUp: true,
   columns: ['Name', 'Bank', 'Routing number', 'Account number', 'Next check number', 'Signature', 'Bank account id'],
   row: (b) => [
     b.name,
@@ -180,7 +185,7 @@ export const bankAccountsKind: RecordKind<BankAccount> = {
 <dt>Signature</dt><dd>${b.hasSignature ? 'On file' : 'None'}</dd><dt>Bank account id</dt><dd><code class="id">${b.id}</code></dd></dl></section>`,
   wide: true,
   extra: async (deps, request, env, b) =>
-    uploadForms(request, env, b, await bankAccountService.hasLogo(deps.ctx, principalFor(request, env), b.id)),
+    html`${uploadForms(request, env, b, await bankAccountService.hasLogo(deps.ctx, principalFor(request, env), b.id))}${await layoutChoiceForm(deps, request, env, b)}`,
 };
 
 type ImageKind = 'signature' | 'logo';
@@ -281,7 +286,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
 
   // The signature preview's image: the stored bytes, PNG or JPEG by their first bytes. A GET that
   // reads only; another account's or environment's id is a 404 (getBankAccount in the service).
-  app.get('/:id/signature', async (request, reply) => {
+  app.get('/:id/signature', needs('read'), async (request, reply) => {
     const { id } = request.params as { id: string };
     const image = await bankAccountService.signatureImage(ctx, principalFor(request, envOf(request)), id);
     if (image === null) throw new AppError('not_found', 'No signature is on file for this bank account.');
@@ -291,7 +296,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
 
   for (const what of ['signature', 'logo'] as const) {
     const limit = IMAGE_TEXT[what].limit;
-    app.post(`/:id/${what}`, async (request, reply) => {
+    app.post(`/:id/${what}`, needsRecentFactor('bank-accounts.manage'), async (request, reply) => {
       const env = envOf(request);
       const owner = principalFor(request, env);
       const { id } = request.params as { id: string };
@@ -311,7 +316,7 @@ export async function bankAccountUploads(app: FastifyInstance, deps: PanelDeps):
       return reply.redirect(withEnv(`/panel/bank-accounts/${encodeURIComponent(id)}?notice=${what}-saved`, env), 303);
     });
 
-    app.post(`/:id/${what}/delete`, async (request, reply) => {
+    app.post(`/:id/${what}/delete`, needsRecentFactor('bank-accounts.manage'), async (request, reply) => {
       const env = envOf(request);
       const owner = principalFor(request, env);
       const { id } = request.params as { id: string };

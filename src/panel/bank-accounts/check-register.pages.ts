@@ -3,9 +3,10 @@
 // bank's cleared-items file uploaded with a page of what matched and what did not. The list of
 // every bank account's register is the Register menu's page (check-register/check-register.pages.ts). Same
 // services as the API; no script needed.
+import { needs } from '../shell/access.ts';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_CLEARED_ITEMS_BYTES } from '../../domain/cleared-items.ts';
+import { BANK_FILE_LAYOUTS, MAX_CLEARED_ITEMS_BYTES } from '../../domain/cleared-items.ts';
 
 /** Rows of each table of a reconciliation's result page (the counts above them say how many in all). */
 const SHOWN_RESULT_ROWS = 500;
@@ -125,8 +126,8 @@ ${table}</form>
 ${pager(path, params, number, perPage, view.total)}
 <form method="post" action="/panel/bank-accounts/${view.bankAccount.id}/cleared-items" enctype="multipart/form-data" class="card" aria-label="Upload the bank's cleared items">
 <h2>Reconcile with the bank's file</h2>${csrfField(request)}${envField(env)}
-<p class="hint">The cleared-items (paid-items) CSV from the bank's website: a header naming the check number (Check Number, Serial Number, Check #…) and the amount (Amount, Paid Amount…), and the paid date if there is one (Paid Date, Posted Date, Date…). Checks match on number and amount; anything else is listed and left alone. At most 1 MB.</p>
-<label for="file">Cleared-items file (CSV)</label><input id="file" name="file" type="file" accept=".csv,text/csv" required${problem?.field === 'file' ? html` aria-invalid="true" aria-describedby="file-problem"` : ''}>
+<p class="hint">The file from the bank's website as downloaded: the account activity or paid-items CSV (Bank of America, Wells Fargo, Chase, a credit union…), an OFX or QFX (Quicken) download, or a BAI2 file. Checks match on number and amount; only money out clears a check; anything else is listed and left alone. At most 1 MB.</p>
+<label for="file">Bank's file (CSV, OFX, QFX or BAI2)</label><input id="file" name="file" type="file" accept=".csv,.txt,.ofx,.qfx,.bai,.bai2,text/csv,text/plain,application/x-ofx" required${problem?.field === 'file' ? html` aria-invalid="true" aria-describedby="file-problem"` : ''}>
 <label for="fileDate">Cleared on <span class="hint">for rows without a date</span></label><input id="fileDate" name="clearedDate" type="date" max="${day}" value="${day}">
 ${fileProblem}<button type="submit">Upload and reconcile</button></form>`;
   return page(
@@ -167,12 +168,12 @@ export async function bankAccountCheckRegisterPages(app: FastifyInstance, deps: 
     limits: { fileSize: MAX_CLEARED_ITEMS_BYTES, files: 1, fields: 5, parts: 6 },
   });
 
-  app.get('/:id/register', async (request, reply) => {
+  app.get('/:id/register', needs('read'), async (request, reply) => {
     const { id } = request.params as { id: string };
     return sendPage(reply, await checkRegisterPage(deps, request, id));
   });
 
-  app.post('/:id/register/clear', async (request, reply) => {
+  app.post('/:id/register/clear', needs('checks.reconcile'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const ids = fields(request.body, 'checkId');
@@ -196,7 +197,7 @@ export async function bankAccountCheckRegisterPages(app: FastifyInstance, deps: 
     return reply.redirect(withEnv(backTo(id, request.body, 'checks-cleared'), env), 303);
   });
 
-  app.post('/:id/register/unclear', async (request, reply) => {
+  app.post('/:id/register/unclear', needs('checks.reconcile'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const principal = principalFor(request, env);
@@ -210,6 +211,7 @@ export async function bankAccountCheckRegisterPages(app: FastifyInstance, deps: 
   app.post(
     '/:id/cleared-items',
     {
+      ...needs('checks.reconcile'),
       preValidation: async (request) => {
         const upload: Upload = { _csrf: '', env: '', clearedDate: '', file: null, tooLarge: false };
         if (!request.isMultipart()) throw new AppError('bad_request', 'Send the form as the page does.');
@@ -239,7 +241,7 @@ export async function bankAccountCheckRegisterPages(app: FastifyInstance, deps: 
       try {
         if (upload.tooLarge) throw new AppError('validation', 'The file is larger than 1 MB: split it.');
         if (upload.file === null || upload.file.trim() === '')
-          throw new AppError('validation', 'Choose the bank’s CSV file first.');
+          throw new AppError('validation', 'Choose the bank’s file first.');
         result = await clearing.reconcile(ctx, principal, id, upload.file, upload.clearedDate);
       } catch (error) {
         if (error instanceof AppError && error.code === 'validation') {
@@ -280,15 +282,28 @@ export async function bankAccountCheckRegisterPages(app: FastifyInstance, deps: 
                 (m) =>
                   html`<tr data-reason="${m.reason}"><td>${m.line}</td><td>${link(m.check?.id, checkNumberShown(m))}</td><td class="num">${money(m.amountCents)}</td><td>${m.clearedDate}</td><td>${m.message}</td></tr>`,
               )}</tbody></table></div>${more(result.mismatched.length, 'not cleared')}`;
+      // Deposits and credits that carry a number: shown so the office sees they were read, apart.
+      const credits =
+        result.credits.length === 0
+          ? ''
+          : html`<h2>Money in, not checks</h2><p class="hint">Deposits and credits never clear a check, even when they carry its number.</p><div class="table"><table id="credits"><thead><tr><th scope="col">Line</th><th scope="col">Number</th><th scope="col" class="num">Amount in</th><th scope="col">Date</th></tr></thead>
+<tbody>${result.credits
+              .slice(0, SHOWN_RESULT_ROWS)
+              .map(
+                (c) =>
+                  html`<tr><td>${c.line}</td><td>${c.checkNumber}</td><td class="num">${money(c.amountCents)}</td><td>${c.date}</td></tr>`,
+              )}</tbody></table></div>${more(result.credits.length, 'money in')}`;
       const body = html`<p><a href="${back}">← Register: ${view.bankAccount.name}</a></p>
 <h1>Reconciled: ${view.bankAccount.name} <span class="hint">(${env})</span></h1>
 <section class="card" aria-label="Result"><dl class="facts">
 <dt>Checks cleared</dt><dd id="cleared-count">${result.matched.length} (${money(clearedCents)})</dd>
 <dt>Rows that did not match</dt><dd id="mismatched-count">${result.mismatched.length}</dd>
+<dt>Money in with a number (never a check)</dt><dd id="credits-count">${result.credits.length}</dd>
 <dt>Rows without a check number</dt><dd>${result.skippedLines}</dd>
+<dt>Read as</dt><dd id="layout">${BANK_FILE_LAYOUTS[result.layout]}</dd>
 <dt>Columns read</dt><dd>${result.columns.checkNumber}, ${result.columns.amount}${result.columns.date === null ? ' (no date column: the date chosen)' : `, ${result.columns.date}`}</dd>
 <dt>Outstanding now</dt><dd id="outstanding-total">${checksCount(view.outstanding.count)}, ${money(view.outstanding.totalCents)}</dd></dl></section>
-<h2>Cleared</h2>${matched}<h2>Not cleared</h2><p class="hint">Nothing was changed for these rows.</p>${mismatched}`;
+<h2>Cleared</h2>${matched}<h2>Not cleared</h2><p class="hint">Nothing was changed for these rows.</p>${mismatched}${credits}`;
       return sendPage(reply, page({ title: 'Reconciled', request, current: 'register', env }, body));
     },
   );

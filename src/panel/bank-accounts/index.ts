@@ -5,6 +5,7 @@ import { recordKindPages } from '../records/records.pages.ts';
 import { depsOf, type PanelDeps } from '../shell/deps.ts';
 import { bankAccountsKind, bankAccountUploads } from './bank-accounts.pages.ts';
 import { bankAccountCheckRegisterPages } from './check-register.pages.ts';
+import { bankAccountLayoutPages } from './positive-pay-layout.pages.ts';
 
 export async function bankAccountsPlugin(app: FastifyInstance, options: PanelDeps): Promise<void> {
   const deps = depsOf(options);
@@ -12,4 +13,5 @@ export async function bankAccountsPlugin(app: FastifyInstance, options: PanelDep
   // Uploads parse multipart bodies, each in its own scope only.
   await app.register(bankAccountUploads, deps);
   await app.register(bankAccountCheckRegisterPages, deps);
+  await app.register(bankAccountLayoutPages, deps);
 }

@@ -1,6 +1,7 @@
 // The Register menu's page (docs/reconciliation.md): every bank account with its outstanding checks
 // and their total, each linking to that account's register (bank-accounts/check-register.pages.ts, where
 // checks are marked cleared and the bank's file is reconciled).
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance } from 'fastify';
 import * as checkRegisterService from '../../services/check-register.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
@@ -12,7 +13,7 @@ import { envOf, principalFor } from '../shell/session.ts';
 export async function checkRegisterListPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('', async (request, reply) => {
+  app.get('', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const f = listFilters(request.query);
     const result = await checkRegisterService.outstandingByBankAccount(ctx, principalFor(request, env), {

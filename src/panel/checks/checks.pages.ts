@@ -1,6 +1,7 @@
 // Checks: the list with GET /checks's filters and paging (perPage, page, term, status,
 // referenceId) and its print form (a checkbox a row; print.pages.ts prints), and a check's page
 // with its statements, deliveries, PDF and Print/Reprint form.
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { amountInWords } from '../../domain/amount-words.ts';
 import { CHECK_STATUSES, canPrint, statusCode, statusDescription, statusName } from '../../domain/check-status.ts';
@@ -10,6 +11,8 @@ import * as checkList from '../../services/checks/list.service.ts';
 import * as checkService from '../../services/checks/write.service.ts';
 import * as deliveryService from '../../services/delivery.service.ts';
 import * as printService from '../../services/checks/print.service.ts';
+import * as auditService from '../../services/audit.service.ts';
+import { trailTable } from '../audit/audit.pages.ts';
 import { html, type Html } from '../shell/html.ts';
 import { listFilters, MAX_REFERENCE_ID, type ListFilters } from '../shell/list-query.ts';
 import { money, page, pager, sendPage, when, withEnv } from '../shell/layout.ts';
@@ -18,6 +21,9 @@ import { checkPrintForm, listPrintFormEnd, listPrintFormStart, printCheckbox } f
 import { checkActions } from './write/confirm.pages.ts';
 import { envOf, principalFor } from '../shell/session.ts';
 import type { ServiceContext } from '../../services/context.ts';
+import * as approvals from '../../services/approvals/approvals.service.ts';
+import { NOT_REQUIRED, type CheckApproval, type ListedApprovalState } from '../../domain/approvals/policy.ts';
+import { APPROVAL_FILTER_NAMES, approvalFilter, approvalWords } from '../approvals/approval-words.ts';
 import { DEFAULT_PRINT_OPTIONS, type PrintOptions } from '../../render/print-layout.ts';
 
 function statusBadge(code: number): Html {
@@ -26,7 +32,7 @@ function statusBadge(code: number): Html {
   return html`<span class="status ${tone}" title="${statusDescription(code)}">${name}</span>`;
 }
 
-function filterForm(request: FastifyRequest, f: ListFilters): Html {
+function filterForm(request: FastifyRequest, f: ListFilters, approval: ListedApprovalState | null): Html {
   const env = envOf(request);
   return html`<form method="get" action="/panel/checks" class="card" role="search" aria-label="Filter checks">
 ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
@@ -34,6 +40,11 @@ ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 <div><label for="term">Search <span class="hint">payee, memo, number, amount</span></label><input id="term" name="term" type="search" value="${f.term}" maxlength="${MAX_TERM_LENGTH}"></div>
 <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${CHECK_STATUSES.map(
     (s) => html`<option value="${s}"${f.status === s ? html` selected` : ''}>${s}</option>`,
+  )}</select></div>
+<div><label for="approval">Approval</label><select id="approval" name="approval"><option value="">Any</option>${(
+    Object.entries(APPROVAL_FILTER_NAMES) as [ListedApprovalState, string][]
+  ).map(
+    ([v, label]) => html`<option value="${v}"${approval === v ? html` selected` : ''}>${label}</option>`,
   )}</select></div>
 <div><label for="referenceId">Reference id</label><input id="referenceId" name="referenceId" type="text" value="${f.referenceId}" maxlength="${MAX_REFERENCE_ID}"></div>
 <div><label for="perPage">Per page</label><input id="perPage" name="perPage" type="number" min="1" max="${MAX_PER_PAGE}" value="${f.perPage}"></div>
@@ -45,15 +56,20 @@ function checksTable(
   env: 'test' | 'live',
   timeZone: string,
   selected: ReadonlySet<string>,
+  held: ReadonlyMap<string, CheckApproval> = new Map(),
 ): Html {
   if (checks.length === 0) return html`<p>No checks match.</p>`;
+  const heldWords = (id: string): Html | '' => {
+    const words = approvalWords(held.get(id) ?? NOT_REQUIRED);
+    return words === '' ? '' : html` <span class="hint">${words}</span>`;
+  };
   return html`<div class="table"><table>
 <thead><tr><th scope="col">Print</th><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Payee</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Reference</th><th scope="col">Created</th></tr></thead>
 <tbody>${checks.map(
     (
       c,
     ) => html`<tr><td>${printCheckbox(c, selected.has(c.id))}</td><td><a href="${withEnv(`/panel/checks/${c.id}`, env)}">${c.serialNumber}</a></td><td>${c.issueDate}</td><td>${c.payeeName ?? '—'}</td>
-<td class="num">${money(c.amountCents)}</td><td>${statusBadge(c.status)}</td><td>${c.referenceId ?? ''}</td><td>${when(c.createdAt, timeZone)}</td></tr>`,
+<td class="num">${money(c.amountCents)}</td><td>${statusBadge(c.status)}${heldWords(c.id)}</td><td>${c.referenceId ?? ''}</td><td>${when(c.createdAt, timeZone)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -79,22 +95,32 @@ export async function checksListPage(
   const env = envOf(request);
   const principal = principalFor(request, env);
   const f = listFilters(request.query);
-  const result = await checkList.listChecks(ctx, principal, {
-    perPage: f.perPage,
-    page: f.page,
-    term: f.term === '' ? null : f.term,
-    status: f.status === null ? null : statusCode(f.status),
-    referenceId: f.referenceId === '' ? null : f.referenceId,
-  });
+  const approval = approvalFilter(request.query);
+  const result =
+    approval === null
+      ? await checkList.listChecks(ctx, principal, {
+          perPage: f.perPage,
+          page: f.page,
+          term: f.term === '' ? null : f.term,
+          status: f.status === null ? null : statusCode(f.status),
+          referenceId: f.referenceId === '' ? null : f.referenceId,
+        })
+      : await approvals.listByApproval(ctx, principal, approval, f.perPage, f.page);
+  const held = await approvals.approvalsFor(
+    ctx.db,
+    principal,
+    result.checks.map((c) => c.id),
+  );
   const params: Record<string, string> = { perPage: String(f.perPage) };
   if (env === 'live') params.env = 'live';
   if (f.term !== '') params.term = f.term;
   if (f.status !== null) params.status = f.status;
   if (f.referenceId !== '') params.referenceId = f.referenceId;
-  const table = checksTable(result.checks, env, principal.timeZone, state.selected ?? new Set());
+  if (approval !== null) params.approval = approval;
+  const table = checksTable(result.checks, env, principal.timeZone, state.selected ?? new Set(), held);
   const listQuery = new URLSearchParams({ ...params, page: String(f.page) }).toString();
   const body = html`<h1>Checks <span class="hint">(${env})</span></h1>
-<p><a class="button" href="${withEnv('/panel/checks/new', env)}">Write a check</a></p>${filterForm(request, f)}
+<p><a class="button" href="${withEnv('/panel/checks/new', env)}">Write a check</a></p>${filterForm(request, f, approval)}
 ${
   result.checks.length === 0
     ? table
@@ -110,16 +136,19 @@ ${
 export async function checksPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('', async (request, reply) => checksListPage(ctx, request, reply));
+  app.get('', needs('read'), async (request, reply) => checksListPage(ctx, request, reply));
 
-  app.get('/:id', async (request, reply) => {
+  app.get('/:id', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
     const check = await checkService.getCheck(ctx, principal, id);
     const deliveries = await deliveryService.deliveriesOf(ctx, principal, check);
+    const history = await auditService.historyOf(ctx, principal.accountId, 'check', check.id);
+    const approval = (await approvals.approvalsFor(ctx.db, principal, [check.id])).get(check.id) ?? NOT_REQUIRED;
     const facts: [string, string | Html][] = [
       ['Status', statusBadge(check.status)],
+      ...(approval.status === 'not_required' ? [] : ([['Approval', approvalWords(approval)]] as [string, string][])),
       ['Amount', money(check.amountCents)],
       ['In words', check.amountCents === null ? '—' : amountInWords(check.amountCents)],
       ['Date', check.issueDate],
@@ -147,11 +176,16 @@ ${checkPrintForm(request, check, env)}
 <p><a href="${withEnv(`/panel/checks/${check.id}/pdf`, env)}" target="_blank" rel="noopener">Preview the PDF</a> <span class="hint">— stamped PREVIEW — NOT PRINTED, and the check stays ${statusName(check.status)}: to put a check on paper, use ${canPrint(check.status) ? 'the print form above' : 'the print form of a new or printed check'}, so positive pay lists it.</span></p>
 ${checkActions(check, env)}
 <section class="card" aria-label="Details"><dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
-<h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}`;
+<h2>Statements</h2>${statements}<h2>Emails and texts</h2>${sent}
+<h2>History</h2>${
+      history.length === 0
+        ? html`<p>No recorded steps for this check.</p>`
+        : trailTable(history, principal.timeZone, `Who did each step, oldest first; times in ${principal.timeZone}`)
+    }`;
     return sendPage(reply, page({ title: `Check ${check.serialNumber}`, request, current: 'checks', env }, body));
   });
 
-  app.get('/:id/pdf', async (request, reply) => {
+  app.get('/:id/pdf', needs('read'), async (request, reply) => {
     const { id } = request.params as { id: string };
     // A preview: the check's status does not change (as GET /checks/{id}/pdf), and every page says
     // so on the check's face, since paper from it would be a check positive pay does not list.

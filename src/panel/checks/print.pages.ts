@@ -2,6 +2,7 @@
 // Print/Reprint form. Both call the same service as POST /checks/print, so a check printed here is
 // printed for the API too (status, statement, webhook event). The answer is the PDF itself, as an
 // attachment; the page the form was on stays where it was.
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Check } from '../../domain/check.ts';
@@ -41,7 +42,7 @@ function sendPdf(reply: FastifyReply, pdf: Buffer, filename: string): FastifyRep
 export async function printPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.post('/print', async (request, reply) => {
+  app.post('/print', needs('checks.print'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const ids = fields(request.body, 'checkIds');
@@ -69,7 +70,7 @@ export async function printPages(app: FastifyInstance, deps: PanelDeps): Promise
     return sendPdf(reply, pdf, checks.length === 1 ? `check-${checks[0]?.serialNumber ?? ''}.pdf` : 'checks.pdf');
   });
 
-  app.post('/:id/print', async (request, reply) => {
+  app.post('/:id/print', needs('checks.print'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -90,8 +91,8 @@ export async function printPages(app: FastifyInstance, deps: PanelDeps): Promise
   // The forms post to these addresses; opening them (the test/live switch of a refused print's
   // page, a reload) shows the page the form was on.
   const back = (request: FastifyRequest, path: string): string => withEnv(path, envOf(request));
-  app.get('/print', async (request, reply) => reply.redirect(back(request, '/panel/checks'), 303));
-  app.get('/:id/print', async (request, reply) =>
+  app.get('/print', needs('read'), async (request, reply) => reply.redirect(back(request, '/panel/checks'), 303));
+  app.get('/:id/print', needs('read'), async (request, reply) =>
     reply.redirect(back(request, `/panel/checks/${encodeURIComponent((request.params as { id: string }).id)}`), 303),
   );
 }

@@ -1,5 +1,7 @@
 // API keys: create a named test or live key (shown once, with a copy button and a curl example),
 // list them (name, environment, created, last used, display prefix) and revoke them.
+import { needs } from '../shell/access.ts';
+import { requireRecentFactor } from '../shell/step-up.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeyRecord } from '../../domain/account.ts';
 import type { Environment } from '../../domain/owner.ts';
@@ -8,17 +10,23 @@ import { field } from '../shell/form.ts';
 import { html, type Html } from '../shell/html.ts';
 import { csrfField, page, sendPage, when } from '../shell/layout.ts';
 import type { PanelDeps } from '../shell/deps.ts';
-import { accountOf } from '../shell/session.ts';
+import { accountOf, principalFor } from '../shell/session.ts';
+import * as peopleService from '../../services/people/people.service.ts';
 
 const MAX_NAME = 100;
 
-function keysTable(request: FastifyRequest, keys: readonly ApiKeyRecord[], timeZone: string): Html {
+function keysTable(
+  request: FastifyRequest,
+  keys: readonly ApiKeyRecord[],
+  timeZone: string,
+  authors: ReadonlyMap<string, string>,
+): Html {
   if (keys.length === 0) return html`<p>No keys yet.</p>`;
   const rows = keys.map(
     (
       k,
     ) => html`<tr><td>${k.name}</td><td><span class="status">${k.env}</span></td><td><code>${k.displayPrefix}</code></td>
-<td>${when(k.createdAt, timeZone)}</td><td>${when(k.lastUsedAt, timeZone)}</td>
+<td>${when(k.createdAt, timeZone)}</td><td>${k.createdBy === null ? '—' : (authors.get(k.createdBy) ?? '—')}</td><td>${when(k.lastUsedAt, timeZone)}</td>
 <td>${
       k.revokedAt === null
         ? html`<form method="post" action="/panel/keys/${k.id}/revoke">${csrfField(request)}<button class="small danger" type="submit" aria-label="Revoke key ${k.name}">Revoke</button></form>`
@@ -26,7 +34,7 @@ function keysTable(request: FastifyRequest, keys: readonly ApiKeyRecord[], timeZ
     }</td></tr>`,
   );
   return html`<div class="table"><table><caption class="hint">Times in ${timeZone}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Environment</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Created by</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
@@ -47,6 +55,10 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
   ): Promise<string> => {
     const account = accountOf(request);
     const list = (await keys.list(account.id)).slice().reverse();
+    const authors = await peopleService.peopleLabels(
+      ctx,
+      list.flatMap((k) => (k.createdBy === null ? [] : [k.createdBy])),
+    );
     const base = `${ctx.config.publicUrl}/api/v3`;
     const shown =
       created === undefined
@@ -60,13 +72,13 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
 <button type="button" class="small secondary" data-copy="curl-example">Copy</button></section>`;
     return page(
       { title: 'API keys', request, current: 'keys', problem },
-      html`<h1>API keys</h1>${shown}${createForm(request)}<h2>Your keys</h2>${keysTable(request, list, account.timeZone)}`,
+      html`<h1>API keys</h1>${shown}${createForm(request)}<h2>Your keys</h2>${keysTable(request, list, account.timeZone, authors)}`,
     );
   };
 
-  app.get('', async (request, reply) => sendPage(reply, await listPage(request)));
+  app.get('', needs('read'), async (request, reply) => sendPage(reply, await listPage(request)));
 
-  app.post('', async (request, reply) => {
+  app.post('', needs('api-keys.manage'), async (request, reply) => {
     const account = accountOf(request);
     const name = field(request.body, 'name').trim();
     const env = field(request.body, 'env');
@@ -79,9 +91,11 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
             : 'Choose test or live.';
       return sendPage(reply, await listPage(request, undefined, problem), 422);
     }
+    // A live key moves real money: it asks for a recent second factor (the form is sent again after).
+    if (env === 'live' && (await requireRecentFactor(deps.ctx, request, reply))) return reply;
     let created: { key: string; record: ApiKeyRecord };
     try {
-      created = await keys.create(account.id, env as Environment, name);
+      created = await keys.create(account.id, env as Environment, name, principalFor(request, env as Environment));
     } catch (error) {
       // Over the cap of active keys: the keys page again, with why, so one can be revoked there.
       if (error instanceof AppError && error.code === 'validation')
@@ -92,10 +106,10 @@ export async function keysPages(app: FastifyInstance, deps: PanelDeps): Promise<
     return sendPage(reply, await listPage(request, created), 201);
   });
 
-  app.post('/:id/revoke', async (request, reply) => {
+  app.post('/:id/revoke', needs('api-keys.manage'), async (request, reply) => {
     const { id } = request.params as { id: string };
     // Another account's key id is "not found", like an unknown one.
-    await keys.revoke(id, accountOf(request).id);
+    await keys.revoke(id, accountOf(request).id, principalFor(request, 'test'));
     return reply.redirect('/panel/keys?notice=key-revoked', 303);
   });
 }

@@ -1,5 +1,6 @@
 // Webhooks: add an endpoint (per environment), see its signing secret, its deliveries, redeliver
 // one, delete the endpoint. The same service as the API's /webhooks routes.
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Environment } from '../../domain/owner.ts';
@@ -44,9 +45,9 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     return page({ title: 'Webhooks', request, current: 'webhooks', env, problem }, body);
   };
 
-  app.get('', async (request, reply) => sendPage(reply, await listPage(request)));
+  app.get('', needs('read'), async (request, reply) => sendPage(reply, await listPage(request)));
 
-  app.post('', async (request, reply) => {
+  app.post('', needs('webhooks.manage'), async (request, reply) => {
     const env = envOf(request);
     const url = field(request.body, 'url').trim();
     const events = fields(request.body, 'events');
@@ -64,7 +65,7 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     }
   });
 
-  app.get('/:id', async (request, reply) => {
+  app.get('/:id', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -93,14 +94,14 @@ ${EVENT_TYPES.map((t) => html`<label class="hint"><input type="checkbox" name="e
     return sendPage(reply, page({ title: 'Webhook endpoint', request, current: 'webhooks', env }, body));
   });
 
-  app.post('/:id/redeliver', async (request, reply) => {
+  app.post('/:id/redeliver', needs('webhooks.manage'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await webhookService.redeliver(ctx, principalFor(request, env), id, field(request.body, 'deliveryId'));
     return reply.redirect(withEnv(`/panel/webhooks/${id}?notice=redelivered`, env), 303);
   });
 
-  app.post('/:id/delete', async (request, reply) => {
+  app.post('/:id/delete', needs('webhooks.manage'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await webhookService.deleteEndpoint(ctx, principalFor(request, env), id);

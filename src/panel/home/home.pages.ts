@@ -1,5 +1,6 @@
 // The office's home page (/panel): its bank accounts and latest work (sections.ts, chart.ts), how to
 // start with the API, and what is still missing before checks can be emailed.
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Account, senderName } from '../../domain/account.ts';
 import { UNVERIFIED_MESSAGE } from '../../services/email-check.service.ts';
@@ -56,5 +57,5 @@ ${verificationCard(deps, request, account)}
 }
 
 export async function homePages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
-  app.get('', async (request, reply) => sendPage(reply, await homePage(deps, request)));
+  app.get('', needs('read'), async (request, reply) => sendPage(reply, await homePage(deps, request)));
 }

@@ -4,6 +4,7 @@
 // refresh, no script) until it ends, then lists what was created. What a page shows of a file is
 // bounded whatever the file holds: at most PREVIEW_COLUMNS columns, SAMPLE_ROWS rows, SHOWN_ERRORS
 // rows' errors and SHOWN_CELL_CHARS characters of any text from it, each with how many more there are.
+import { needs } from '../shell/access.ts';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../../domain/import-columns.ts';
@@ -15,6 +16,7 @@ import * as bankAccountService from '../../services/bank-account.service.ts';
 import { draftCsv, saveDraft, startDraft } from '../../services/imports/drafts.service.ts';
 import type { ImportOptions } from '../../services/imports/model.ts';
 import { ImportRefused, type Preview, previewImport } from '../../services/imports/preview.service.ts';
+import { KNOWN_LAYOUTS, MAX_HEADER_SEARCH } from '../../formats/imports/known-layouts.ts';
 import {
   fileTooLargeMessage,
   MAX_IMPORT_BYTES,
@@ -74,9 +76,13 @@ function optionsOf(body: unknown): Omit<ImportOptions, 'csv' | 'kind'> {
     mapping,
     createPayees: field(body, 'createPayees') === 'yes',
     dateOrder: field(body, 'dateOrder') === 'dmy' ? 'dmy' : 'mdy',
+    ...(field(body, 'moneyOut') === 'negative' ? { moneyOut: 'negative' as const } : {}),
     ...(bankAccountId === '' ? {} : { bankAccountId }),
   };
 }
+
+/** Lines of a refused file shown on its page. */
+const REFUSED_LINES_SHOWN = 8;
 
 /** Which columns a message's field comes from: a payee's id may come from its name's column. */
 const SOURCES: Readonly<Record<string, readonly string[]>> = {
@@ -151,7 +157,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
       (b) => html`<option value="${b.id}"${b.id === selected ? html` selected` : ''}>${bankAccountLabel(b)}</option>`,
     )}`;
 
-  app.get('', async (request, reply) => {
+  app.get('', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const timeZone = accountOf(request).timeZone;
     const recent = await listImports(ctx, principalFor(request, env));
@@ -173,18 +179,40 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     return sendPage(reply, page({ title: 'Imports', request, current: 'imports', env }, body));
   });
 
-  app.post('/upload', async (request, reply) => {
+  app.post('/upload', needs('checks.import'), async (request, reply) => {
     const env = envOf(request);
     const body = request.body as Record<string, unknown> | undefined;
     const file = body?.file as Upload | undefined;
     if (file === undefined || !Buffer.isBuffer(file.data) || file.data.length === 0)
       throw new AppError('validation', 'Choose a CSV file to upload.');
     const kind = kindOf(typeof body?.kind === 'string' ? body.kind : '');
-    const draft = await saveDraft(ctx, principalFor(request, env), {
-      kind,
-      csv: file.data.toString('utf8'),
-      fileName: file.name,
-    });
+    const csv = file.data.toString('utf8');
+    let draft: ImportRecord;
+    try {
+      draft = await saveDraft(ctx, principalFor(request, env), { kind, csv, fileName: file.name });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'validation') throw error;
+      // No dead end: the lines read, what was expected, and the form to try again or as the other kind.
+      // Only the file's start is split: a refused file may be megabytes on one line.
+      const firstLines = csv
+        .slice(0, 8 * 1024)
+        .replace(/^\uFEFF/, '')
+        .split(/\r\n|\n|\r/, REFUSED_LINES_SHOWN);
+      const refusedBody = html`<h1>The file was not read <span class="hint">(${env})</span></h1>
+<div class="problem" role="alert">${plainWords(error.message)}</div>
+<h2>The first lines of ${cut(file.name)}</h2>
+<div class="table"><table id="lines-read"><thead><tr><th scope="col">Line</th><th scope="col">Text</th></tr></thead>
+<tbody>${firstLines.map((line, i) => html`<tr><td>${i + 1}</td><td>${cut(line)}</td></tr>`)}</tbody></table></div>
+<h2>What the import expects</h2>
+<p>A CSV file whose header line (within its first ${MAX_HEADER_SEARCH} lines) names the columns — for checks, say <code>Date, Num, Payee, Amount, Memo</code>; for payees <code>Name, Email, Phone, Street, City, State, ZIP</code> — with one row per check or payee below it. Title, total and footer lines are left out by themselves. These exports are read as they are: ${KNOWN_LAYOUTS.map((l) => `${l.label} (${l.kind})`).join('; ')}.</p>
+<form method="post" action="/panel/imports/upload" enctype="multipart/form-data" class="card">${csrfField(request)}${envField(env)}
+<h2>Try again</h2><p class="hint">Fix the file, or choose what it holds, and upload it again; once it is read, the preview lets you map each column.</p>
+<div class="row"><div><label for="kind">The file holds</label><select id="kind" name="kind"><option value="checks"${kind === 'checks' ? html` selected` : ''}>Checks</option><option value="payees"${kind === 'payees' ? html` selected` : ''}>Payees</option></select></div>
+<div><label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,.iif,text/csv" required></div>
+<div><button type="submit">Preview</button></div></div></form>
+<p><a href="${withEnv('/panel/imports', env)}">Back to imports</a></p>`;
+      return sendPage(reply, page({ title: 'File not read', request, current: 'imports', env }, refusedBody), 422);
+    }
     return reply.redirect(withEnv(`/panel/imports/${draft.id}`, env), 303);
   });
 
@@ -250,12 +278,21 @@ ${preview.errors.length > SHOWN_ERRORS ? html`<p class="hint" id="more-errors">T
       record.kind === 'checks'
         ? html`<div class="row"><div><label for="bankAccountId">Bank account of every check${bankColumn === null ? '' : html` <span class="hint">whose row names none</span>`}</label><select id="bankAccountId" name="bankAccountId"${askBank ? html` autofocus` : ''}>${bankOptions(banks, options.bankAccountId ?? '', bankColumn)}</select>${banks.length === 0 ? html`<p class="hint">No bank account yet: add one under Bank accounts first.</p>` : ''}</div>
 <div><label for="dateOrder">Dates like 03/04/2026 are</label><select id="dateOrder" name="dateOrder"><option value="mdy">month/day/year</option><option value="dmy"${options.dateOrder === 'dmy' ? html` selected` : ''}>day/month/year</option></select></div>
-<div><label for="createPayees"><input id="createPayees" name="createPayees" type="checkbox" value="yes"${chosenBody?.createPayees === 'yes' ? html` checked` : ''}> Create payees the file names that are not yet payees</label></div></div>
+${
+  preview.layout === null
+    ? html`<div><label for="moneyOut"><input id="moneyOut" name="moneyOut" type="checkbox" value="negative"${options.moneyOut === 'negative' ? html` checked` : ''}> Money paid out is negative in this file: −2,450.00 becomes a $2,450.00 check, and positive rows (deposits, bills) are left out and listed</label></div>`
+    : ''
+}<div><label for="createPayees"><input id="createPayees" name="createPayees" type="checkbox" value="yes"${chosenBody?.createPayees === 'yes' ? html` checked` : ''}> Create payees the file names that are not yet payees</label></div></div>
 ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to create: ${preview.newPayees.slice(0, SHOWN_NEW_PAYEES).map(cut).join(', ')}${preview.newPayees.length > SHOWN_NEW_PAYEES ? ` and ${preview.newPayees.length - SHOWN_NEW_PAYEES} more` : ''}.</p>`}`
         : '';
     const action = `/panel/imports/${record.id}`;
     const body = html`<h1>Preview: ${record.fileName === '' ? 'your file' : record.fileName} <span class="hint">(${record.kind}, ${env})</span></h1>
 <form method="post" action="${action}/start" class="card">${csrfField(request)}${envField(env)}
+${
+  preview.layout === null
+    ? ''
+    : html`<div class="notice" role="status" id="layout">Looks like a ${preview.layout.label}: its columns, the sign of money paid out${preview.moneyOut === 'negative' ? ' (negative)' : ''} and its grouping are known, so there is nothing to map or confirm.</div>`
+}${preview.headerLine > 1 ? html`<p class="hint">The header is line ${preview.headerLine}: the lines above it are titles.</p>` : ''}
 <h2>Columns</h2><p class="hint">Each column's field, guessed from its header; change any and press Update preview.</p>
 <div class="row">${selects}</div>${
       preview.header.length > PREVIEW_COLUMNS
@@ -264,7 +301,17 @@ ${preview.newPayees.length === 0 ? '' : html`<p class="hint">New payees to creat
     }${checksOptions}
 <p><button type="submit" formaction="${action}/preview" class="secondary">Update preview</button>
 <button type="submit"${preview.errors.length > 0 || askBank ? html` disabled` : ''}>Import ${preview.rowsTotal} rows</button></p></form>
-<h2>Errors</h2>${errors}
+<h2>Errors</h2>${errors}${
+      preview.leftOut.length === 0
+        ? ''
+        : html`<h2>Lines left out</h2><p class="hint">These lines of the file are not rows to import; each says why.</p>
+<div class="table"><table id="left-out"><thead><tr><th scope="col">Line</th><th scope="col">Why</th><th scope="col">What it holds</th></tr></thead>
+<tbody>${preview.leftOut.slice(0, SHOWN_ERRORS).map((l) => html`<tr><td>${l.line}</td><td>${l.why}</td><td>${cut(l.text)}</td></tr>`)}</tbody></table></div>${
+            preview.leftOut.length > SHOWN_ERRORS
+              ? html`<p class="hint">The first ${SHOWN_ERRORS} are shown; ${preview.leftOut.length - SHOWN_ERRORS} more lines are left out.</p>`
+              : ''
+          }`
+    }
 <h2>First rows</h2>${sample}`;
     return {
       body: page(
@@ -313,7 +360,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
       : text;
   };
 
-  app.get('/:id', async (request, reply) => {
+  app.get('/:id', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const record = await getImport(ctx, principalFor(request, env), id);
@@ -325,7 +372,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
   });
 
   // Update preview: changes nothing, but carries the form's choices (a POST so the CSRF field stays out of URLs).
-  app.post('/:id/preview', async (request, reply) => {
+  app.post('/:id/preview', needs('checks.import'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const record = await getImport(ctx, principalFor(request, env), id);
@@ -334,7 +381,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
     return sendPage(reply, shown.body, shown.status);
   });
 
-  app.post('/:id/start', async (request, reply) => {
+  app.post('/:id/start', needs('checks.import'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };

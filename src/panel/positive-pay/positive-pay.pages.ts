@@ -1,6 +1,7 @@
 // Positive pay: choose a bank account, a date range and a layout; the POST answers with the file
 // to download and records the export. The page lists past exports (who, when, range, count,
 // totals). The same service as POST /api/v3/positive-pay-exports (docs/positive-pay.md).
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bankAccountLabel } from '../../domain/bank-account.ts';
 import { today } from '../../domain/dates.ts';
@@ -9,6 +10,7 @@ import type { Environment } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import * as bankAccountService from '../../services/bank-account.service.ts';
 import * as positivePay from '../../services/positive-pay.service.ts';
+import { listLayouts } from '../../services/positive-pay-layouts.service.ts';
 import { field } from '../shell/form.ts';
 import { type Html, html } from '../shell/html.ts';
 import { csrfField, money, page, pager, sendPage, when, withEnv } from '../shell/layout.ts';
@@ -34,7 +36,11 @@ function fieldOf(message: string): FieldName | null {
   return FIELDS.find((f) => f === named) ?? null;
 }
 
-const LABELS: Readonly<Record<string, string>> = { csv: 'CSV', fixed: 'Fixed width (Chase ARP)' };
+const LABELS: Readonly<Record<string, string>> = {
+  csv: 'CSV',
+  fixed: 'Fixed width (Chase ARP)',
+  bank: "Each bank account's chosen layout",
+};
 
 export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
@@ -49,6 +55,8 @@ export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): P
     const principal = principalFor(request, env);
     const banks = await bankAccountService.listBankAccounts(ctx, principal, { limit: 500, offset: 0, term: null });
     const bankName = new Map(banks.items.map((b) => [b.id, bankAccountLabel(b)]));
+    // Past exports name the layout written; a custom one by its id, shown by its name.
+    const layoutName = new Map((await listLayouts(ctx, principal)).map((l) => [l.id, l.name]));
     const filters = listFilters(request.query);
     const past = await positivePay.listExports(ctx, principal, {
       limit: filters.perPage,
@@ -78,6 +86,7 @@ export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): P
             ([value, label]) =>
               html`<option value="${value}"${value === values.format ? html` selected` : ''}>${label}</option>`,
           )}</select>${error('format')}
+<p class="hint">Your bank's own layout: <a href="${withEnv('/panel/positive-pay/layouts', env)}">Positive pay layouts</a>, then choose it on the bank account's page.</p>
 <p><button type="submit">Download the file</button></p></form>`;
     const list =
       past.total === 0
@@ -87,7 +96,7 @@ export async function positivePayPages(app: FastifyInstance, deps: PanelDeps): P
             // What a reader on a phone wants first (range, count, totals) comes first.
             (e) => html`<tr><td>${e.from} – ${e.to}</td><td>${e.issuedCount + e.voidCount}</td>
 <td>${money(e.issuedTotalCents)} <span class="hint">(${e.issuedCount})</span></td><td>${money(e.voidTotalCents)} <span class="hint">(${e.voidCount})</span></td>
-<td>${LABELS[e.format] ?? e.format}</td><td>${bankName.get(e.bankAccountId) ?? e.bankAccountId}</td><td>${when(e.createdAt, principal.timeZone)}</td>
+<td>${LABELS[e.format] ?? layoutName.get(e.format) ?? e.format}</td><td>${bankName.get(e.bankAccountId) ?? e.bankAccountId}</td><td>${when(e.createdAt, principal.timeZone)}</td>
 <td>${e.createdVia === 'api' ? `API key ${e.createdBy}` : `${e.createdBy} (${e.createdVia})`}</td></tr>`,
           )}</tbody></table></div>${pager('/panel/positive-pay', env === 'live' ? { env } : {}, filters.page, filters.perPage, past.total)}`;
     const body = html`<h1>Positive pay <span class="hint">(${env})</span></h1>
@@ -97,14 +106,14 @@ ${form}
     return page({ title: 'Positive pay', request, current: 'positive-pay', env, problem }, body);
   };
 
-  app.get('', async (request, reply) => {
+  app.get('', needs('read'), async (request, reply) => {
     const env = envOf(request);
     // Today in the account's time zone: exporting each day's checks is the common habit.
     const day = today(accountOf(request).timeZone, ctx.now());
     return sendPage(reply, await formPage(request, env, { bankAccountId: '', from: day, to: day, format: 'csv' }));
   });
 
-  app.post('', async (request, reply) => {
+  app.post('', needs('positive-pay.send'), async (request, reply) => {
     const env = envOf(request);
     const values: FormValues = {
       bankAccountId: field(request.body, 'bankAccountId'),
@@ -114,7 +123,10 @@ ${form}
     };
     try {
       if (!isPositivePayFormat(values.format))
-        throw new AppError('validation', 'The format field must be CSV or fixed width.');
+        throw new AppError(
+          'validation',
+          "The format field must be CSV, fixed width or each bank account's chosen layout.",
+        );
       const principal = principalFor(request, env);
       const { file } = await positivePay.createExport(
         ctx,

@@ -1,3 +1,4 @@
+import type { Action } from '../../domain/people/roles.ts';
 // What a kind of record (payees, bank accounts, categories, addresses) tells the records pages:
 // its own module so that records.pages.ts, which draws every kind, and bank-accounts.pages.ts,
 // which defines one, both import it without records.pages.ts importing the bank accounts back.
@@ -36,6 +37,10 @@ export interface RecordKind<T> {
   create: (deps: PanelDeps, owner: Principal, values: Values) => Promise<T>;
   update: (deps: PanelDeps, owner: Principal, id: string, values: Values) => Promise<void>;
   remove: (deps: PanelDeps, owner: Principal, id: string) => Promise<void>;
+  /** The action its writes need (payees.manage when absent). */
+  manage?: Action;
+  /** Its writes ask for a recent second factor (shell/step-up.ts): bank accounts. */
+  stepUp?: boolean;
   /** Values never drawn back into a form (a bank account's full number). */
   secretFields?: readonly string[];
   /** Facts shown above the edit form (read-only values). */

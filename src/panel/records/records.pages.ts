@@ -3,6 +3,8 @@
 // the API (anything done here is visible through the API and the reverse). Forms are checked
 // against the API route's own schema, then by the service; each message shows under its field.
 // A delete goes only where nothing depends on the record; otherwise the page says why, nothing changed.
+import { needs } from '../shell/access.ts';
+import { needsRecentFactor } from '../shell/step-up.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ADDRESS_FIELDS, type Address, type AddressKind } from '../../domain/address.ts';
@@ -186,9 +188,12 @@ function envField(env: Environment): Html {
  */
 export async function recordKindPages<T>(app: FastifyInstance, deps: PanelDeps, kind: RecordKind<T>): Promise<void> {
   const listPath = `/panel${kind.path}`;
+  const manage = kind.manage ?? 'payees.manage';
+  // A kind whose writes move money's path (bank accounts) asks for a recent second factor first.
+  const writes = kind.stepUp === true ? needsRecentFactor(manage) : needs(manage);
   const article = /^[aeiou]/.test(kind.singular) ? 'an' : 'a';
 
-  app.get('', async (request, reply) => {
+  app.get('', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const f = listFilters(request.query);
     const result = await kind.list(deps, principalFor(request, env), {
@@ -290,9 +295,9 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     return out;
   };
 
-  app.get('/new', async (request, reply) => newPage(request, reply, {}, {}, 200));
+  app.get('/new', writes, async (request, reply) => newPage(request, reply, {}, {}, 200));
 
-  app.post('', async (request, reply) => {
+  app.post('', writes, async (request, reply) => {
     const env = envOf(request);
     const owner = principalFor(request, env);
     const names = await formNames(owner);
@@ -312,14 +317,14 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     }
   });
 
-  app.get('/:id', async (request, reply) => {
+  app.get('/:id', needs('read'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const item = await kind.find(deps, principalFor(request, env), id);
     return editPage(request, reply, item, kind.valuesOf(item), {}, 200);
   });
 
-  app.post('/:id', async (request, reply) => {
+  app.post('/:id', writes, async (request, reply) => {
     const env = envOf(request);
     const owner = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -338,7 +343,7 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     return reply.redirect(withEnv(`${listPath}/${encodeURIComponent(id)}?notice=record-saved`, env), 303);
   });
 
-  app.post('/:id/delete', async (request, reply) => {
+  app.post('/:id/delete', writes, async (request, reply) => {
     const env = envOf(request);
     const owner = principalFor(request, env);
     const { id } = request.params as { id: string };

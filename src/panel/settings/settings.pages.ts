@@ -1,6 +1,7 @@
 // Account settings (/panel/settings): company name, address, phone, logo and time
 // zone — what payees see as the sender (emails, payee pages, the check's drawer block when a bank
 // account has no from address) and the zone the API and the panel give times in.
+import { needs } from '../shell/access.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as settingsService from '../../services/account-settings.service.ts';
 import { MAX_LOGO_BYTES } from '../../services/bank-account.service.ts';
@@ -15,7 +16,7 @@ import {
   renderFields,
   type Values,
 } from '../shell/record-form.ts';
-import { accountOf } from '../shell/session.ts';
+import { accountOf, principalFor } from '../shell/session.ts';
 import { acceptUploads, imageRefusal, uploadOf, uploadProblem } from '../shell/uploads.ts';
 import { plainWords } from '../shell/wording.ts';
 
@@ -96,6 +97,9 @@ ${
     ? html`<form method="post" action="/panel/settings/logo/delete">${csrfField(request)}<button class="secondary" type="submit">Remove the logo</button></form>`
     : ''
 }</section>
+<section class="card" aria-labelledby="people-h"><h2 id="people-h">People</h2>
+<p><a href="/panel/people">People and roles</a> <span class="hint">— who works in this company, invitations, roles</span></p>
+<p><a href="/panel/settings/approvals">Approval policy</a> <span class="hint">— which checks wait for approval, and how many approvals they need</span></p></section>
 <section class="card" aria-labelledby="records-h"><h2 id="records-h">Lists behind your checks</h2>
 <ul class="plain"><li><a href="/panel/categories">Categories</a> <span class="hint">— what a check is filed under</span></li>
 <li><a href="/panel/from-addresses">From addresses</a> <span class="hint">— drawer addresses a bank account can print</span></li>
@@ -108,34 +112,39 @@ ${
     );
   };
 
-  app.get('', async (request, reply) => settingsPage(request, reply, null, {}, 200));
+  app.get('', needs('read'), async (request, reply) => settingsPage(request, reply, null, {}, 200));
 
-  app.post('', async (request, reply) => {
+  app.post('', needs('settings.manage'), async (request, reply) => {
     const account = accountOf(request);
     const values = formValues(
       request.body,
       FIELDS.map((f) => f.name),
     );
-    const problems = await settingsService.updateSettings(ctx, account.id, {
-      company: values.company ?? '',
-      companyAddress: values.companyAddress ?? '',
-      companyPhone: values.companyPhone ?? '',
-      timeZone: values.timeZone ?? '',
-    });
+    const problems = await settingsService.updateSettings(
+      ctx,
+      account.id,
+      {
+        company: values.company ?? '',
+        companyAddress: values.companyAddress ?? '',
+        companyPhone: values.companyPhone ?? '',
+        timeZone: values.timeZone ?? '',
+      },
+      principalFor(request, 'test'),
+    );
     if (Object.keys(problems).length > 0) return settingsPage(request, reply, values, problems, 422);
     // API keys carry the account's time zone in this process's cache of verified keys.
     deps.keys.forget();
     return reply.redirect('/panel/settings?notice=settings-saved', 303);
   });
 
-  app.post('/logo', async (request, reply) => {
+  app.post('/logo', needs('settings.manage'), async (request, reply) => {
     const account = accountOf(request);
     const problem = uploadProblem(request, MAX_LOGO_BYTES);
     const upload = uploadOf(request);
     if (problem !== null || upload === null)
       return settingsPage(request, reply, null, {}, problem?.status ?? 422, problem?.message ?? '');
     try {
-      await settingsService.setAccountLogo(ctx, account.id, upload.bytes);
+      await settingsService.setAccountLogo(ctx, account.id, upload.bytes, principalFor(request, 'test'));
     } catch (error) {
       const refusal = imageRefusal(error);
       if (refusal !== null) return settingsPage(request, reply, null, {}, refusal.status, plainWords(refusal.message));
@@ -144,8 +153,8 @@ ${
     return reply.redirect('/panel/settings?notice=logo-saved', 303);
   });
 
-  app.post('/logo/delete', async (request, reply) => {
-    await settingsService.setAccountLogo(ctx, accountOf(request).id, null);
+  app.post('/logo/delete', needs('settings.manage'), async (request, reply) => {
+    await settingsService.setAccountLogo(ctx, accountOf(request).id, null, principalFor(request, 'test'));
     return reply.redirect('/panel/settings?notice=image-removed', 303);
   });
 }

@@ -21,7 +21,9 @@ header.top form{margin:0}
 header.top .bar.dev{padding-top:0;padding-bottom:.45rem;font-size:.9rem}
 header.top .dev nav{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem .9rem}
 header.top .dev-label{color:#dbe6f5}
+header.top .me{margin-left:auto;display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1.2rem}
 header.top button.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;margin:0;font:inherit;font-weight:400;cursor:pointer}
+header.top .switcher{display:flex;gap:.4rem;align-items:center;margin:0}header.top .switcher select{width:auto;padding:.15rem .3rem}
 .envbar{max-width:72rem;margin:0 auto;padding:.5rem 1rem 0;display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
 .env{display:inline-block;padding:.1rem .6rem;border-radius:1rem;border:1px solid var(--line);background:#fff;text-decoration:none;color:var(--ink)}
 .env[aria-current=true]{background:var(--ink);color:#fff;border-color:var(--ink)}
@@ -68,6 +70,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margi
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem}
 pre{background:#0f1720;color:#e6edf3;padding:.8rem 1rem;border-radius:6px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+pre a,pre a:visited{color:#8cc8ff}
 .secret{display:block;background:#fff6e0;border:1px dashed #c99a2e;padding:.6rem;border-radius:4px;overflow-wrap:anywhere;font-size:.95rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0;flex-wrap:wrap}
 iframe.mail{width:100%;min-height:24rem;border:1px solid var(--line);border-radius:6px;background:#fff}
@@ -259,3 +262,8 @@ function versioned(
 
 export const STYLESHEET = versioned('panel', 'css', CSS, 'text/css; charset=utf-8');
 export const SCRIPT = versioned('panel', 'js', JS, 'text/javascript; charset=utf-8');
+
+// The tab icon: a check with a pen stroke, in the panel's colours. An SVG served at the address
+// browsers ask for on their own (/favicon.ico) and named by every page, so no page logs a 404.
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="1" y="7" width="30" height="18" rx="3" fill="#1d4ed8"/><rect x="5" y="18" width="14" height="2" fill="#fff"/><path d="M5 13h9M21 13h6" stroke="#fff" stroke-width="2"/></svg>`;
+export const FAVICON = { path: '/favicon.ico', body: ICON, type: 'image/svg+xml' };

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Environment } from '../../domain/owner.ts';
 import { formatCents } from '../../domain/money.ts';
 import { localMoment } from '../../domain/dates.ts';
-import { SCRIPT, STYLESHEET } from './assets.ts';
+import { FAVICON, SCRIPT, STYLESHEET } from './assets.ts';
 import { html, type Html } from './html.ts';
 
 export type NavKey =
@@ -22,13 +22,17 @@ export type NavKey =
   | 'to-addresses'
   | 'settings'
   | 'inbox'
-  | 'webhooks';
+  | 'webhooks'
+  | 'people'
+  | 'approvals'
+  | 'audit';
 
 type NavEntry = readonly [NavKey, string, string];
 
 // Two kinds of users, two navigations: the office's daily work on the first line,
 // the developer's tools on a second, quieter one. Categories and the custom addresses are records
-// behind the settings, linked from the settings page, so the office line stays one line wide.
+// behind the settings, linked from the settings page, so the office line stays one line wide; so
+// is the people page.
 const OFFICE_NAV: readonly NavEntry[] = [
   ['home', '/panel', 'Home'],
   ['checks', '/panel/checks', 'Checks'],
@@ -45,11 +49,14 @@ const DEVELOPER_NAV: readonly NavEntry[] = [
   ['keys', '/panel/keys', 'API keys'],
   ['webhooks', '/panel/webhooks', 'Webhooks'],
   ['inbox', '/panel/inbox', 'Sandbox inbox'],
+  ['audit', '/panel/audit', 'Audit trail'],
 ];
 
 /** The navigation entry a page belongs to: the records behind the settings light up Settings. */
 function navEntryOf(current: NavKey | undefined, path: string): NavKey | undefined {
   if (current === 'categories' || current === 'from-addresses' || current === 'to-addresses') return 'settings';
+  // The people page is linked from the settings, like the records behind them.
+  if (current === 'people') return 'settings';
   // The check form's pages say 'checks'; a new check (or a duplicate) is the "Write a check" entry.
   if (current === 'checks' && path === '/panel/checks/new') return 'write';
   return current;
@@ -69,6 +76,7 @@ const ENV_VIEWS = new Set<NavKey>([
   'from-addresses',
   'to-addresses',
   'webhooks',
+  'approvals',
 ]);
 
 /** Fixed texts a redirect can name with `?notice=`; nothing from the URL is ever shown as is. */
@@ -98,7 +106,11 @@ const NOTICES: Readonly<Record<string, string>> = {
   'logo-saved': 'The logo is saved: checks print it.',
   'image-removed': 'The image is removed.',
   'checks-cleared': 'The ticked checks are marked cleared.',
+  joined: 'Welcome: you joined the company.',
+  'company-switched': 'You are now working in this company.',
   'check-uncleared': 'The clearing is taken back: the check is outstanding again.',
+  'checks-approved': 'Your approval is recorded. A check with all its approvals can be printed, emailed or mailed.',
+  'checks-rejected': 'The ticked checks are rejected: they can only be voided or deleted.',
 };
 
 export interface PageOptions {
@@ -109,6 +121,8 @@ export interface PageOptions {
   narrow?: boolean;
   problem?: string;
   notice?: string;
+  /** Page scripts besides the panel's own, in order (served from /panel/assets, never a CDN). */
+  scripts?: readonly string[];
 }
 
 export function csrfField(request: FastifyRequest): Html {
@@ -130,14 +144,36 @@ function header(options: PageOptions): Html {
   const keepEnv = (key: NavKey): Environment | undefined => (ENV_VIEWS.has(key) ? env : undefined);
   const active = navEntryOf(current, request.url.split('?')[0] ?? '');
   const links = (entries: readonly NavEntry[]): Html[] =>
-    entries.map(
+    withApprovals(entries, request.panel.approvalsWaiting ?? null).map(
       ([key, path, label]) =>
         html`<li><a href="${withEnv(path, keepEnv(key))}"${key === active ? html` aria-current="page"` : ''}>${label}</a></li>`,
     );
   return html`<header class="top"><div class="bar"><a class="brand" href="/panel">checkwriter</a>
-<nav aria-label="Office"><ul>${links(OFFICE_NAV)}</ul></nav>
-<form method="post" action="/panel/sign-out">${csrfField(request)}<button class="link" type="submit">Sign out</button></form></div>
-<div class="bar dev"><nav aria-label="Developer"><span class="dev-label">For developers</span><ul>${links(DEVELOPER_NAV)}</ul></nav></div></header>`;
+<nav aria-label="Office"><ul>${links(OFFICE_NAV)}</ul></nav></div>
+<div class="bar dev"><nav aria-label="Developer"><span class="dev-label">For developers</span><ul>${links(DEVELOPER_NAV)}</ul></nav>
+<div class="me">${companySwitcher(request, account.id)}<a href="/panel/security">Security</a>
+<form method="post" action="/panel/sign-out">${csrfField(request)}<button class="link" type="submit">Sign out</button></form></div></div></header>`;
+}
+
+/**
+ * The approval queue is in the menu of those who may approve, before Settings, with how many checks
+ * wait when any do.
+ */
+function withApprovals(entries: readonly NavEntry[], waiting: number | null): readonly NavEntry[] {
+  if (waiting === null || entries !== OFFICE_NAV) return entries;
+  const label = waiting > 0 ? `Approvals (${waiting})` : 'Approvals';
+  const at = entries.findIndex(([key]) => key === 'settings');
+  return [...entries.slice(0, at), ['approvals', '/panel/approvals', label], ...entries.slice(at)];
+}
+
+/** A person in several companies picks the one to work in; one company shows no switcher. */
+function companySwitcher(request: FastifyRequest, current: string): Html | '' {
+  const companies = request.panel.companies ?? [];
+  if (companies.length < 2) return '';
+  return html`<form method="post" action="/panel/switch-company" class="switcher">${csrfField(request)}
+<select name="account" aria-label="Company">${companies.map(
+    (c) => html`<option value="${c.accountId}"${c.accountId === current ? html` selected` : ''}>${c.company}</option>`,
+  )}</select><button class="link" type="submit">Switch company</button></form>`;
 }
 
 function envSwitch(options: PageOptions): Html | '' {
@@ -155,7 +191,7 @@ export function page(options: PageOptions, body: Html): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${options.title} · checkwriter</title>
-<link rel="stylesheet" href="${STYLESHEET.path}"><script src="${SCRIPT.path}" defer></script></head>
+<link rel="icon" type="image/svg+xml" href="${FAVICON.path}"><link rel="stylesheet" href="${STYLESHEET.path}"><script src="${SCRIPT.path}" defer></script>${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}</head>
 <body><a class="skip" href="#content">Skip to content</a>
 ${header(options)}${envSwitch(options)}
 <main id="content"${options.narrow === true ? html` class="narrow"` : ''}>

@@ -8,20 +8,38 @@
 import { randomBytes } from 'node:crypto';
 import { derivedToken, sameSecret } from '../../domain/secret-tokens.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { originOf } from '../../domain/audit.ts';
 import type { Config } from '../../config.ts';
 import type { Account } from '../../domain/account.ts';
 import type { Environment, Principal } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import type { ServiceContext } from '../../services/context.ts';
-import * as accountService from '../../services/account.service.ts';
+import * as peopleService from '../../services/people/people.service.ts';
+import { waitingCount } from '../../services/approvals/approvals.service.ts';
+import { may } from '../../domain/people/roles.ts';
 
 export const SESSION_COOKIE = 'cw_session';
 export const CSRF_COOKIE = 'cw_csrf';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface PanelState {
+  /** The company the signed-in person is working in. */
   account: Account | null;
+  /** The person signed in and their membership in `account` (null when signed out). */
+  signedIn: peopleService.SignedIn | null;
   sessionToken: string | null;
+  /**
+   * The person whose password was right but who still owes the second factor (null otherwise):
+   * such a session reaches only the factor page (account/second-factor.pages.ts).
+   */
+  pendingFactor?: peopleService.SignedIn | null;
+  /** The signed-in person's companies, for the header's switcher (empty when signed out). */
+  companies?: readonly { accountId: string; company: string }[];
+  /**
+   * How many checks wait for approval in the environment shown, for the menu's Approvals entry;
+   * null when the person may not approve (the entry is not shown).
+   */
+  approvalsWaiting?: number | null;
   csrfCookie: string;
   csrfToken: string;
 }
@@ -55,14 +73,35 @@ export async function loadPanelState(ctx: ServiceContext, request: FastifyReques
     reply.setCookie(CSRF_COOKIE, csrfCookie, cookieOptions(ctx.config, null));
   }
   const given = cookies[SESSION_COOKIE];
-  let account: Account | null = null;
+  let signedIn: peopleService.SignedIn | null = null;
+  let pendingFactor: peopleService.SignedIn | null = null;
   let sessionToken: string | null = null;
   if (given !== undefined && TOKEN_SHAPE.test(given)) {
-    account = (await accountService.sessionAccount(ctx, given)) ?? null;
-    if (account !== null) sessionToken = given;
+    const state = await peopleService.openSession(ctx, given);
+    if (state?.kind === 'signed-in') signedIn = state.signedIn;
+    if (state?.kind === 'factor-pending') pendingFactor = state.signedIn;
+    if (state !== undefined) sessionToken = given;
   }
   if (given !== undefined && sessionToken === null) reply.clearCookie(SESSION_COOKIE, { path: '/' });
-  request.panel = { account, sessionToken, csrfCookie, csrfToken: csrfTokenFor(ctx.secret, csrfCookie, sessionToken) };
+  // The header's company switcher and waiting-approvals count: two reads only a drawn page needs,
+  // not the check form's lookups, which its script sends at every keystroke.
+  const drawsPage = request.routeOptions.config.answersJson !== true;
+  const companies =
+    signedIn === null || !drawsPage ? [] : await peopleService.companiesOfPerson(ctx, signedIn.person.id);
+  const approvalsWaiting =
+    signedIn !== null && drawsPage && may(signedIn.membership, 'checks.approve')
+      ? await waitingCount(ctx.db, { accountId: signedIn.account.id, env: envOf(request) })
+      : null;
+  request.panel = {
+    account: signedIn?.account ?? null,
+    signedIn,
+    sessionToken,
+    pendingFactor,
+    companies,
+    approvalsWaiting,
+    csrfCookie,
+    csrfToken: csrfTokenFor(ctx.secret, csrfCookie, sessionToken),
+  };
 }
 
 function sameOrigin(config: Config, request: FastifyRequest): boolean {
@@ -89,21 +128,33 @@ export async function signIn(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  account: Account,
+  signedIn: peopleService.SignedIn,
+  /** A second factor is owed: the new session is half-signed (no sign-in is recorded yet). */
+  factorPending = false,
 ): Promise<void> {
-  if (request.panel.sessionToken !== null) await accountService.endSession(ctx, request.panel.sessionToken);
-  const token = await accountService.startSession(ctx, account.id);
-  reply.setCookie(SESSION_COOKIE, token, cookieOptions(ctx.config, accountService.SESSION_LIFETIME_MS / 1000));
+  if (request.panel.sessionToken !== null) await peopleService.endSession(ctx, request.panel.sessionToken);
+  const token = await peopleService.startSession(
+    ctx,
+    { accountId: signedIn.account.id, personId: signedIn.person.id },
+    factorPending ? undefined : { actor: peopleService.actorOf(signedIn), origin: originOf(request) },
+    factorPending,
+  );
+  reply.setCookie(SESSION_COOKIE, token, cookieOptions(ctx.config, peopleService.sessionCookieSeconds(ctx)));
   request.panel = {
     ...request.panel,
-    account,
+    account: factorPending ? null : signedIn.account,
+    signedIn: factorPending ? null : signedIn,
+    pendingFactor: factorPending ? signedIn : null,
     sessionToken: token,
     csrfToken: csrfTokenFor(ctx.secret, request.panel.csrfCookie, token),
   };
 }
 
 export async function signOut(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.panel.sessionToken !== null) await accountService.endSession(ctx, request.panel.sessionToken);
+  const { sessionToken, signedIn } = request.panel;
+  if (sessionToken !== null && signedIn !== null)
+    await peopleService.signOutSession(ctx, sessionToken, signedIn, originOf(request));
+  else if (sessionToken !== null) await peopleService.endSession(ctx, sessionToken);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
@@ -121,8 +172,23 @@ export function envOf(request: FastifyRequest): Environment {
   return query?.env === 'live' || body?.env === 'live' ? 'live' : 'test';
 }
 
-/** The signed-in account acting on one environment's data, as the services expect a caller. */
+/** The person signed in and their role in the company; routes run only after sign-in is checked. */
+export function signedInOf(request: FastifyRequest): peopleService.SignedIn {
+  const signedIn = request.panel.signedIn;
+  if (signedIn === null) throw new AppError('unauthenticated', 'Sign in to see this page.');
+  return signedIn;
+}
+
+/** The signed-in person acting on one environment's data of their company, as the services expect a caller. */
 export function principalFor(request: FastifyRequest, env: Environment): Principal {
-  const account = accountOf(request);
-  return { accountId: account.id, env, keyId: '', timeZone: account.timeZone };
+  const signedIn = signedInOf(request);
+  const { account } = signedIn;
+  return {
+    accountId: account.id,
+    env,
+    keyId: '',
+    timeZone: account.timeZone,
+    actor: peopleService.actorOf(signedIn),
+    origin: originOf(request),
+  };
 }

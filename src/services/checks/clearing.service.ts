@@ -2,7 +2,7 @@
 // a clearing marked by mistake (docs/reconciliation.md). Each is a compare-and-set on the check's
 // cleared date with its statement and webhook event in the same transaction; a file's matches are
 // cleared all or nothing, and its mismatches change nothing.
-import type { ClearedItem } from '../../domain/cleared-items.ts';
+import type { BankFileLayout, ClearedItem, CreditItem } from '../../domain/cleared-items.ts';
 import { CLEARED_STATEMENT, type MismatchReason, UNCLEARED_STATEMENT, whyNotClearable } from '../../domain/clearing.ts';
 import type { Check } from '../../domain/check.ts';
 import { statusName } from '../../domain/check-status.ts';
@@ -14,6 +14,7 @@ import type { Queryable } from '../../store/db.ts';
 import * as checks from '../../store/checks/checks.repository.ts';
 import * as register from '../../store/check-register.repository.ts';
 import { getBankAccount } from '../bank-account.service.ts';
+import { record } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkEventData, emit } from '../events.ts';
 import { rules } from '../validation.ts';
@@ -68,6 +69,17 @@ async function clearAll(
     tx,
     principal,
     list.map((c) => ({ type: 'check.cleared' as const, data: clearingEventData(c, day) })),
+    now,
+  );
+  await record(
+    tx,
+    principal,
+    list.map((c) => ({
+      action: 'check.clear',
+      objectType: 'check',
+      objectId: c.id,
+      changes: [{ field: 'clearedDate', old: c.clearedDate, new: day }],
+    })),
     now,
   );
 }
@@ -136,6 +148,19 @@ export async function unclearCheck(ctx: ServiceContext, principal: Principal, id
       throw validationError('The check cannot be un-cleared: it has not cleared.');
     await checks.insertStatements(tx, [{ checkId: id, status: UNCLEARED_STATEMENT, at: now }]);
     await emit(tx, principal, [{ type: 'check.uncleared', data: clearingEventData(check, null) }], now);
+    await record(
+      tx,
+      principal,
+      [
+        {
+          action: 'check.unclear',
+          objectType: 'check',
+          objectId: id,
+          changes: [{ field: 'clearedDate', old: check.clearedDate, new: null }],
+        },
+      ],
+      now,
+    );
   });
   return load(ctx.db, principal, id);
 }
@@ -174,8 +199,12 @@ export interface Mismatch extends ReconciledRow {
 }
 
 export interface Reconciliation {
+  /** What the file was recognised as. */
+  layout: BankFileLayout;
   matched: ReconciledRow[];
   mismatched: Mismatch[];
+  /** Money in carrying a number (deposit slips, reversals): listed apart, never cleared. */
+  credits: CreditItem[];
   skippedLines: number;
   columns: { checkNumber: string; amount: string; date: string | null };
 }
@@ -199,7 +228,7 @@ export async function reconcile(
   // The bank account first: another account's id is a 404 whatever the file says.
   await getBankAccount(ctx, principal, bankAccountId);
   const fallback = clearedDateOf(fallbackDate, 'clearedDate', principal.timeZone, now);
-  // Reading the file (csv-parse, every row's number, amount and date) is heavy work: a worker
+  // Reading the file (CSV, OFX or BAI2: every row's number, amount and date) is heavy work: a worker
   // thread in the server. The matching below needs the database and stays here.
   const read = await ctx.heavyWork.run(
     'read-cleared-items',
@@ -250,6 +279,17 @@ export async function reconcile(
         );
     }
     await checks.insertStatements(tx, statements);
+    await record(
+      tx,
+      principal,
+      matched.map((m) => ({
+        action: 'check.clear',
+        objectType: 'check',
+        objectId: m.check?.id ?? '',
+        changes: [{ field: 'clearedDate', old: null, new: m.clearedDate }],
+      })),
+      now,
+    );
     await emit(
       tx,
       principal,
@@ -272,7 +312,14 @@ export async function reconcile(
       }),
       now,
     );
-    return { matched, mismatched, skippedLines: file.skippedLines, columns: file.columns };
+    return {
+      layout: file.layout,
+      matched,
+      mismatched,
+      credits: file.credits,
+      skippedLines: file.skippedLines,
+      columns: file.columns,
+    };
   });
 }
 

@@ -22,11 +22,13 @@ import { existingIds } from '../../store/owned-queries.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import { cents, flag } from './write.service.ts';
 import type { CheckEdit } from '../../schemas/checks.ts';
+import { checkChanges, record, recordFor } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkEventData, emit } from '../events.ts';
 import { refuseVoidIfCleared } from './clearing.service.ts';
 import type { EventType } from '../../domain/event-types.ts';
 import { emptyToNull, rules } from '../validation.ts';
+import { afterEdit, forgetCheck, isHeld, refuseEditIfRejected } from '../approvals/approvals.service.ts';
 
 const EVENT_TYPE: Readonly<Record<CheckEvent, EventType>> = {
   print: 'check.printed',
@@ -63,6 +65,19 @@ export async function applyEvent(
   await checks.insertStatements(tx, [{ checkId: check.id, status: EVENT_STATEMENT[event], at: now }]);
   const moved = { ...check, status: to };
   await emit(tx, owner, [{ type: EVENT_TYPE[event], data: checkEventData(moved) }], now);
+  await recordFor(
+    tx,
+    owner,
+    [
+      {
+        action: `check.${event}`,
+        objectType: 'check',
+        objectId: check.id,
+        changes: [{ field: 'status', old: statusName(check.status), new: statusName(to) }],
+      },
+    ],
+    now,
+  );
   return moved;
 }
 
@@ -114,6 +129,7 @@ export async function editCheck(
       const check = await load(tx, principal, id);
       if (!isEditable(check.status)) throw refused('edited', check.status);
       await assertNotQueuedForMail(tx, principal, check, 'edited');
+      await refuseEditIfRejected(tx, principal, check);
       const noPayee = edit.noPayee === undefined ? check.noPayee : flag(edit.noPayee);
       const noAmount = edit.noAmount === undefined ? check.noAmount : flag(edit.noAmount);
       const payeeId = edit.payeeId === undefined ? check.payeeId : emptyToNull(edit.payeeId);
@@ -159,6 +175,11 @@ export async function editCheck(
               ),
       });
       if (changed !== 1) throw refused('edited', (await load(tx, principal, id)).status);
+      const after = await load(tx, principal, id);
+      await afterEdit(tx, principal, check, after, ctx.now());
+      const changes = checkChanges(check, after);
+      if (changes.length > 0)
+        await record(tx, principal, [{ action: 'check.edit', objectType: 'check', objectId: id, changes }], ctx.now());
     });
   } catch (error) {
     if (error instanceof UniqueViolation && error.target.includes('reference_id')) throw rules.taken('referenceId');
@@ -175,8 +196,19 @@ export async function deleteCheck(ctx: ServiceContext, principal: Principal, id:
   await ctx.db.transaction(async (tx) => {
     const check = await load(tx, principal, id);
     if (!isEditable(check.status)) throw refused('deleted', check.status);
-    await assertNotQueuedForMail(tx, principal, check, 'deleted');
+    // A mailing that waits for the check's approval goes with it (the delete removes it); any
+    // other queued mailing belongs to the operator and must be cancelled first.
+    if (!(await checks.lockCheck(tx, principal, check.id, check.status)))
+      throw refused('deleted', (await load(tx, principal, id)).status);
+    if (!(await isHeld(tx, principal, check.id))) await assertNotQueuedForMail(tx, principal, check, 'deleted');
     if ((await checks.deleteCheck(tx, principal, id, check.status)) !== 1)
       throw refused('deleted', (await load(tx, principal, id)).status);
+    await forgetCheck(tx, id);
+    await record(
+      tx,
+      principal,
+      [{ action: 'check.delete', objectType: 'check', objectId: id, changes: checkChanges(check, null) }],
+      ctx.now(),
+    );
   });
 }

@@ -22,11 +22,13 @@ import * as payeeStore from '../../store/payees.repository.ts';
 import * as voucherStore from '../../store/vouchers.repository.ts';
 import * as mailings from '../../store/mailings.repository.ts';
 import type { Queryable } from '../../store/db.ts';
+import { record } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { rules } from '../validation.ts';
 import { accountNumberOf } from '../bank-account.service.ts';
 import { TEST_ACCOUNT_NUMBER } from '../../domain/account-number.ts';
 import { checkEventData, emit } from '../events.ts';
+import { isHeld, refuseHeld } from '../approvals/approvals.service.ts';
 
 function payeeParty(payee: Payee): CheckParty {
   const cityLine = [[payee.city, payee.state].filter((s) => s !== '').join(', '), payee.zip]
@@ -81,6 +83,25 @@ function sharedReads(q: Queryable, principal: Principal): SharedReads {
   };
 }
 
+/**
+ * The drawer block without a custom 'from' address: the company and its address from the settings;
+ * with no company name set, the bank account's holder (its name and address, as the hosted
+ * service's bank accounts carry them), so the block is never blank on a check.
+ */
+function drawerOf(
+  company: string,
+  settings: { companyAddress: string; companyPhone: string } | undefined,
+  bank: { name: string; addressLine1: string; addressLine2: string; city: string; state: string; zip: string },
+): { name: string; addressLines: string[] } {
+  const companyLines = [settings?.companyAddress ?? '', settings?.companyPhone ?? ''].filter((l) => l !== '');
+  if (company.trim() !== '') return { name: company, addressLines: companyLines };
+  const place = [bank.city, [bank.state, bank.zip].filter((p) => p !== '').join(' ')]
+    .filter((p) => p !== '')
+    .join(', ');
+  const holderLines = [bank.addressLine1, bank.addressLine2, place].filter((l) => l !== '');
+  return { name: bank.name, addressLines: companyLines.length > 0 ? companyLines : holderLines };
+}
+
 async function documentFor(
   ctx: Pick<ServiceContext, 'vault'>,
   q: Queryable,
@@ -101,10 +122,7 @@ async function documentFor(
     environment: principal.env,
     from:
       fromAddress === undefined
-        ? {
-            name: account?.company ?? '',
-            addressLines: [settings?.companyAddress ?? '', settings?.companyPhone ?? ''].filter((l) => l !== ''),
-          }
+        ? drawerOf(account?.company ?? '', settings, bank.account)
         : partyFromCustomAddress(fromAddress),
     bankName: bank.account.bankName === '' ? bank.account.name : bank.account.bankName,
     routingNumber: bank.account.routingNumber,
@@ -171,15 +189,10 @@ export async function checkPdf(
   const check = await checks.findCheck(ctx.db, principal, checkId);
   if (check === undefined) throw notFound('Check');
   if (statusName(check.status) === 'void') throw validationError('The check cannot be printed: its status is void.');
+  const base = preview ? { ...DEFAULT_PRINT_OPTIONS, preview } : DEFAULT_PRINT_OPTIONS;
+  const options = (await isHeld(ctx.db, principal, check.id)) ? { ...base, notApproved: true } : base;
   return {
-    pdf: await render(
-      ctx,
-      principal,
-      [await documentFor(ctx, ctx.db, principal, check)],
-      [''],
-      preview ? { ...DEFAULT_PRINT_OPTIONS, preview } : DEFAULT_PRINT_OPTIONS,
-      lane,
-    ),
+    pdf: await render(ctx, principal, [await documentFor(ctx, ctx.db, principal, check)], [''], options, lane),
     serialNumber: check.serialNumber,
   };
 }
@@ -278,6 +291,9 @@ export async function printChecks(
   // Refused before rendering when it is already so, and again under the row locks below, where
   // a mailing queued while we rendered is seen.
   await queuedForMail(ctx.db);
+  // A check held for approval never prints; checked again under the row locks below, so an
+  // approval still uncommitted there counts as missing.
+  await refuseHeld(ctx.db, principal, ordered);
   const shared = sharedReads(ctx.db, principal);
   const positions = new Map(checkIds.map((id, i) => [id, i]));
   const printed = request.inCheckNumberOrder === true ? [...ordered].sort(byCheckNumber) : ordered;
@@ -316,6 +332,7 @@ export async function printChecks(
       }
     }
     await queuedForMail(tx);
+    await refuseHeld(tx, principal, ordered);
     await checks.insertStatements(
       tx,
       ordered.map((check) => ({ checkId: check.id, status: printStatement(check), at: now })),
@@ -326,6 +343,17 @@ export async function printChecks(
       ordered.map((check) => ({
         type: 'check.printed' as const,
         data: checkEventData({ ...check, status: statusCode('printed') }),
+      })),
+      now,
+    );
+    await record(
+      tx,
+      principal,
+      ordered.map((check) => ({
+        action: printStatement(check) === 'reprinted' ? 'check.reprint' : 'check.print',
+        objectType: 'check',
+        objectId: check.id,
+        changes: [{ field: 'status', old: statusName(check.status), new: 'printed' }],
       })),
       now,
     );

@@ -3,6 +3,7 @@ import type { Check, NewCheck } from '../../domain/check.ts';
 import type { Voucher, VoucherItem } from '../../domain/voucher.ts';
 import { newId } from '../../domain/ids.ts';
 import { parseAmountToCents, type AmountProblem } from '../../domain/money.ts';
+import { numericValue } from '../../domain/numeric-text.ts';
 import { issueDateProblem, today } from '../../domain/dates.ts';
 import { AppError, duplicate, notFound, validationError } from '../../errors.ts';
 import { checkIdsByReference } from '../../store/checks/references.repository.ts';
@@ -12,10 +13,12 @@ import * as bankAccountStore from '../../store/bank-accounts.repository.ts';
 import { existingIds } from '../../store/owned-queries.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import * as voucherStore from '../../store/vouchers.repository.ts';
+import { checkChanges, recordFor } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { emptyToNull, rules } from '../validation.ts';
 import { checkEventData, emit } from '../events.ts';
 import type { CheckInput, VoucherInput } from '../../schemas/checks.ts';
+import { holdNewChecks } from '../approvals/approvals.service.ts';
 
 /** A flag as clients send it: true/false, 0/1 or "0"/"1" (API decisions, "Create input rules"). */
 export type Flag = boolean | 0 | 1 | '0' | '1';
@@ -46,6 +49,17 @@ export function cents(path: string, value: number | string): number {
   return parsed.cents;
 }
 
+const MAX_QUANTITY = 1_000_000;
+
+/** A voucher line's quantity: a number or numeric string from 0 to 1,000,000; 1 when left out. */
+function quantity(path: string, value: number | string | undefined): number {
+  if (value === undefined) return 1;
+  const n = numericValue(value);
+  if (n === null) throw rules.custom(path, 'must be a number');
+  if (n < 0 || n > MAX_QUANTITY) throw rules.custom(path, `must be between 0 and ${MAX_QUANTITY}`);
+  return n;
+}
+
 /** Money in a voucher line may be zero (a fully discounted line); the check amount may not. */
 function voucherCents(path: string, value: number | string | undefined): number {
   if (value === undefined) return 0;
@@ -65,7 +79,7 @@ export function buildVoucher(path: string, input: VoucherInput, now: number, day
     invoiceNumber: item.invoiceNumber ?? '',
     name: item.name ?? '',
     description: item.description ?? '',
-    quantity: item.quantity ?? 1,
+    quantity: quantity(at(`voucherItems.${j}.quantity`), item.quantity),
     unitCostCents: voucherCents(at(`voucherItems.${j}.unitCost`), item.unitCost),
     totalCents: voucherCents(at(`voucherItems.${j}.total`), item.total),
   }));
@@ -298,6 +312,24 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
     tx,
     owner,
     prepared.map((p) => ({ type: 'check.created' as const, data: checkEventData({ ...p.check, status: 0 }) })),
+    now,
+  );
+  // A check the company's policy covers waits for its approvals before it can leave.
+  await holdNewChecks(
+    tx,
+    owner,
+    prepared.map((p) => p.check),
+    now,
+  );
+  await recordFor(
+    tx,
+    owner,
+    prepared.map((p) => ({
+      action: 'check.create',
+      objectType: 'check',
+      objectId: p.check.id,
+      changes: checkChanges(null, p.check),
+    })),
     now,
   );
   return prepared.map(({ check }) => ({

@@ -16,6 +16,8 @@ export interface ImportOptions {
   createPayees?: boolean;
   /** How slashed dates read: month/day/year (default, US exports) or day/month/year. */
   dateOrder?: DateOrder;
+  /** 'negative': money paid out is negative in this file (a register); positive rows are left out. */
+  moneyOut?: 'positive' | 'negative';
 }
 
 export interface RowError {

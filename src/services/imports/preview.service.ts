@@ -3,6 +3,7 @@
 // services' rules (createChecks/createPayees would apply the same) — and every row's errors. Only a
 // file without a single error is accepted: stored as the API requests it will make, then written
 // by the runner (runner.service.ts) in one transaction.
+import { record as recordAudit } from '../audit.service.ts';
 import type { ColumnMapping, ImportField, ImportKind, PayeeRow } from '../../domain/import-columns.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Owner, Principal } from '../../domain/owner.ts';
@@ -44,6 +45,12 @@ export interface Preview {
   /** Every row's cells by field (row i+1 at index i): what the panel quotes beside a row's error. */
   cells: Partial<Record<ImportField, string>>[];
   input: ImportInput;
+  /** The known export the file is (a recognised layout needs no mapping), or null. */
+  layout: ImportFile['layout'];
+  headerLine: number;
+  moneyOut: ImportFile['moneyOut'];
+  /** Lines not taken as rows, each with why: the preview lists them. */
+  leftOut: ImportFile['leftOut'];
 }
 
 const quoted = (name: string): string =>
@@ -235,6 +242,7 @@ export async function readFileOrRefuse(
         ...(options.mapping === undefined ? {} : { mapping: options.mapping }),
         ...(options.bankAccountId === undefined ? {} : { bankAccountId: options.bankAccountId }),
         ...(options.dateOrder === undefined ? {} : { dateOrder: options.dateOrder }),
+        ...(options.moneyOut === undefined ? {} : { moneyOut: options.moneyOut }),
       },
     },
     { owner },
@@ -274,6 +282,10 @@ export async function previewImport(
     sample: file.sample,
     cells: file.cells,
     input,
+    layout: file.layout,
+    headerLine: file.headerLine,
+    moneyOut: file.moneyOut,
+    leftOut: file.leftOut,
   };
 }
 
@@ -341,6 +353,24 @@ export async function startImport(
   const preview = await previewImport(ctx, principal, options);
   if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
   const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
-  await importStore.insertImport(ctx.db, record);
+  await ctx.db.transaction(async (tx) => {
+    await importStore.insertImport(tx, record);
+    await recordAudit(
+      tx,
+      principal,
+      [
+        {
+          action: 'import.start',
+          objectType: 'import',
+          objectId: record.id,
+          changes: [
+            { field: 'kind', old: null, new: options.kind },
+            { field: 'rows', old: null, new: String(preview.rowsTotal) },
+          ],
+        },
+      ],
+      ctx.now(),
+    );
+  });
   return record;
 }

@@ -12,25 +12,59 @@ import {
   CHECKS,
   type CheckRow,
   type ChecksRow,
-  SELECT_CHECK,
   searchText,
   statementsFor,
   toCheck,
 } from './rows.ts';
 import type { Queryable } from '../db.ts';
-import { ownerOfKeyedRows } from '../owned-queries.ts';
+import { owned } from '../owned-queries.ts';
+import { inList, joinSql, Sql, sql } from '../sql.ts';
 import { insertRows } from '../table.ts';
 
-function checkRow(owner: Owner, c: NewCheck): ChecksRow {
+/** The fields a check may change while still new (PUT /checks/{id}). */
+export type CheckChanges = Pick<
+  Check,
+  | 'payeeId'
+  | 'categoryId'
+  | 'issueDate'
+  | 'amountCents'
+  | 'memo'
+  | 'note'
+  | 'accountNumber'
+  | 'invoiceNumber'
+  | 'referenceId'
+  | 'noSign'
+  | 'noAmount'
+  | 'noDate'
+  | 'noPayee'
+  | 'customElements'
+>;
+
+/** The columns an edit rewrites, in the order of its SET list: the editable fields and the search text. */
+const EDITED = [
+  'payee_id',
+  'category_id',
+  'issue_date',
+  'amount_cents',
+  'memo',
+  'note',
+  'account_number',
+  'invoice_number',
+  'reference_id',
+  'no_sign',
+  'no_amount',
+  'no_date',
+  'no_payee',
+  'custom_elements',
+  'search_text',
+] as const satisfies readonly (keyof ChecksRow)[];
+const EDIT_SET = EDITED.map((column) => `${column} = ?`).join(', ');
+
+/** The edited columns of a check as stored (an insert writes them too). */
+function editedColumns(c: CheckChanges, serialNumber: string): Pick<ChecksRow, (typeof EDITED)[number]> {
   return {
-    id: c.id,
-    account_id: owner.accountId,
-    env: owner.env,
-    bank_account_id: c.bankAccountId,
     payee_id: c.payeeId,
     category_id: c.categoryId,
-    voucher_id: c.voucherId,
-    serial_number: c.serialNumber,
     issue_date: c.issueDate,
     amount_cents: c.amountCents,
     memo: c.memo,
@@ -43,8 +77,20 @@ function checkRow(owner: Owner, c: NewCheck): ChecksRow {
     no_date: c.noDate ? 1 : 0,
     no_payee: c.noPayee ? 1 : 0,
     custom_elements: JSON.stringify(c.customElements),
+    search_text: searchText({ ...c, serialNumber }),
+  };
+}
+
+function checkRow(owner: Owner, c: NewCheck): ChecksRow {
+  return {
+    ...editedColumns(c, c.serialNumber),
+    id: c.id,
+    account_id: owner.accountId,
+    env: owner.env,
+    bank_account_id: c.bankAccountId,
+    voucher_id: c.voucherId,
+    serial_number: c.serialNumber,
     status: 0,
-    search_text: searchText(c),
     created_at: c.createdAt,
     cleared_date: null,
   };
@@ -76,12 +122,10 @@ export async function insertStatements(
  * PostgreSQL (docs/benchmarks.md).
  */
 export async function findCheck(q: Queryable, owner: Owner, id: string): Promise<Check | undefined> {
-  const rows = await q.all<CheckRow & { st_status: string | null; st_at: number | null }>(
-    `SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at ${CHECK_FROM}
+  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at ${CHECK_FROM}
      LEFT JOIN check_statements s ON s.check_id = c.id
-     WHERE c.id = ? AND c.account_id = ? AND c.env = ? ORDER BY s.id`,
-    [id, owner.accountId, owner.env],
-  );
+     WHERE c.id = ${id} AND ${owned(owner, { alias: 'c' })} ORDER BY s.id`;
+  const rows = await q.all<CheckRow & { st_status: string | null; st_at: number | null }>(s.text, s.params);
   const [first] = rows;
   if (first === undefined) return undefined;
   const statements = rows
@@ -93,10 +137,8 @@ export async function findCheck(q: Queryable, owner: Owner, id: string): Promise
 export async function findChecks(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Check>> {
   const found = new Map<string, Check>();
   if (ids.length === 0) return found;
-  const rows = await q.all<CheckRow>(
-    `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) AND ${ownerOfKeyedRows(q.dialect, 'c')}`,
-    [...ids, owner.accountId, owner.env],
-  );
+  const s = sql`SELECT ${CHECK_COLUMNS} ${CHECK_FROM} WHERE c.id IN ${inList(ids)} AND ${owned(owner, { alias: 'c', keyed: q.dialect })}`;
+  const rows = await q.all<CheckRow>(s.text, s.params);
   const statements = await statementsFor(
     q,
     rows.map((r) => r.id),
@@ -108,10 +150,8 @@ export async function findChecks(q: Queryable, owner: Owner, ids: readonly strin
 /** These checks in full, newest first (ids already scoped to their owner by the query that found them). */
 export async function checksInListOrder(q: Queryable, ids: readonly string[]): Promise<Check[]> {
   if (ids.length === 0) return [];
-  const rows = await q.all<CheckRow>(
-    `${SELECT_CHECK} WHERE c.id IN (${ids.map(() => '?').join(', ')}) ORDER BY c.created_at DESC, c.id DESC`,
-    ids,
-  );
+  const s = sql`SELECT ${CHECK_COLUMNS} ${CHECK_FROM} WHERE c.id IN ${inList(ids)} ORDER BY c.created_at DESC, c.id DESC`;
+  const rows = await q.all<CheckRow>(s.text, s.params);
   const statements = await statementsFor(q, ids);
   return rows.map((row) => toCheck(row, statements.get(row.id) ?? []));
 }
@@ -123,10 +163,12 @@ export async function takenSerials(
 ): Promise<Set<string>> {
   const taken = new Set<string>();
   if (pairs.length === 0) return taken;
-  const rows = await q.all<{ bank_account_id: string; serial_number: string }>(
-    `SELECT bank_account_id, serial_number FROM checks WHERE ${pairs.map(() => '(bank_account_id = ? AND serial_number = ?)').join(' OR ')}`,
-    pairs.flatMap((p) => [p.bankAccountId, p.serialNumber]),
+  const either = joinSql(
+    pairs.map((p) => sql`(bank_account_id = ${p.bankAccountId} AND serial_number = ${p.serialNumber})`),
+    ' OR ',
   );
+  const s = sql`SELECT bank_account_id, serial_number FROM checks WHERE ${either}`;
+  const rows = await q.all<{ bank_account_id: string; serial_number: string }>(s.text, s.params);
   for (const row of rows) taken.add(`${row.bank_account_id}/${row.serial_number}`);
   return taken;
 }
@@ -137,10 +179,8 @@ export async function takenReferenceIds(
   referenceIds: readonly string[],
 ): Promise<Set<string>> {
   if (referenceIds.length === 0) return new Set();
-  const rows = await q.all<{ reference_id: string }>(
-    `SELECT reference_id FROM checks WHERE account_id = ? AND env = ? AND reference_id IN (${referenceIds.map(() => '?').join(', ')})`,
-    [owner.accountId, owner.env, ...referenceIds],
-  );
+  const s = sql`SELECT reference_id FROM checks WHERE ${owned(owner)} AND reference_id IN ${inList(referenceIds)}`;
+  const rows = await q.all<{ reference_id: string }>(s.text, s.params);
   return new Set(rows.map((r) => r.reference_id));
 }
 
@@ -155,33 +195,22 @@ export async function reserveSerials(
   floor: number,
   count: number,
 ): Promise<number> {
-  const row = await q.get<{ next_serial: number }>(
-    `UPDATE bank_accounts SET next_serial = (CASE WHEN next_serial > ? THEN next_serial ELSE ? END) + ?
-     WHERE id = ? RETURNING next_serial`,
-    [floor, floor, count, bankAccountId],
-  );
+  const s = sql`UPDATE bank_accounts SET next_serial = (CASE WHEN next_serial > ${floor} THEN next_serial ELSE ${floor} END) + ${count}
+     WHERE id = ${bankAccountId} RETURNING next_serial`;
+  const row = await q.get<{ next_serial: number }>(s.text, s.params);
   if (row === undefined) throw new Error(`bank account ${bankAccountId} vanished inside its transaction`);
   return Number(row.next_serial) - count;
 }
 
 export async function setVoucher(q: Queryable, owner: Owner, id: string, voucherId: string): Promise<number> {
-  return q.run('UPDATE checks SET voucher_id = ? WHERE id = ? AND account_id = ? AND env = ?', [
-    voucherId,
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
+  const s = sql`UPDATE checks SET voucher_id = ${voucherId} WHERE id = ${id} AND ${owned(owner)}`;
+  return q.run(s.text, s.params);
 }
 
 /** Moves a check from one status to another; 0 when it was no longer in `from` (a concurrent change). */
 export async function moveStatus(q: Queryable, owner: Owner, id: string, from: number, to: number): Promise<number> {
-  const moved = await q.run('UPDATE checks SET status = ? WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [
-    to,
-    id,
-    owner.accountId,
-    owner.env,
-    from,
-  ]);
+  const s = sql`UPDATE checks SET status = ${to} WHERE id = ${id} AND ${owned(owner)} AND status = ${from}`;
+  const moved = await q.run(s.text, s.params);
   if (moved === 1 && from !== to) {
     await addToCount(q, owner, from, -1);
     await addToCount(q, owner, to, 1);
@@ -202,10 +231,8 @@ export async function moveStatuses(
   to: number,
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  const moved = await q.run(
-    `UPDATE checks SET status = ? WHERE id IN (${ids.map(() => '?').join(', ')}) AND account_id = ? AND env = ? AND status = ?`,
-    [to, ...ids, owner.accountId, owner.env, from],
-  );
+  const s = sql`UPDATE checks SET status = ${to} WHERE id IN ${inList(ids)} AND ${owned(owner)} AND status = ${from}`;
+  const moved = await q.run(s.text, s.params);
   if (moved > 0 && from !== to) {
     await addToCount(q, owner, from, -moved);
     await addToCount(q, owner, to, moved);
@@ -222,25 +249,6 @@ export async function lockCheck(q: Queryable, owner: Owner, id: string, status: 
   return (await moveStatus(q, owner, id, status, status)) === 1;
 }
 
-/** The fields a check may change while still new (PUT /checks/{id}). */
-export type CheckChanges = Pick<
-  Check,
-  | 'payeeId'
-  | 'categoryId'
-  | 'issueDate'
-  | 'amountCents'
-  | 'memo'
-  | 'note'
-  | 'accountNumber'
-  | 'invoiceNumber'
-  | 'referenceId'
-  | 'noSign'
-  | 'noAmount'
-  | 'noDate'
-  | 'noPayee'
-  | 'customElements'
->;
-
 /** Rewrites the editable fields of a check still in `status` (0 rows when it moved meanwhile). */
 export async function updateCheck(
   q: Queryable,
@@ -250,32 +258,13 @@ export async function updateCheck(
   serialNumber: string,
   c: CheckChanges,
 ): Promise<number> {
-  return q.run(
-    `UPDATE checks SET payee_id = ?, category_id = ?, issue_date = ?, amount_cents = ?, memo = ?, note = ?, account_number = ?,
-       invoice_number = ?, reference_id = ?, no_sign = ?, no_amount = ?, no_date = ?, no_payee = ?, custom_elements = ?, search_text = ?
-     WHERE id = ? AND account_id = ? AND env = ? AND status = ?`,
-    [
-      c.payeeId,
-      c.categoryId,
-      c.issueDate,
-      c.amountCents,
-      c.memo,
-      c.note,
-      c.accountNumber,
-      c.invoiceNumber,
-      c.referenceId,
-      c.noSign ? 1 : 0,
-      c.noAmount ? 1 : 0,
-      c.noDate ? 1 : 0,
-      c.noPayee ? 1 : 0,
-      JSON.stringify(c.customElements),
-      searchText({ ...c, serialNumber }),
-      id,
-      owner.accountId,
-      owner.env,
-      status,
-    ],
+  const values = editedColumns(c, serialNumber);
+  const set = new Sql(
+    EDIT_SET,
+    EDITED.map((column) => values[column]),
   );
+  const s = sql`UPDATE checks SET ${set} WHERE id = ${id} AND ${owned(owner)} AND status = ${status}`;
+  return q.run(s.text, s.params);
 }
 
 /**
@@ -283,23 +272,14 @@ export async function updateCheck(
  * (and the caller rolls back) when the check had moved on meanwhile.
  */
 export async function deleteCheck(q: Queryable, owner: Owner, id: string, status: number): Promise<number> {
-  await q.run('DELETE FROM check_statements WHERE check_id = ?', [id]);
-  await q.run('DELETE FROM attachments WHERE check_id = ? AND account_id = ? AND env = ?', [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
-  await q.run('DELETE FROM mailings WHERE check_id = ? AND account_id = ? AND env = ?', [
-    id,
-    owner.accountId,
-    owner.env,
-  ]);
-  const removed = await q.run('DELETE FROM checks WHERE id = ? AND account_id = ? AND env = ? AND status = ?', [
-    id,
-    owner.accountId,
-    owner.env,
-    status,
-  ]);
+  const statements = sql`DELETE FROM check_statements WHERE check_id = ${id}`;
+  await q.run(statements.text, statements.params);
+  const attachments = sql`DELETE FROM attachments WHERE check_id = ${id} AND ${owned(owner)}`;
+  await q.run(attachments.text, attachments.params);
+  const mailings = sql`DELETE FROM mailings WHERE check_id = ${id} AND ${owned(owner)}`;
+  await q.run(mailings.text, mailings.params);
+  const check = sql`DELETE FROM checks WHERE id = ${id} AND ${owned(owner)} AND status = ${status}`;
+  const removed = await q.run(check.text, check.params);
   if (removed === 1) await addToCount(q, owner, status, -1);
   return removed;
 }

@@ -6,8 +6,9 @@ import type { Owner } from '../../domain/owner.ts';
 import type { Paged } from '../../domain/paging.ts';
 import { totalFromCounts } from './counts.repository.ts';
 import { checksInListOrder } from './checks.repository.ts';
-import type { Queryable, SqlValue } from '../db.ts';
-import { fromNearerEnd } from '../owned-queries.ts';
+import type { Queryable } from '../db.ts';
+import { fromNearerEnd, owned } from '../owned-queries.ts';
+import { joinSql, raw, type Sql, sql } from '../sql.ts';
 
 /** The list filters that need no search: status and referenceId (search.ts has the term). */
 export interface CheckFilter {
@@ -23,21 +24,19 @@ export interface ListKey {
   id: string;
 }
 
-function listWhere(
-  owner: Owner,
-  filter: Pick<CheckFilter, 'status' | 'referenceId'>,
-): { where: string; args: SqlValue[] } {
-  let where = 'account_id = ? AND env = ?';
-  const args: SqlValue[] = [owner.accountId, owner.env];
-  if (filter.status !== null) {
-    where += ' AND status = ?';
-    args.push(filter.status);
-  }
-  if (filter.referenceId !== null) {
-    where += ' AND reference_id = ?';
-    args.push(filter.referenceId);
-  }
-  return { where, args };
+const NEWEST_FIRST = raw('created_at DESC, id DESC');
+const OLDEST_FIRST = raw('created_at ASC, id ASC');
+
+function listWhere(owner: Owner, filter: Pick<CheckFilter, 'status' | 'referenceId'>): Sql {
+  const conditions = [owned(owner)];
+  if (filter.status !== null) conditions.push(sql`status = ${filter.status}`);
+  if (filter.referenceId !== null) conditions.push(sql`reference_id = ${filter.referenceId}`);
+  return joinSql(conditions, ' AND ');
+}
+
+async function pageIds(q: Queryable, s: Sql): Promise<string[]> {
+  const rows = await q.all<{ id: string }>(s.text, s.params);
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -50,43 +49,32 @@ export async function listChecks(
   filter: CheckFilter,
   from: { key: ListKey; skip: number } | null = null,
 ): Promise<Paged<Check>> {
-  const { where, args } = listWhere(owner, filter);
+  const where = listWhere(owner, filter);
   // Totals of unfiltered and status-filtered lists come from check_counts: one row, not a count.
-  const total =
-    filter.referenceId === null
-      ? await totalFromCounts(q, owner, filter.status)
-      : Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM checks WHERE ${where}`, args))?.n ?? 0);
+  let total: number;
+  if (filter.referenceId === null) total = await totalFromCounts(q, owner, filter.status);
+  else {
+    const count = sql`SELECT COUNT(*) AS n FROM checks WHERE ${where}`;
+    total = Number((await q.get<{ n: number }>(count.text, count.params))?.n ?? 0);
+  }
   if (filter.offset >= total) return { total, items: [] };
   if (from !== null) {
-    const page = await q.all<{ id: string }>(
-      `SELECT id FROM checks WHERE ${where} AND (created_at, id) <= (?, ?)
-       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...args, from.key.createdAt, from.key.id, filter.limit, from.skip],
+    const ids = await pageIds(
+      q,
+      sql`SELECT id FROM checks WHERE ${where} AND (created_at, id) <= (${from.key.createdAt}, ${from.key.id})
+       ORDER BY created_at DESC, id DESC LIMIT ${filter.limit} OFFSET ${from.skip}`,
     );
-    return {
-      total,
-      items: await checksInListOrder(
-        q,
-        page.map((r) => r.id),
-      ),
-    };
+    return { total, items: await checksInListOrder(q, ids) };
   }
   // Pages are found on the (account, env[, status], created_at, id) index alone, and only the
   // page's rows are then read in full (checksInListOrder puts them back newest first).
   const read = fromNearerEnd(filter.offset, filter.limit, total);
-  const order = read.ascending ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC';
-  const page = await q.all<{ id: string }>(`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-    ...args,
-    read.limit,
-    read.offset,
-  ]);
-  return {
-    total,
-    items: await checksInListOrder(
-      q,
-      page.map((r) => r.id),
-    ),
-  };
+  const order = read.ascending ? OLDEST_FIRST : NEWEST_FIRST;
+  const ids = await pageIds(
+    q,
+    sql`SELECT id FROM checks WHERE ${where} ORDER BY ${order} LIMIT ${read.limit} OFFSET ${read.offset}`,
+  );
+  return { total, items: await checksInListOrder(q, ids) };
 }
 
 /**
@@ -99,12 +87,9 @@ export async function listAnchors(
   status: number | null,
   every: number,
 ): Promise<ListKey[]> {
-  const { where, args } = listWhere(owner, { status, referenceId: null });
-  const rows = await q.all<{ created_at: number | string; id: string }>(
-    `SELECT created_at, id FROM (
-       SELECT created_at, id, ROW_NUMBER() OVER (ORDER BY created_at DESC, id DESC) AS n FROM checks WHERE ${where}
-     ) ranked WHERE (n - 1) % ? = 0 ORDER BY n`,
-    [...args, every],
-  );
+  const s = sql`SELECT created_at, id FROM (
+       SELECT created_at, id, ROW_NUMBER() OVER (ORDER BY created_at DESC, id DESC) AS n FROM checks WHERE ${listWhere(owner, { status, referenceId: null })}
+     ) ranked WHERE (n - 1) % ${every} = 0 ORDER BY n`;
+  const rows = await q.all<{ created_at: number | string; id: string }>(s.text, s.params);
   return rows.map((r) => ({ createdAt: Number(r.created_at), id: r.id }));
 }

@@ -1,16 +1,14 @@
 // Looking a check up by its referenceId (quickpay answers a repeated referenceID with the check it
-// already wrote). Kept apart from checks.repository.ts, which is being split on another branch.
+// already wrote).
 import type { Owner } from '../../domain/owner.ts';
 import type { Queryable } from '../db.ts';
-import { OWNED } from '../owned-queries.ts';
+import { owned } from '../owned-queries.ts';
+import { inList, sql } from '../sql.ts';
 
 /** The id of the caller's check with this referenceId (unique per owner), if any. */
 export async function checkIdByReference(q: Queryable, owner: Owner, referenceId: string): Promise<string | undefined> {
-  const row = await q.get<{ id: string }>(`SELECT id FROM checks WHERE ${OWNED} AND reference_id = ? LIMIT 1`, [
-    owner.accountId,
-    owner.env,
-    referenceId,
-  ]);
+  const s = sql`SELECT id FROM checks WHERE ${owned(owner)} AND reference_id = ${referenceId} LIMIT 1`;
+  const row = await q.get<{ id: string }>(s.text, s.params);
   return row?.id;
 }
 
@@ -21,9 +19,7 @@ export async function checkIdsByReference(
   referenceIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (referenceIds.length === 0) return new Map();
-  const rows = await q.all<{ id: string; reference_id: string }>(
-    `SELECT id, reference_id FROM checks WHERE ${OWNED} AND reference_id IN (${referenceIds.map(() => '?').join(', ')})`,
-    [owner.accountId, owner.env, ...referenceIds],
-  );
+  const s = sql`SELECT id, reference_id FROM checks WHERE ${owned(owner)} AND reference_id IN ${inList(referenceIds)}`;
+  const rows = await q.all<{ id: string; reference_id: string }>(s.text, s.params);
   return new Map(rows.map((r) => [r.reference_id, r.id]));
 }

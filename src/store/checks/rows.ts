@@ -3,7 +3,8 @@
 // repositories (checks.repository.ts: rows by id and writes; pages.repository.ts: list pages).
 import type { Check, CheckStatement, NewCheck } from '../../domain/check.ts';
 import type { Queryable } from '../db.ts';
-import { defineTable } from '../table.ts';
+import { inList, raw, sql } from '../sql.ts';
+import { columnList, defineTable } from '../table.ts';
 
 /** The checks table as stored (migrations 001, 002, 004, 014). */
 export interface ChecksRow {
@@ -60,6 +61,7 @@ export const CHECKS = defineTable<ChecksRow>()('checks', [
   'cleared_date',
 ]);
 
+/** The check_statements table as written (migration 001); its `id` is numbered by the database. */
 interface CheckStatementsRow {
   check_id: string;
   status: string;
@@ -71,6 +73,8 @@ export const CHECK_STATEMENTS = defineTable<CheckStatementsRow>()('check_stateme
   'status',
   'created_at',
 ]);
+
+const STATEMENT_COLUMNS = raw(columnList(CHECK_STATEMENTS));
 
 /** A check as read: its own columns (without the owner and search text) and the names joined in. */
 export type CheckRow = Omit<ChecksRow, 'account_id' | 'env' | 'search_text'> & {
@@ -108,15 +112,12 @@ export function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
 }
 
 // What a read selects: the row's own columns (from the one table definition) and the joined names.
-const NOT_READ = new Set(['account_id', 'env', 'search_text']);
-export const CHECK_COLUMNS = [
-  ...CHECKS.columns.filter((column) => !NOT_READ.has(column)).map((column) => `c.${column}`),
-  'b.name AS bank_account_name',
-  'p.name AS payee_name',
-].join(', ');
-export const CHECK_FROM =
-  'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id';
-export const SELECT_CHECK = `SELECT ${CHECK_COLUMNS} ${CHECK_FROM}`;
+export const CHECK_COLUMNS = raw(
+  `${columnList(CHECKS, { alias: 'c', except: ['account_id', 'env', 'search_text'] })}, b.name AS bank_account_name, p.name AS payee_name`,
+);
+export const CHECK_FROM = raw(
+  'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id',
+);
 
 /** Text the term filter searches besides the payee's current name (joined, so renames count). */
 export function searchText(
@@ -132,10 +133,8 @@ export function searchText(
 export async function statementsFor(q: Queryable, ids: readonly string[]): Promise<Map<string, CheckStatement[]>> {
   const byCheck = new Map<string, CheckStatement[]>();
   if (ids.length === 0) return byCheck;
-  const rows = await q.all<{ check_id: string; status: string; created_at: number }>(
-    `SELECT check_id, status, created_at FROM check_statements WHERE check_id IN (${ids.map(() => '?').join(', ')}) ORDER BY check_id, id`,
-    ids,
-  );
+  const s = sql`SELECT ${STATEMENT_COLUMNS} FROM check_statements WHERE check_id IN ${inList(ids)} ORDER BY check_id, id`;
+  const rows = await q.all<CheckStatementsRow>(s.text, s.params);
   for (const row of rows) {
     let list = byCheck.get(row.check_id);
     if (list === undefined) {

@@ -6,9 +6,10 @@
 // holds the owner's candidates alone), the payee index for payees whose name matches, the amount
 // index for the amount.
 import type { Owner } from '../../domain/owner.ts';
-import type { Dialect, Queryable, SqlValue } from '../db.ts';
+import type { Dialect, Queryable } from '../db.ts';
 import { containsIgnoreCase } from '../dialect.ts';
-import { fromNearerEnd, likePattern } from '../owned-queries.ts';
+import { fromNearerEnd, likePattern, owned } from '../owned-queries.ts';
+import { joinSql, raw, Sql, sql } from '../sql.ts';
 
 export interface SearchFilter {
   status: number | null;
@@ -19,10 +20,8 @@ export interface SearchFilter {
   termCents: number | null;
 }
 
-interface Sql {
-  text: string;
-  args: SqlValue[];
-}
+const CHECK = raw('c.');
+const TESTED_CHECK = raw('+c.');
 
 /**
  * The owner and the non-term filters, on the checks table aliased `c`. `tested` marks them as
@@ -30,30 +29,32 @@ interface Sql {
  * owner's index instead (without statistics it prefers two equal columns to the payee index).
  */
 function scope(dialect: Dialect, owner: Owner, f: SearchFilter, tested = false): Sql {
-  const c = tested && dialect === 'sqlite' ? '+c.' : 'c.';
-  let text = `${c}account_id = ? AND ${c}env = ?`;
-  const args: SqlValue[] = [owner.accountId, owner.env];
-  if (f.status !== null) {
-    text += ` AND ${c}status = ?`;
-    args.push(f.status);
-  }
-  if (f.referenceId !== null) {
-    text += ` AND ${c}reference_id = ?`;
-    args.push(f.referenceId);
-  }
-  return { text, args };
+  const c = tested && dialect === 'sqlite' ? TESTED_CHECK : CHECK;
+  const conditions = [owned(owner, tested ? { alias: 'c', keyed: dialect } : { alias: 'c' })];
+  if (f.status !== null) conditions.push(sql`${c}status = ${f.status}`);
+  if (f.referenceId !== null) conditions.push(sql`${c}reference_id = ${f.referenceId}`);
+  return joinSql(conditions, ' AND ');
 }
 
 /** Whether `column` holds `needle` (already lower-cased) as an exact substring, row by row. */
-function holds(dialect: Dialect, column: string): string {
-  return dialect === 'sqlite' ? `instr(${column}, ?) > 0` : `strpos(${column}, ?) > 0`;
+function holds(dialect: Dialect, column: string, needle: string): Sql {
+  return new Sql(dialect === 'sqlite' ? `instr(${column}, ?) > 0` : `strpos(${column}, ?) > 0`, [needle]);
 }
 
+/** Whether `column` holds `term` in any case (LIKE on SQLite, ILIKE on PostgreSQL). */
+function containsTerm(dialect: Dialect, column: string, term: string): Sql {
+  return new Sql(containsIgnoreCase(dialect, column), [likePattern(term)]);
+}
+
+/** How payees `p` join to their checks `c`: CROSS JOIN fixes SQLite's join order (PostgreSQL's takes no ON). */
+function payeeJoin(dialect: Dialect): Sql {
+  return dialect === 'sqlite' ? CROSS_JOIN : JOIN;
+}
+const CROSS_JOIN = raw('CROSS JOIN');
+const JOIN = raw('JOIN');
+
 function payeesNamed(owner: Owner, term: string, dialect: Dialect): Sql {
-  return {
-    text: `SELECT id FROM payees WHERE account_id = ? AND env = ? AND ${containsIgnoreCase(dialect, 'name')}`,
-    args: [owner.accountId, owner.env, likePattern(term)],
-  };
+  return sql`SELECT id FROM payees WHERE ${owned(owner)} AND ${containsTerm(dialect, 'name', term)}`;
 }
 
 /**
@@ -69,8 +70,8 @@ function phrase(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
 
-/** The low 40 bits of an FTS5 key (migration 017): the check's rowid. */
-const ROWID_BITS = 1099511627775;
+/** The low 40 bits of an FTS5 key (migration 017): the check's rowid. Part of the text, not a parameter. */
+const ROWID_BITS = raw('1099511627775');
 
 /**
  * SQLite: the owner's text matches in the FTS5 index `f`, a rowid range there (FTS5 seeks it in
@@ -79,21 +80,14 @@ const ROWID_BITS = 1099511627775;
  * every owner's matches, ~130 ms at 1M, to find none).
  */
 function ownMatches(owner: Owner, needle: string): Sql {
-  const low = 'COALESCE((SELECT owner_no << 40 FROM search_owners WHERE account_id = ? AND env = ?), -1)';
-  return {
-    text: `check_search MATCH ? AND f.rowid BETWEEN ${low} AND ${low} + ${ROWID_BITS}`,
-    args: [phrase(needle), owner.accountId, owner.env, owner.accountId, owner.env],
-  };
+  const low = sql`COALESCE((SELECT owner_no << 40 FROM search_owners WHERE ${owned(owner)}), -1)`;
+  return sql`check_search MATCH ${phrase(needle)} AND f.rowid BETWEEN ${low} AND ${low} + ${ROWID_BITS}`;
 }
 
 /** SQLite: the owner's text matches joined to their checks `c`, filtered by `where`. */
 function matchedChecks(owner: Owner, needle: string, where: Sql): Sql {
-  const own = ownMatches(owner, needle);
-  return {
-    text: `FROM check_search f CROSS JOIN checks c ON c.rowid = (f.rowid & ${ROWID_BITS})
-           WHERE ${own.text} AND ${where.text}`,
-    args: [...own.args, ...where.args],
-  };
+  return sql`FROM check_search f CROSS JOIN checks c ON c.rowid = (f.rowid & ${ROWID_BITS})
+           WHERE ${ownMatches(owner, needle)} AND ${where}`;
 }
 
 /**
@@ -108,31 +102,20 @@ function parts(q: Queryable, owner: Owner, f: SearchFilter): [text: Sql, ...othe
     q.dialect === 'sqlite' && usesTrigrams(needle)
       ? matchedChecks(owner, needle, s)
       : q.dialect === 'sqlite'
-        ? { text: `FROM checks c WHERE ${s.text} AND ${holds(q.dialect, 'c.search_text')}`, args: [...s.args, needle] }
-        : {
-            // LIKE (case-sensitive) on the lower-cased text is what pg_trgm's GIN index serves; with
-            // the owner's equalities it is one condition on checks_search_by_owner (migration 019).
-            text: `FROM checks c WHERE ${s.text} AND c.search_text LIKE ? ESCAPE '\\'`,
-            args: [...s.args, likePattern(needle)],
-          };
-  const payees = payeesNamed(owner, f.term, q.dialect);
-  const notText = `NOT ${holds(q.dialect, 'c.search_text')}`;
+        ? sql`FROM checks c WHERE ${s} AND ${holds(q.dialect, 'c.search_text', needle)}`
+        : // LIKE (case-sensitive) on the lower-cased text is what pg_trgm's GIN index serves; with
+          // the owner's equalities it is one condition on checks_search_by_owner (migration 019).
+          sql`FROM checks c WHERE ${s} AND c.search_text LIKE ${likePattern(needle)} ESCAPE '\\'`;
+  const notText = sql`NOT ${holds(q.dialect, 'c.search_text', needle)}`;
   const tested = scope(q.dialect, owner, f, true);
   // From the matching payees to their checks (the payee index): written as `payee_id IN (…)`
-  // SQLite walks every check of the owner instead, testing each. (CROSS JOIN fixes SQLite's join
-  // order; PostgreSQL's CROSS JOIN takes no ON.)
-  const byPayee: Sql = {
-    text: `FROM payees p ${q.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} checks c ON c.payee_id = p.id
-           WHERE p.account_id = ? AND p.env = ? AND ${containsIgnoreCase(q.dialect, 'p.name')}
-           AND ${tested.text} AND ${notText}`,
-    args: [owner.accountId, owner.env, likePattern(f.term), ...tested.args, needle],
-  };
+  // SQLite walks every check of the owner instead, testing each.
+  const byPayee = sql`FROM payees p ${payeeJoin(q.dialect)} checks c ON c.payee_id = p.id
+           WHERE ${owned(owner, { alias: 'p' })} AND ${containsTerm(q.dialect, 'p.name', f.term)}
+           AND ${tested} AND ${notText}`;
   if (f.termCents === null) return [text, byPayee];
-  const byAmount: Sql = {
-    text: `FROM checks c WHERE ${s.text} AND c.amount_cents = ? AND ${notText}
-           AND (c.payee_id IS NULL OR c.payee_id NOT IN (${payees.text}))`,
-    args: [...s.args, f.termCents, needle, ...payees.args],
-  };
+  const byAmount = sql`FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents} AND ${notText}
+           AND (c.payee_id IS NULL OR c.payee_id NOT IN (${payeesNamed(owner, f.term, q.dialect)}))`;
   return [text, byPayee, byAmount];
 }
 
@@ -143,9 +126,12 @@ function parts(q: Queryable, owner: Owner, f: SearchFilter): [text: Sql, ...othe
 function textCountFromIndex(q: Queryable, owner: Owner, f: SearchFilter): Sql | null {
   const needle = f.term.toLowerCase();
   if (q.dialect !== 'sqlite' || !usesTrigrams(needle) || f.status !== null || f.referenceId !== null) return null;
-  const own = ownMatches(owner, needle);
-  return { text: `(SELECT COUNT(*) FROM check_search f WHERE ${own.text})`, args: own.args };
+  return sql`(SELECT COUNT(*) FROM check_search f WHERE ${ownMatches(owner, needle)})`;
 }
+
+const AMOUNT = raw('c.amount_cents');
+// Unary plus (SQLite) keeps the planner on the trigram index, off the amount index.
+const TESTED_AMOUNT = raw('+c.amount_cents');
 
 /**
  * A term that reads as an amount (three or more characters on SQLite, where the text part needs
@@ -160,39 +146,23 @@ function amountCountByDifference(q: Queryable, owner: Owner, f: SearchFilter): S
   if (f.termCents === null || (q.dialect === 'sqlite' && !usesTrigrams(needle))) return null;
   const s = scope(q.dialect, owner, f);
   const tested = scope(q.dialect, owner, f, true);
-  // Unary plus (SQLite) keeps the planner on the trigram index, off the amount index.
-  const amount = q.dialect === 'sqlite' ? '+c.amount_cents' : 'c.amount_cents';
-  const textWithAmount: Sql =
+  const amount = q.dialect === 'sqlite' ? TESTED_AMOUNT : AMOUNT;
+  const textWithAmount =
     q.dialect === 'sqlite'
-      ? matchedChecks(owner, needle, { text: `${tested.text} AND ${amount} = ?`, args: [...tested.args, f.termCents] })
-      : {
-          text: `FROM checks c WHERE ${s.text} AND c.amount_cents = ? AND c.search_text LIKE ? ESCAPE '\\'`,
-          args: [...s.args, f.termCents, likePattern(needle)],
-        };
-  return {
-    text: `((SELECT COUNT(*) FROM checks c WHERE ${s.text} AND c.amount_cents = ?)
-          - (SELECT COUNT(*) ${textWithAmount.text})
-          - (SELECT COUNT(*) FROM payees p ${q.dialect === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} checks c ON c.payee_id = p.id
-             WHERE p.account_id = ? AND p.env = ? AND ${containsIgnoreCase(q.dialect, 'p.name')}
-               AND ${tested.text} AND ${amount} = ? AND NOT ${holds(q.dialect, 'c.search_text')}))`,
-    args: [
-      ...s.args,
-      f.termCents,
-      ...textWithAmount.args,
-      owner.accountId,
-      owner.env,
-      likePattern(f.term),
-      ...tested.args,
-      f.termCents,
-      needle,
-    ],
-  };
+      ? matchedChecks(owner, needle, sql`${tested} AND ${amount} = ${f.termCents}`)
+      : sql`FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents} AND c.search_text LIKE ${likePattern(needle)} ESCAPE '\\'`;
+  return sql`((SELECT COUNT(*) FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents})
+          - (SELECT COUNT(*) ${textWithAmount})
+          - (SELECT COUNT(*) FROM payees p ${payeeJoin(q.dialect)} checks c ON c.payee_id = p.id
+             WHERE ${owned(owner, { alias: 'p' })} AND ${containsTerm(q.dialect, 'p.name', f.term)}
+               AND ${tested} AND ${amount} = ${f.termCents} AND NOT ${holds(q.dialect, 'c.search_text', needle)}))`;
 }
 
 /** Newest checks read to judge whether a term is broad (PostgreSQL). */
 const SAMPLE = 1000;
 /** A term matching this share of the sample is counted by reading every text of the owner. */
 const BROAD_SHARE = 0.1;
+const SAMPLE_LIMIT = raw(String(SAMPLE));
 
 /**
  * PostgreSQL, no status or reference id: the text part counted over the owner's narrow texts
@@ -207,47 +177,48 @@ export async function textCountFromTexts(q: Queryable, owner: Owner, f: SearchFi
   if (q.dialect !== 'postgres' || f.status !== null || f.referenceId !== null) return null;
   const needle = f.term.toLowerCase();
   // One round trip: the sample's share and the owner's number (null: never had a check).
-  const sample = await q.get<{ seen: number | string; matched: number | string; owner_no: number | null }>(
-    `SELECT COUNT(*) AS seen, COUNT(*) FILTER (WHERE strpos(search_text, ?) > 0) AS matched,
-       (SELECT owner_no FROM search_owners WHERE account_id = ? AND env = ?) AS owner_no
+  const s = sql`SELECT COUNT(*) AS seen, COUNT(*) FILTER (WHERE ${holds(q.dialect, 'search_text', needle)}) AS matched,
+       (SELECT owner_no FROM search_owners WHERE ${owned(owner)}) AS owner_no
      FROM (
-       SELECT search_text FROM checks WHERE account_id = ? AND env = ? ORDER BY created_at DESC, id DESC LIMIT ${SAMPLE}
-     ) newest`,
-    [needle, owner.accountId, owner.env, owner.accountId, owner.env],
+       SELECT search_text FROM checks WHERE ${owned(owner)} ORDER BY created_at DESC, id DESC LIMIT ${SAMPLE_LIMIT}
+     ) newest`;
+  const sample = await q.get<{ seen: number | string; matched: number | string; owner_no: number | null }>(
+    s.text,
+    s.params,
   );
   const seen = Number(sample?.seen ?? 0);
   const ownerNo = sample?.owner_no ?? null;
   if (seen === 0 || ownerNo === null || Number(sample?.matched ?? 0) < seen * BROAD_SHARE) return null;
-  return {
-    text: `(SELECT COUNT(*) FROM check_texts t WHERE t.owner_no = ? AND strpos(t.search_text, ?) > 0)`,
-    args: [ownerNo, needle],
-  };
+  return sql`(SELECT COUNT(*) FROM check_texts t WHERE t.owner_no = ${ownerNo} AND ${holds(q.dialect, 't.search_text', needle)})`;
 }
 
 /** How many of the owner's checks match: one statement, so one snapshot. */
 export async function countMatches(q: Queryable, owner: Owner, f: SearchFilter): Promise<number> {
-  const counted = (p: Sql): Sql => ({ text: `(SELECT COUNT(*) ${p.text})`, args: p.args });
+  const counted = (p: Sql): Sql => sql`(SELECT COUNT(*) ${p})`;
   const [text, byPayee, byAmount] = parts(q, owner, f);
   const all = [textCountFromIndex(q, owner, f) ?? (await textCountFromTexts(q, owner, f)) ?? counted(text)];
   if (byPayee !== undefined) all.push(counted(byPayee));
   if (byAmount !== undefined) all.push(amountCountByDifference(q, owner, f) ?? counted(byAmount));
-  const row = await q.get<{ n: number | string }>(
-    `SELECT ${all.map((c) => c.text).join(' + ')} AS n`,
-    all.flatMap((c) => c.args),
-  );
+  const s = sql`SELECT ${joinSql(all, ' + ')} AS n`;
+  const row = await q.get<{ n: number | string }>(s.text, s.params);
   return Number(row?.n ?? 0);
 }
 
 /** Every match's id, newest first: for a search with few matches, whose pages are then slices. */
 export async function allMatchIds(q: Queryable, owner: Owner, f: SearchFilter): Promise<string[]> {
-  const all = parts(q, owner, f);
-  const rows = await q.all<{ id: string }>(
-    `SELECT id FROM (${all.map((p) => `SELECT c.id, c.created_at ${p.text}`).join(' UNION ALL ')}) m
-     ORDER BY created_at DESC, id DESC`,
-    all.flatMap((p) => p.args),
+  const matches = joinSql(
+    parts(q, owner, f).map((p) => sql`SELECT c.id, c.created_at ${p}`),
+    ' UNION ALL ',
   );
+  const s = sql`SELECT id FROM (${matches}) m
+     ORDER BY created_at DESC, id DESC`;
+  const rows = await q.all<{ id: string }>(s.text, s.params);
   return rows.map((r) => r.id);
 }
+
+const NOTHING = raw('');
+const NEWEST_FIRST = raw('c.created_at DESC, c.id DESC');
+const OLDEST_FIRST = raw('c.created_at ASC, c.id ASC');
 
 /**
  * One page of a search with many matches, found by walking the owner's checks newest first (or
@@ -261,18 +232,14 @@ export async function matchPageIds(
   page: { limit: number; offset: number; total: number },
 ): Promise<string[]> {
   const needle = f.term.toLowerCase();
-  const s = scope(q.dialect, owner, f);
-  const payees = payeesNamed(owner, f.term, q.dialect);
   // Unary plus keeps SQLite off the amount index here: the walk must follow created_at.
-  const amount = f.termCents === null ? '' : ' OR +c.amount_cents = ?';
+  const amount = f.termCents === null ? NOTHING : sql` OR +c.amount_cents = ${f.termCents}`;
   const read = fromNearerEnd(page.offset, page.limit, page.total);
-  const order = read.ascending ? 'c.created_at ASC, c.id ASC' : 'c.created_at DESC, c.id DESC';
-  const rows = await q.all<{ id: string }>(
-    `SELECT c.id FROM checks c WHERE ${s.text}
-     AND (${holds(q.dialect, 'c.search_text')} OR c.payee_id IN (${payees.text})${amount})
-     ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [...s.args, needle, ...payees.args, ...(f.termCents === null ? [] : [f.termCents]), read.limit, read.offset],
-  );
+  const order = read.ascending ? OLDEST_FIRST : NEWEST_FIRST;
+  const s = sql`SELECT c.id FROM checks c WHERE ${scope(q.dialect, owner, f)}
+     AND (${holds(q.dialect, 'c.search_text', needle)} OR c.payee_id IN (${payeesNamed(owner, f.term, q.dialect)})${amount})
+     ORDER BY ${order} LIMIT ${read.limit} OFFSET ${read.offset}`;
+  const rows = await q.all<{ id: string }>(s.text, s.params);
   const ids = rows.map((r) => r.id);
   return read.ascending ? ids.reverse() : ids;
 }

@@ -4,6 +4,7 @@
 // so their ids scope every query here.
 import type { Queryable } from '../db.ts';
 import { weeksAfter } from '../dialect.ts';
+import { inList, raw, sql } from '../sql.ts';
 
 export interface WeekTotal {
   bankAccountId: string;
@@ -41,14 +42,13 @@ async function byWeek(
   to: string,
 ): Promise<WeekTotal[]> {
   if (bankAccountIds.length === 0) return [];
-  const indexedBy = q.dialect === 'sqlite' ? ` INDEXED BY ${index}` : '';
-  const rows = await q.all<Row>(
-    `SELECT bank_account_id, ${weeksAfter(q.dialect, column)} AS week, COUNT(*) AS n, SUM(COALESCE(amount_cents, 0)) AS cents
+  const indexedBy = raw(q.dialect === 'sqlite' ? ` INDEXED BY ${index}` : '');
+  const date = raw(column);
+  const s = sql`SELECT bank_account_id, ${weeksAfter(q.dialect, column, from)} AS week, COUNT(*) AS n, SUM(COALESCE(amount_cents, 0)) AS cents
      FROM checks${indexedBy}
-     WHERE bank_account_id IN (${bankAccountIds.map(() => '?').join(', ')}) AND ${column} >= ? AND ${column} <= ?
-     GROUP BY bank_account_id, week`,
-    [from, ...bankAccountIds, from, to],
-  );
+     WHERE bank_account_id IN ${inList(bankAccountIds)} AND ${date} >= ${from} AND ${date} <= ${to}
+     GROUP BY bank_account_id, week`;
+  const rows = await q.all<Row>(s.text, s.params);
   return rows.map(toTotal);
 }
 

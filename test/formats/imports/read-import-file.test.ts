@@ -78,6 +78,11 @@ describe('readImportFile, the import step a worker thread can run', () => {
           { issueDate: '11/02/2026', serialNumber: '1045', payee: 'Acme', amount: '1,234.50', memo: 'Paper, October' },
           { issueDate: '2026-11-03', serialNumber: 'x1', payee: 'pay_abc', amount: '-5', memo: '' },
         ],
+        // No known export, line 1 the header, money out as positive (the default): nothing left out.
+        layout: null,
+        headerLine: 1,
+        moneyOut: 'positive',
+        leftOut: [],
       },
     });
     const refused = readImportFile('Name\n"open', { kind: 'payees' });

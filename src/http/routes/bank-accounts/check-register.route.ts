@@ -1,6 +1,6 @@
 // /bankAccounts/{bankAccountId}/register and /clearedItems: the check register with its
 // outstanding figures, and the bank's cleared-items file matched against it (docs/reconciliation.md).
-// The file arrives as the body itself (Content-Type: text/csv), parsed in this scope only.
+// The file arrives as the body itself (CSV, OFX or BAI2 text), parsed in this scope only.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_CLEARED_ITEMS_BYTES } from '../../../domain/cleared-items.ts';
 import { AppError } from '../../../errors.ts';
@@ -10,6 +10,7 @@ import * as checkRegisterService from '../../../services/check-register.service.
 import { principalOf } from '../../plugins/auth.ts';
 import { metaWire, outstandingWire, reconciliationWire, registerRowWire } from '../../presenters.ts';
 import {
+  CLEARED_ITEMS_CONTENT_TYPES,
   ClearedItemsBody,
   ClearedItemsQuery,
   ClearedItemsResponse,
@@ -18,11 +19,12 @@ import {
 } from '../../../schemas/check-register.ts';
 import { errorResponses, IdParam, pageOf, pathId } from '../../../schemas/common.ts';
 
-const CSV_ONLY = 'Send the cleared-items file as the request body with Content-Type: text/csv.';
+const FILE_ONLY =
+  "Send the bank's file as the request body with Content-Type text/csv, text/plain, application/x-ofx or application/vnd.intu.qfx.";
 
 export const checkRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.addContentTypeParser(
-    'text/csv',
+    CLEARED_ITEMS_CONTENT_TYPES,
     { parseAs: 'string', bodyLimit: MAX_CLEARED_ITEMS_BYTES },
     (_request, body, done) => done(null, String(body)),
   );
@@ -68,18 +70,18 @@ export const checkRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContex
     {
       schema: {
         summary:
-          "Reconcile the bank's cleared-items CSV: matched checks clear, mismatches are listed (addition to the spec)",
+          "Reconcile the bank's file (CSV, OFX/QFX or BAI2): matched checks clear, mismatches are listed (addition to the spec)",
         description:
-          "Rows are matched on check number AND amount. Matched checks are cleared with the row's date, all in one transaction; mismatched rows (unknown number, amount differs, void, never issued, already cleared, listed twice) change nothing. A file that cannot be read is a 422 and clears nothing. At most 1 MiB and 10,000 rows.",
+          "Rows are matched on check number AND amount. Matched checks are cleared with the row's date, all in one transaction; mismatched rows (unknown number, amount differs, void, never issued, already cleared, listed twice) change nothing. Only money out clears a check: credits carrying a number are listed in `credits`. A file that cannot be read is a 422 and clears nothing. At most 1 MiB and 10,000 rows.",
         tags: ['reconciliation'],
         params: IdParam('bankAccountId'),
         querystring: ClearedItemsQuery,
-        consumes: ['text/csv'],
+        consumes: CLEARED_ITEMS_CONTENT_TYPES,
         body: ClearedItemsBody,
         response: { 200: ClearedItemsResponse, ...errorResponses(404, 413) },
       },
       preValidation: async (request) => {
-        if (typeof request.body !== 'string') throw new AppError('bad_request', CSV_ONLY);
+        if (typeof request.body !== 'string') throw new AppError('bad_request', FILE_ONLY);
         if (request.body.trim() === '') throw new AppError('validation', 'The cleared-items file is empty.');
       },
     },

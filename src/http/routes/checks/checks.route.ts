@@ -5,8 +5,11 @@ import * as checkList from '../../../services/checks/list.service.ts';
 import * as checkService from '../../../services/checks/write.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
+import { mailingsOfChecks } from '../../../services/mailing.service.ts';
 import { principalOf } from '../../plugins/auth.ts';
-import { checkWire, createdCheckWire, metaWire } from '../../presenters.ts';
+import { checkWire, checkWithApprovalWire, createdCheckWire, metaWire } from '../../presenters.ts';
+import * as approvals from '../../../services/approvals/approvals.service.ts';
+import { NOT_REQUIRED } from '../../../domain/approvals/policy.ts';
 import {
   CheckEditBody,
   CheckMessageResponse,
@@ -54,19 +57,30 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     async (request) => {
       const principal = principalOf(request);
       const { perPage, page } = pageOf(request.query);
-      const { status, term, referenceId } = request.query;
-      const result = await checkList.listChecks(ctx, principal, {
-        perPage,
-        page,
-        term: term === undefined || term === '' ? null : term,
-        status: status === undefined || status === '' ? null : statusCode(status),
-        referenceId: referenceId === undefined || referenceId === '' ? null : referenceId,
-      });
+      const { status, term, referenceId, approval } = request.query;
+      const result =
+        approval === undefined || approval === ''
+          ? await checkList.listChecks(ctx, principal, {
+              perPage,
+              page,
+              term: term === undefined || term === '' ? null : term,
+              status: status === undefined || status === '' ? null : statusCode(status),
+              referenceId: referenceId === undefined || referenceId === '' ? null : referenceId,
+            })
+          : await approvals.listByApproval(ctx, principal, approval, perPage, page);
+      const held = await approvals.approvalsFor(
+        ctx.db,
+        principal,
+        result.checks.map((c) => c.id),
+      );
+      const mailings = await mailingsOfChecks(ctx, principal, result.checks);
       return {
         success: true as const,
         data: {
           meta: metaWire(result.total, page, perPage),
-          checks: result.checks.map((c) => checkWire(c, principal.timeZone)),
+          checks: result.checks.map((c) =>
+            checkWithApprovalWire(c, principal.timeZone, held.get(c.id) ?? NOT_REQUIRED, mailings.get(c.id)),
+          ),
         },
       };
     },
@@ -85,7 +99,17 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     async (request) => {
       const principal = principalOf(request);
       const check = await checkService.getCheck(ctx, principal, pathId(request.params, 'checkId'));
-      return { success: true as const, data: checkWire(check, principal.timeZone) };
+      const held = await approvals.approvalsFor(ctx.db, principal, [check.id]);
+      const mailings = await mailingsOfChecks(ctx, principal, [check]);
+      return {
+        success: true as const,
+        data: checkWithApprovalWire(
+          check,
+          principal.timeZone,
+          held.get(check.id) ?? NOT_REQUIRED,
+          mailings.get(check.id),
+        ),
+      };
     },
   );
 
@@ -102,10 +126,11 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     async (request) => {
       const principal = principalOf(request);
       const check = await lifecycle.voidCheck(ctx, principal, pathId(request.params, 'checkId'));
+      const mailings = await mailingsOfChecks(ctx, principal, [check]);
       return {
         success: true as const,
         message: 'Check voided successfully.',
-        data: checkWire(check, principal.timeZone),
+        data: checkWire(check, principal.timeZone, mailings.get(check.id)),
       };
     },
   );

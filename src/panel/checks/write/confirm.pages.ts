@@ -1,5 +1,6 @@
 // What can still happen to a check, from its page: the buttons (checks.pages.ts shows them) and
 // the pages that ask before a check is deleted (while new) or voided (final).
+import { needs } from '../../shell/access.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Check } from '../../../domain/check.ts';
 import { canHappen, isEditable, statusName } from '../../../domain/check-status.ts';
@@ -39,7 +40,7 @@ ${env === 'live' ? html`<input type="hidden" name="env" value="live">` : ''}
 export async function checkConfirmPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/:id/delete', async (request, reply) => {
+  app.get('/:id/delete', needs('checks.write'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const check = await editableCheck(deps, principalFor(request, env), id, 'deleted');
@@ -51,14 +52,14 @@ export async function checkConfirmPages(app: FastifyInstance, deps: PanelDeps): 
     });
   });
 
-  app.post('/:id/delete', async (request, reply) => {
+  app.post('/:id/delete', needs('checks.write'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await lifecycle.deleteCheck(ctx, principalFor(request, env), id);
     return reply.redirect(withEnv('/panel/checks?notice=check-deleted', env), 303);
   });
 
-  app.get('/:id/void', async (request, reply) => {
+  app.get('/:id/void', needs('checks.void'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     const check = await checkService.getCheck(ctx, principalFor(request, env), id);
@@ -71,7 +72,7 @@ export async function checkConfirmPages(app: FastifyInstance, deps: PanelDeps): 
     });
   });
 
-  app.post('/:id/void', async (request, reply) => {
+  app.post('/:id/void', needs('checks.void'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
     await lifecycle.voidCheck(ctx, principalFor(request, env), id);

@@ -1,5 +1,6 @@
 // Editing a check that is still new: the form filled from the check, saved through editCheck
 // (PUT /checks/{id}) and, when its lines changed, attachVoucher, in one transaction.
+import { needs } from '../../shell/access.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Check } from '../../../domain/check.ts';
 import type { Environment } from '../../../domain/owner.ts';
@@ -36,7 +37,7 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
     fixedBankAccount: check.bankAccountName,
   });
 
-  app.get('/:id/edit', async (request, reply) => {
+  app.get('/:id/edit', needs('checks.write'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };
@@ -45,7 +46,7 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
     return showForm(deps, request, reply, env, editForm(check, env), values, null);
   });
 
-  app.post('/:id/edit', async (request, reply) => {
+  app.post('/:id/edit', needs('checks.write'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const { id } = request.params as { id: string };

@@ -1,6 +1,7 @@
 // The two small JSON answers the check form's script asks while the operator types: payee
 // suggestions and an amount in words. Both read the signed-in account's own data in the current
 // environment, and are bounded (20 payees, one amount).
+import { needsForJson } from '../../shell/access.ts';
 import type { FastifyInstance } from 'fastify';
 import { amountInWords } from '../../../domain/amount-words.ts';
 import { MAX_TERM_LENGTH } from '../../../domain/paging.ts';
@@ -17,7 +18,7 @@ export async function checkLookupPages(app: FastifyInstance, deps: PanelDeps): P
 
   // What the form's script asks while the operator types. Both are reads of the signed-in
   // account's own data in the current environment, and bounded (20 payees, one amount).
-  app.get('/payees/search', async (request, reply) => {
+  app.get('/payees/search', needsForJson('read'), async (request, reply) => {
     const env = envOf(request);
     const term = queryText(request.query, 'term').trim().slice(0, MAX_TERM_LENGTH);
     const found = await payeeService.listPayees(ctx, principalFor(request, env), {
@@ -30,7 +31,7 @@ export async function checkLookupPages(app: FastifyInstance, deps: PanelDeps): P
     });
   });
 
-  app.get('/amount-in-words', async (request, reply) => {
+  app.get('/amount-in-words', needsForJson('read'), async (request, reply) => {
     const amount = queryText(request.query, 'amount').trim().slice(0, 40);
     let answer: { words: string; message: string };
     try {

@@ -3,6 +3,7 @@
 // as the API's POST /checks does; a new payee typed into the form is created in the same
 // transaction as the check (writeCheckWithNewPayee): if the check is refused, the payee is not
 // kept either.
+import { needs } from '../../shell/access.ts';
 import type { FastifyInstance } from 'fastify';
 import { today } from '../../../domain/dates.ts';
 import type { Environment } from '../../../domain/owner.ts';
@@ -28,7 +29,7 @@ const NEW_FORM = (env: Environment): FormPage => ({
 export async function checkWritePages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const { ctx } = deps;
 
-  app.get('/new', async (request, reply) => {
+  app.get('/new', needs('checks.write'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const from = queryText(request.query, 'from');
@@ -41,7 +42,7 @@ export async function checkWritePages(app: FastifyInstance, deps: PanelDeps): Pr
     return showForm(deps, request, reply, env, NEW_FORM(env), values, null);
   });
 
-  app.post('/new', async (request, reply) => {
+  app.post('/new', needs('checks.write'), async (request, reply) => {
     const env = envOf(request);
     const principal = principalFor(request, env);
     const values = valuesFromForm(request.body);

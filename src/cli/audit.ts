@@ -1,0 +1,35 @@
+// `checkwriter audit verify`: walks every company's audit chain (docs/audit.md) and prints, per
+// company, how many records fit, or the first record that does not (its seq, id and why).
+// Exits 1 when any chain is broken, so a scheduled job or a script can act on it.
+import { verifyAll } from '../services/audit.service.ts';
+
+export const AUDIT_USAGE = `  audit verify                            check every company's audit trail chain: prints each
+                                          company's record count and OK, or the first record
+                                          that does not fit; exits 1 if any does not`;
+
+export async function auditCommand(
+  q: Parameters<typeof verifyAll>[0],
+  sub: string | undefined,
+  out: (line: string) => void,
+): Promise<number> {
+  if (sub !== 'verify') {
+    out(`Usage:\n${AUDIT_USAGE}`);
+    return 2;
+  }
+  const verdicts = await verifyAll(q);
+  let broken = 0;
+  for (const v of verdicts) {
+    if (v.ok) out(`${v.accountId}: ${v.count} records OK`);
+    else {
+      broken += 1;
+      out(`${v.accountId}: BROKEN at record ${v.seq} (${v.id}): ${v.what}; ${v.count} records before it fit`);
+    }
+  }
+  if (verdicts.length === 0) out('no audit records yet');
+  out(
+    broken === 0
+      ? `audit trail OK (${verdicts.length} companies)`
+      : `audit trail BROKEN in ${broken} of ${verdicts.length} companies`,
+  );
+  return broken === 0 ? 0 : 1;
+}

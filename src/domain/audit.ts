@@ -1,0 +1,180 @@
+// The audit trail's records (docs/audit.md): who did what, from where, with the fields changed.
+// Each record carries the hash of its company's previous record, so a record changed or removed
+// by hand no longer fits the chain and `checkwriter audit verify` names it.
+import { createHash } from 'node:crypto';
+import type { Actor } from './actor.ts';
+import { actorLabel } from './actor.ts';
+import { maskAccountNumber } from './account-number.ts';
+import type { Environment } from './owner.ts';
+
+/** Where a request came from, as the audit trail records it. */
+export interface Origin {
+  readonly ip: string;
+  readonly userAgent: string;
+  readonly requestId: string;
+}
+
+export const NO_ORIGIN: Origin = { ip: '', userAgent: '', requestId: '' };
+
+/** A changed field: old and new as the audit trail shows them (masked, never a secret). */
+export interface FieldChange {
+  readonly field: string;
+  readonly old: string | null;
+  readonly new: string | null;
+}
+
+/** What a service says happened; `record` adds who, when, where and the chain. */
+export interface AuditEvent {
+  readonly action: string;
+  readonly objectType: string;
+  readonly objectId: string;
+  readonly changes?: readonly FieldChange[];
+}
+
+/** One stored record of the trail, in the order its hash reads it. */
+export interface AuditRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly seq: number;
+  readonly at: number;
+  /** The environment the event touched; '' for the company as a whole (sign-in, settings). */
+  readonly env: Environment | '';
+  readonly actorKind: Actor['kind'];
+  readonly actorId: string;
+  readonly actorLabel: string;
+  readonly role: string;
+  readonly ip: string;
+  readonly userAgent: string;
+  readonly requestId: string;
+  readonly action: string;
+  readonly objectType: string;
+  readonly objectId: string;
+  readonly changes: readonly FieldChange[];
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/** The hash the first record of a company follows. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The actor's columns: kind, id, label and role (a person's role, else empty). */
+export function actorColumns(actor: Actor): { kind: Actor['kind']; id: string; label: string; role: string } {
+  switch (actor.kind) {
+    case 'person':
+      return {
+        kind: 'person',
+        id: actor.personId !== '' ? actor.personId : actor.email,
+        label: actorLabel(actor),
+        role: actor.role,
+      };
+    case 'api-key':
+      return { kind: 'api-key', id: actor.keyId, label: actorLabel(actor), role: '' };
+    case 'system':
+      return { kind: 'system', id: actor.what, label: actorLabel(actor), role: '' };
+  }
+}
+
+/**
+ * The canonical text a record's hash is taken over: every field but the hash itself, in a fixed
+ * order, as one JSON array (numbers as numbers, the changes as their own array of
+ * [field, old, new]), so the same record always gives the same bytes on every server and database.
+ */
+export function canonicalForm(record: Omit<AuditRecord, 'hash'>): string {
+  return JSON.stringify([
+    record.id,
+    record.accountId,
+    record.seq,
+    record.at,
+    record.env,
+    record.actorKind,
+    record.actorId,
+    record.actorLabel,
+    record.role,
+    record.ip,
+    record.userAgent,
+    record.requestId,
+    record.action,
+    record.objectType,
+    record.objectId,
+    record.changes.map((change) => [change.field, change.old, change.new]),
+    record.prevHash,
+  ]);
+}
+
+export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
+  return createHash('sha256').update(canonicalForm(record), 'utf8').digest('hex');
+}
+
+// Field names whose values never enter the trail: the change is recorded, the value is not.
+const SECRET_FIELD = /pass(word)?|secret|token|otp|totp|recovery|code_hash|key_hash|signing|private/i;
+// Field names holding a bank account number: recorded by their last four digits.
+const ACCOUNT_NUMBER_FIELD = /account_?number/i;
+/** What the trail shows for a secret's change. */
+export const SECRET_CHANGED = '[changed]';
+
+/** A value as the trail may show it: account numbers masked to their last four, secrets never. */
+export function auditValue(field: string, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const kind = kindOf(field);
+  if (kind === 'secret') return SECRET_CHANGED;
+  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return kind === 'account-number' ? maskAccountNumber(text) : text;
+}
+
+// Field names are few and fixed (the services name them), so each is classified once: every
+// check written runs this for each of its fields.
+const KINDS = new Map<string, 'secret' | 'account-number' | 'plain'>();
+
+function kindOf(field: string): 'secret' | 'account-number' | 'plain' {
+  let kind = KINDS.get(field);
+  if (kind === undefined) {
+    kind = SECRET_FIELD.test(field) ? 'secret' : ACCOUNT_NUMBER_FIELD.test(field) ? 'account-number' : 'plain';
+    if (KINDS.size < 1000) KINDS.set(field, kind);
+  }
+  return kind;
+}
+
+/**
+ * The fields that differ between two versions of an object, each value shown as `auditValue`
+ * allows; `fields` names the ones worth recording (in that order). A created object is compared
+ * with `null` (every field new), a deleted one with `null` as the new.
+ */
+export function changesBetween(before: object | null, after: object | null, fields: readonly string[]): FieldChange[] {
+  const out: FieldChange[] = [];
+  const was = before as Readonly<Record<string, unknown>> | null;
+  const is = after as Readonly<Record<string, unknown>> | null;
+  for (const field of fields) {
+    const old = auditValue(field, was?.[field]);
+    const now = auditValue(field, is?.[field]);
+    if (old === now) continue;
+    if (old === SECRET_CHANGED || now === SECRET_CHANGED) {
+      out.push({ field, old: old === null ? null : SECRET_CHANGED, new: now === null ? null : SECRET_CHANGED });
+      continue;
+    }
+    out.push({ field, old, new: now });
+  }
+  return out;
+}
+
+/** Bounds of what one record may hold, so a hostile value cannot swell the trail. */
+const MAX_VALUE = 500;
+
+export function boundedChanges(changes: readonly FieldChange[]): FieldChange[] {
+  const cut = (value: string | null): string | null =>
+    value === null || value.length <= MAX_VALUE ? value : `${value.slice(0, MAX_VALUE)}…`;
+  return changes.map((change) => ({ field: change.field, old: cut(change.old), new: cut(change.new) }));
+}
+
+/** The parts of a request the origin is read from (a Fastify request has them). */
+export interface RequestLike {
+  readonly ip: string;
+  readonly id: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** Where a request came from: its address (after the trusted proxies), user agent and request id. */
+export function originOf(request: RequestLike): Origin {
+  const agent = request.headers['user-agent'];
+  const userAgent = typeof agent === 'string' ? agent : '';
+  return { ip: request.ip, userAgent: userAgent.slice(0, 500), requestId: request.id };
+}

@@ -1,0 +1,435 @@
+// The second factor in the panel (docs/team.md, "Second factor"):
+// - /panel/sign-in/factor: after the right password, a half-signed session reaches only this page
+//   until an app code, a recovery code or a passkey is given;
+// - /panel/step-up: the same proof again before the riskiest acts (shell/step-up.ts), then back;
+// - /panel/security: the person's own factors — an authenticator app by QR code (the secret also
+//   as text), recovery codes shown once, passkeys — and, for an owner, requiring a factor of everyone.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { originOf } from '../../domain/audit.ts';
+import { AppError } from '../../errors.ts';
+import * as peopleService from '../../services/people/people.service.ts';
+import * as secondFactor from '../../services/people/second-factor.service.ts';
+import type { PanelDeps } from '../shell/deps.ts';
+import { field, queryText } from '../shell/form.ts';
+import { type Html, html } from '../shell/html.ts';
+import { csrfField, page, sendPage, when } from '../shell/layout.ts';
+import { signedInOf } from '../shell/session.ts';
+import { enrolmentPage, panelPath } from '../shell/step-up.ts';
+import { FACTOR_SCRIPTS, PASSKEY_SCRIPT, WEBAUTHN_SCRIPT } from './factor-assets.ts';
+
+export { FACTOR_SCRIPTS };
+
+const PUBLIC = { config: { panelPublic: true } };
+/** Removing a factor or replacing the recovery codes asks for a recent factor too. */
+const ENROLMENT_STEP_UP = { config: { action: 'read' as const, factorEnrolment: true, stepUp: true } };
+
+function retryAfter(ms: number): AppError {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError(
+    'rate_limited',
+    `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+function whoOf(request: FastifyRequest, signedIn: peopleService.SignedIn): secondFactor.FactorActor {
+  return { accountId: signedIn.account.id, actor: peopleService.actorOf(signedIn), origin: originOf(request) };
+}
+
+const PROBLEMS = {
+  wrong: 'That code is not right. Enter the six digits your app shows now, or one of your recovery codes.',
+  reused: 'That code was already used. Wait for your app to show the next one.',
+  passkey: 'The passkey was not accepted. Try again, or enter a code.',
+} as const;
+
+/** The forms that prove the factor: a code (app or recovery), and a passkey when the person has one. */
+function proveForms(request: FastifyRequest, action: string, next: string, hasPasskey: boolean): Html {
+  const passkey = hasPasskey
+    ? html`<form method="post" action="${action}/passkey" class="card" data-passkey="prove" data-options="${action}/passkey-options" data-problem="passkey-problem">${csrfField(request)}
+<input type="hidden" name="next" value="${next}"><input type="hidden" name="response" value="">
+<h2>Use a passkey</h2><p class="hint">Your browser asks your device or security key.</p>
+<p id="passkey-problem" class="field-error" role="status"></p>
+<button type="submit">Use a passkey</button></form>`
+    : '';
+  return html`<form method="post" action="${action}" class="card">${csrfField(request)}
+<input type="hidden" name="next" value="${next}">
+<label for="code">Code <span class="hint">— six digits from your authenticator app, or a recovery code</span></label>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="20" autofocus>
+<button type="submit">Continue</button></form>${passkey}`;
+}
+
+export async function secondFactorPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+  const { ctx, limits } = deps;
+
+  // ---- sign-in: the factor after the password ----
+
+  const pendingOf = (request: FastifyRequest): peopleService.SignedIn | null => request.panel.pendingFactor ?? null;
+  /** The half-signed session a factor form answers for; past its ten minutes, sign in again. */
+  const pendingOrExpired = (request: FastifyRequest): peopleService.SignedIn => {
+    const who = pendingOf(request);
+    if (who === null) throw new AppError('unauthenticated', 'Your sign-in has expired. Sign in again.');
+    return who;
+  };
+  const tokenOf = (request: FastifyRequest): string => {
+    const token = request.panel.sessionToken;
+    if (token === null) throw new AppError('unauthenticated', 'Your session has ended. Sign in and try again.');
+    return token;
+  };
+
+  const factorPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: peopleService.SignedIn,
+    options: { step: 'sign-in' | 'step-up'; next: string; problem?: string; status?: number },
+  ): Promise<FastifyReply> => {
+    const summary = await secondFactor.factorsOf(ctx, who.person.id);
+    const action = options.step === 'sign-in' ? '/panel/sign-in/factor' : '/panel/step-up';
+    const intro =
+      options.step === 'sign-in'
+        ? html`<h1>Second factor</h1><p>Your password was right. Now prove it is you with your second factor.</p>`
+        : html`<h1>Confirm it is you</h1><p>This is one of the acts that ask for your second factor again when the last time was more than ten minutes ago. You go back to the page you were on afterwards.</p>`;
+    const signOut =
+      options.step === 'sign-in'
+        ? html`<form method="post" action="/panel/sign-out">${csrfField(request)}<button class="secondary" type="submit">Cancel and sign out</button></form>`
+        : html`<p><a href="/panel">Back to the panel</a></p>`;
+    return sendPage(
+      reply,
+      page(
+        {
+          title: options.step === 'sign-in' ? 'Second factor' : 'Confirm it is you',
+          request,
+          narrow: true,
+          problem: options.problem,
+          scripts: summary.passkeys.length > 0 ? [WEBAUTHN_SCRIPT.path, PASSKEY_SCRIPT.path] : [],
+        },
+        html`${intro}${proveForms(request, action, options.next, summary.passkeys.length > 0)}${signOut}`,
+      ),
+      options.status ?? 200,
+    );
+  };
+
+  /** What a proof's outcome answers: on to `next`, or the page again with the problem. */
+  const afterProof = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: peopleService.SignedIn,
+    step: 'sign-in' | 'step-up',
+    next: string,
+    outcome: secondFactor.ProveOutcome,
+    problem: string,
+  ): Promise<FastifyReply> => {
+    if (typeof outcome === 'object') throw retryAfter(outcome.wait);
+    if (outcome === 'passed') return reply.redirect(next, 303);
+    return factorPage(request, reply, who, {
+      step,
+      next,
+      problem: outcome === 'reused' ? PROBLEMS.reused : problem,
+      status: 401,
+    });
+  };
+
+  app.get('/sign-in/factor', PUBLIC, async (request, reply) => {
+    const next = panelPath(queryText(request.query, 'next')) ?? '/panel';
+    const who = pendingOf(request);
+    if (who === null) return reply.redirect(request.panel.signedIn === null ? '/panel/sign-in' : next, 303);
+    return factorPage(request, reply, who, { step: 'sign-in', next });
+  });
+
+  app.post('/sign-in/factor', PUBLIC, async (request, reply) => {
+    const next = panelPath(field(request.body, 'next')) ?? '/panel';
+    const who = pendingOrExpired(request);
+    const outcome = await secondFactor.proveWithCode(
+      ctx,
+      limits,
+      { ...whoOf(request, who), signingIn: true },
+      who.person,
+      tokenOf(request),
+      field(request.body, 'code'),
+    );
+    return afterProof(request, reply, who, 'sign-in', next, outcome, PROBLEMS.wrong);
+  });
+
+  app.post('/sign-in/factor/passkey-options', PUBLIC, async (request, reply) => {
+    const who = pendingOrExpired(request);
+    return reply.send(await secondFactor.passkeyAuthenticationOptions(ctx, who.person.id, tokenOf(request)));
+  });
+
+  app.post('/sign-in/factor/passkey', PUBLIC, async (request, reply) => {
+    const next = panelPath(field(request.body, 'next')) ?? '/panel';
+    const who = pendingOrExpired(request);
+    const outcome = await secondFactor.proveWithPasskey(
+      ctx,
+      limits,
+      { ...whoOf(request, who), signingIn: true },
+      who.person.id,
+      tokenOf(request),
+      parseJson(field(request.body, 'response')),
+    );
+    return afterProof(request, reply, who, 'sign-in', next, outcome, PROBLEMS.passkey);
+  });
+
+  // ---- step-up: the factor again, then back ----
+
+  const STEP_UP = enrolmentPage('read');
+
+  app.get('/step-up', STEP_UP, async (request, reply) => {
+    const next = panelPath(queryText(request.query, 'next')) ?? '/panel';
+    return factorPage(request, reply, signedInOf(request), { step: 'step-up', next });
+  });
+
+  app.post('/step-up', STEP_UP, async (request, reply) => {
+    const next = panelPath(field(request.body, 'next')) ?? '/panel';
+    const who = signedInOf(request);
+    const outcome = await secondFactor.proveWithCode(
+      ctx,
+      limits,
+      whoOf(request, who),
+      who.person,
+      tokenOf(request),
+      field(request.body, 'code'),
+    );
+    return afterProof(request, reply, who, 'step-up', next, outcome, PROBLEMS.wrong);
+  });
+
+  app.post('/step-up/passkey-options', STEP_UP, async (request, reply) =>
+    reply.send(await secondFactor.passkeyAuthenticationOptions(ctx, signedInOf(request).person.id, tokenOf(request))),
+  );
+
+  app.post('/step-up/passkey', STEP_UP, async (request, reply) => {
+    const next = panelPath(field(request.body, 'next')) ?? '/panel';
+    const who = signedInOf(request);
+    const outcome = await secondFactor.proveWithPasskey(
+      ctx,
+      limits,
+      whoOf(request, who),
+      who.person.id,
+      tokenOf(request),
+      parseJson(field(request.body, 'response')),
+    );
+    return afterProof(request, reply, who, 'step-up', next, outcome, PROBLEMS.passkey);
+  });
+
+  // ---- the security page: the person's own factors ----
+
+  const securityPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: { problem?: string; notice?: string; recoveryCodes?: readonly string[]; status?: number } = {},
+  ): Promise<FastifyReply> => {
+    const who = signedInOf(request);
+    const summary = await secondFactor.factorsOf(ctx, who.person.id);
+    const required = await secondFactor.factorRequired(ctx, who.account.id, who.membership);
+    const everyone = await secondFactor.isFactorRequiredOfEveryone(ctx, who.account.id);
+    const pending =
+      summary.totp === 'pending' ? await secondFactor.pendingTotp(ctx, who.person.id, who.person.email) : null;
+    const noticeKey = queryText(request.query, 'notice');
+    const notice =
+      options.notice ??
+      (noticeKey === 'factor-required'
+        ? `Your role in ${who.account.company.trim() === '' ? 'this company' : who.account.company} requires a second factor. Set one up to go on.`
+        : undefined);
+
+    const codes =
+      options.recoveryCodes === undefined
+        ? ''
+        : html`<section class="card" aria-labelledby="codes-heading"><h2 id="codes-heading">Your recovery codes</h2>
+<p><strong>Save these now: they are shown only once.</strong> Each works one time, in place of a code from your app, if you lose it.</p>
+<ul class="plain" id="recovery-codes">${options.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}</ul></section>`;
+
+    const app =
+      summary.totp === 'confirmed'
+        ? html`<p>An authenticator app is set up.</p>
+<form method="post" action="/panel/security/totp/remove">${csrfField(request)}<button class="danger" type="submit">Remove the authenticator app</button></form>`
+        : pending !== null
+          ? html`<ol><li>Scan this QR code with your authenticator app, or type the secret into it.</li><li>Enter the six digits it shows.</li></ol>
+<p><img src="data:image/svg+xml;base64,${Buffer.from(pending.qrSvg).toString('base64')}" width="200" height="200" alt="QR code of the authenticator app's secret (the same secret is written below)"></p>
+<p>Secret: <code class="secret" id="totp-secret">${pending.secret}</code></p>
+<form method="post" action="/panel/security/totp/confirm">${csrfField(request)}
+<label for="totp-code">Code from your app</label><input id="totp-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="6" pattern="[0-9]{6}">
+<button type="submit">Confirm the app</button></form>`
+          : html`<p>Use an app such as 1Password, Google Authenticator or Authy that shows a new six-digit code every 30 seconds.</p>
+<form method="post" action="/panel/security/totp/start">${csrfField(request)}<button type="submit">Set up an authenticator app</button></form>`;
+
+    // Adding a passkey changes how this person signs in: with their factor proven long ago, they
+    // prove it first (the ceremony's options would be refused).
+    const stale =
+      (summary.totp === 'confirmed' || summary.passkeys.length > 0) &&
+      (await secondFactor.stepUpDue(ctx, who.person.id, who.factorAt ?? null));
+    const addPasskey = stale
+      ? html`<p><a href="/panel/step-up?next=%2Fpanel%2Fsecurity">Confirm it is you</a> to add a passkey.</p>`
+      : html`<form method="post" action="/panel/security/passkeys" data-passkey="register" data-options="/panel/security/passkeys/options" data-problem="passkey-problem">${csrfField(request)}
+<input type="hidden" name="response" value="">
+<label for="passkey-name">Name of the new passkey <span class="hint">— to tell your devices apart</span></label><input id="passkey-name" name="name" type="text" maxlength="60" value="Passkey">
+<p id="passkey-problem" class="field-error" role="status"></p>
+<button type="submit">Add a passkey</button></form>`;
+    const passkeys = html`${
+      summary.passkeys.length === 0
+        ? html`<p>No passkeys yet.</p>`
+        : html`<ul class="plain">${summary.passkeys.map(
+            (p) =>
+              html`<li>${p.name} <span class="hint">— added ${when(p.createdAt, who.account.timeZone)}</span>
+<form method="post" action="/panel/security/passkeys/remove" class="inline">${csrfField(request)}<input type="hidden" name="id" value="${p.id}"><button class="small secondary" type="submit">Remove ${p.name}</button></form></li>`,
+          )}</ul>`
+    }
+${addPasskey}`;
+
+    const hasAny = summary.totp === 'confirmed' || summary.passkeys.length > 0;
+    const recovery = hasAny
+      ? html`<p>${summary.recoveryCodesLeft} of ${secondFactor.RECOVERY_CODE_COUNT} recovery codes unused.</p>
+<form method="post" action="/panel/security/recovery-codes">${csrfField(request)}<button class="secondary" type="submit">Make new recovery codes</button></form>
+<p class="hint">New codes replace the old ones: the old ones stop working.</p>`
+      : html`<p>You get ten recovery codes when you set up your first factor.</p>`;
+
+    const policy =
+      who.membership.role === 'owner'
+        ? html`<section class="card" aria-labelledby="policy-heading"><h2 id="policy-heading">Everyone in ${who.account.company.trim() === '' ? 'this company' : who.account.company}</h2>
+<p>Owners, admins and approvers always need a second factor.</p>
+<form method="post" action="/panel/security/require">${csrfField(request)}
+<input type="hidden" name="required" value="${everyone ? 'no' : 'yes'}">
+<p>${everyone ? 'Everyone in the company must have a second factor.' : 'Other roles may sign in with a password alone.'}</p>
+<button type="submit" class="secondary">${everyone ? 'Stop requiring it of everyone' : 'Require a second factor of everyone'}</button></form></section>`
+        : '';
+
+    return sendPage(
+      reply,
+      page(
+        {
+          title: 'Security',
+          request,
+          problem: options.problem,
+          notice,
+          scripts: [WEBAUTHN_SCRIPT.path, PASSKEY_SCRIPT.path],
+        },
+        html`<h1>Security</h1>
+<p>${required ? 'Your role requires a second factor: after your password, sign-in asks for a code from your app or a passkey.' : 'A second factor keeps your account safe when your password is not: after it, sign-in asks for a code from your app or a passkey.'}</p>
+${codes}
+<section class="card" aria-labelledby="app-heading"><h2 id="app-heading">Authenticator app</h2>${app}</section>
+<section class="card" aria-labelledby="passkeys-heading"><h2 id="passkeys-heading">Passkeys</h2>${passkeys}</section>
+<section class="card" aria-labelledby="recovery-heading"><h2 id="recovery-heading">Recovery codes</h2>${recovery}</section>
+${policy}`,
+      ),
+      options.status ?? 200,
+    );
+  };
+
+  const OWN = enrolmentPage('read');
+
+  app.get('/security', OWN, async (request, reply) => securityPage(request, reply));
+
+  app.post('/security/totp/start', OWN, async (request, reply) => {
+    const who = signedInOf(request);
+    const summary = await secondFactor.factorsOf(ctx, who.person.id);
+    if (summary.totp !== 'confirmed') await secondFactor.startTotp(ctx, who.person.id);
+    return reply.redirect('/panel/security', 303);
+  });
+
+  app.post('/security/totp/confirm', OWN, async (request, reply) => {
+    const who = signedInOf(request);
+    const outcome = await secondFactor.confirmTotp(
+      ctx,
+      whoOf(request, who),
+      who.person.id,
+      tokenOf(request),
+      field(request.body, 'code'),
+    );
+    if (!outcome.ok)
+      return securityPage(request, reply, {
+        problem: 'That code is not right. Enter the six digits your app shows now.',
+        status: 422,
+      });
+    // Shown in this answer only: no page shows them again.
+    return securityPage(request, reply, {
+      notice: 'The authenticator app is set up.',
+      ...(outcome.recoveryCodes === null ? {} : { recoveryCodes: outcome.recoveryCodes }),
+    });
+  });
+
+  const removal = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    which: { kind: 'totp' } | { kind: 'passkey'; id: string },
+  ): Promise<FastifyReply> => {
+    const who = signedInOf(request);
+    const required = await secondFactor.factorRequired(ctx, who.account.id, who.membership);
+    const outcome = await secondFactor.removeFactor(ctx, whoOf(request, who), who.person.id, which, required);
+    if (outcome === 'not-found') throw new AppError('not_found', 'Not found.');
+    if (outcome === 'required')
+      return securityPage(request, reply, {
+        problem: 'This is your last second factor and your role requires one. Add another before removing it.',
+        status: 409,
+      });
+    return securityPage(request, reply, { notice: 'The factor is removed.' });
+  };
+
+  app.post('/security/totp/remove', ENROLMENT_STEP_UP, async (request, reply) =>
+    removal(request, reply, { kind: 'totp' }),
+  );
+
+  app.post('/security/passkeys/remove', ENROLMENT_STEP_UP, async (request, reply) =>
+    removal(request, reply, { kind: 'passkey', id: field(request.body, 'id') }),
+  );
+
+  app.post('/security/recovery-codes', ENROLMENT_STEP_UP, async (request, reply) => {
+    const who = signedInOf(request);
+    if (!(await secondFactor.hasFactor(ctx.db, who.person.id)))
+      return securityPage(request, reply, { problem: 'Set up a second factor first.', status: 409 });
+    const codes = await secondFactor.regenerateRecoveryCodes(ctx, whoOf(request, who), who.person.id);
+    return securityPage(request, reply, {
+      notice: 'New recovery codes are made: the old ones no longer work.',
+      recoveryCodes: codes,
+    });
+  });
+
+  app.post('/security/passkeys/options', OWN, async (request, reply) => {
+    const who = signedInOf(request);
+    // A second passkey is a change to how this person signs in: it needs a recent factor too.
+    if (
+      (await secondFactor.hasFactor(ctx.db, who.person.id)) &&
+      (await secondFactor.stepUpDue(ctx, who.person.id, who.factorAt ?? null))
+    )
+      throw new AppError('forbidden', 'Confirm it is you first: reload the page.');
+    return reply.send(await secondFactor.passkeyRegistrationOptions(ctx, who.person, tokenOf(request)));
+  });
+
+  app.post('/security/passkeys', OWN, async (request, reply) => {
+    const who = signedInOf(request);
+    const outcome = await secondFactor.registerPasskey(
+      ctx,
+      whoOf(request, who),
+      who.person.id,
+      tokenOf(request),
+      parseJson(field(request.body, 'response')),
+      field(request.body, 'name'),
+    );
+    if (!outcome.ok)
+      return securityPage(request, reply, { problem: 'The passkey was not added. Try again.', status: 422 });
+    return securityPage(request, reply, {
+      notice: 'The passkey is added.',
+      ...(outcome.recoveryCodes === null ? {} : { recoveryCodes: outcome.recoveryCodes }),
+    });
+  });
+
+  app.post(
+    '/security/require',
+    { config: { action: 'security.policy', factorEnrolment: true, stepUp: true } },
+    async (request, reply) => {
+      const who = signedInOf(request);
+      await secondFactor.setFactorRequiredOfEveryone(
+        ctx,
+        whoOf(request, who),
+        field(request.body, 'required') === 'yes',
+      );
+      return reply.redirect('/panel/security', 303);
+    },
+  );
+}
+
+/** The browser's WebAuthn answer, or null when it is not JSON (the service then refuses it). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
