@@ -118,7 +118,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Idempotency keys are kept 24 hours and panel sessions 7 days; older records are removed here
   // rather than on the request path.
   const housekeeping = (): void => {
-    const ctx = { db, now: Date.now };
+    const ctx = { db, now: Date.now, config };
     purgeExpired(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
     purgeExpiredSessions(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'purging panel sessions failed'));
   };

@@ -147,8 +147,10 @@ async function queuePersonReset(ctx: ServiceContext, tx: Queryable, person: Pers
   await queueAccountMessage(ctx, tx, account, 'reset-password', now, person);
 }
 
-export function purgeExpiredSessions(ctx: Pick<ServiceContext, 'db' | 'now'>): Promise<number> {
-  return sessions.deleteExpiredSessions(ctx.db, ctx.now());
+/** Deletes sessions past their end or idle too long: requests refuse them but leave them here. */
+export function purgeExpiredSessions(ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>): Promise<number> {
+  const now = ctx.now();
+  return sessions.deleteEndedSessions(ctx.db, now, now - ctx.config.sessionIdleMinutes * 60_000);
 }
 
 export type ResendOutcome = 'sent' | 'too-soon' | 'already-verified';

@@ -113,8 +113,12 @@ export async function deleteAccountSessions(q: Queryable, accountId: string): Pr
   await q.run('DELETE FROM panel_sessions WHERE account_id = ?', [accountId]);
 }
 
-export async function deleteExpiredSessions(q: Queryable, now: number): Promise<number> {
-  return q.run('DELETE FROM panel_sessions WHERE expires_at <= ?', [now]);
+/** Sessions past their absolute end, or whose last request is before `idleSince`. */
+export async function deleteEndedSessions(q: Queryable, now: number, idleSince: number): Promise<number> {
+  return q.run('DELETE FROM panel_sessions WHERE expires_at <= ? OR COALESCE(last_seen_at, created_at) <= ?', [
+    now,
+    idleSince,
+  ]);
 }
 
 export interface AccountTokenRecord {

@@ -192,16 +192,28 @@ describe.each(dialects())('developer panel (%s)', (dialect) => {
       'expiry@acme.test',
     ]);
     await t.database.db.run('UPDATE panel_sessions SET expires_at = 1 WHERE account_id = ?', [account?.id ?? '']);
+    const sessionsLeft = async (): Promise<number> =>
+      Number(
+        (
+          await t.database.db.get<{ n: number | string }>(
+            'SELECT COUNT(*) AS n FROM panel_sessions WHERE account_id = ?',
+            [account?.id ?? ''],
+          )
+        )?.n,
+      );
+    // Refused, but the GET wrote nothing: the row waits for the sweep.
     expect((await again.get('/panel')).status).toBe(303);
-    // The request that found it expired ended it; the sweep finds nothing of it left.
-    expect(await purgeExpiredSessions(t.serviceContext())).toBeGreaterThanOrEqual(0);
-    expect(
-      (
-        await t.database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM panel_sessions WHERE account_id = ?', [
-          account?.id ?? '',
-        ])
-      )?.n,
-    ).toBe(0);
+    expect(await sessionsLeft()).toBe(1);
+    // A second session, idle past the limit but not past its end: refused, and swept too.
+    const idle = new Visitor(t.app);
+    expect((await idle.signIn('expiry@acme.test', PASSWORD)).status).toBe(303);
+    await t.database.db.run('UPDATE panel_sessions SET last_seen_at = 1 WHERE account_id = ? AND expires_at > 1', [
+      account?.id ?? '',
+    ]);
+    expect((await idle.get('/panel')).status).toBe(303);
+    expect(await sessionsLeft()).toBe(2);
+    expect(await purgeExpiredSessions(t.serviceContext())).toBeGreaterThanOrEqual(2);
+    expect(await sessionsLeft()).toBe(0);
 
     // Expired email link and phone code: refused, nothing verified.
     await worker.drain();

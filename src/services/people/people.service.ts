@@ -205,10 +205,10 @@ export async function openSession(ctx: ServiceContext, token: string): Promise<S
   const membership = ended ? undefined : await people.findMembership(ctx.db, session.accountId, session.personId);
   const person = membership === undefined ? undefined : await people.findPersonById(ctx.db, session.personId);
   const account = person === undefined ? undefined : await accounts.findAccountById(ctx.db, session.accountId);
-  if (membership === undefined || person === undefined || account === undefined) {
-    await sessions.deleteSession(ctx.db, hash);
-    return undefined;
-  }
+  // An ended session is refused here and left for the sweep to delete: reading a page (GET) must
+  // not write. The one write a request makes is the idle clock below, at most once a minute:
+  // bookkeeping of the session itself (like the rate limiter's counters), never of the company's data.
+  if (membership === undefined || person === undefined || account === undefined) return undefined;
   if (now - session.lastSeenAt >= LAST_SEEN_GRANULARITY_MS) await sessions.touchSession(ctx.db, hash, now);
   const signedIn: SignedIn = {
     account,
