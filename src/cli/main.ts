@@ -162,10 +162,16 @@ async function rotateSecret(db: Db, config: Config, target: string): Promise<num
   const next = readOrCreateSecretFile(target);
   if (next.equals(keys.secret)) throw new UsageError(`${target} holds the current secret: give a new one`);
   const { rotateDataKey } = await import('../services/bank-account.service.ts');
-  const rotation = await rotateDataKey(db, new Vault(next), keys.vault, (tx) => recordSecretCheck(tx, next));
+  const { withdrawRecoveryCodesForNewSecret } = await import('../services/people/second-factor.service.ts');
+  let withdrawn = 0;
+  const rotation = await rotateDataKey(db, new Vault(next), keys.vault, async (tx) => {
+    await recordSecretCheck(tx, next);
+    withdrawn = await withdrawRecoveryCodesForNewSecret(tx);
+  });
   const lines = [
-    `the server secret was rotated: ${rotation.resealed} bank account numbers and ${rotation.sandboxResealed} sandbox messages re-sealed under data key ${rotation.keyId} of the new secret (was ${rotation.previousKeyId}); the database now answers to the new secret only`,
+    `the server secret was rotated: ${rotation.resealed} bank account numbers, ${rotation.sandboxResealed} sandbox messages and ${rotation.totpResealed} authenticator app secrets re-sealed under data key ${rotation.keyId} of the new secret (was ${rotation.previousKeyId}); the database now answers to the new secret only`,
     'API keys and payee links made with the old secret no longer work: create new API keys (docs/operations.md, "Rotating the secret")',
+    `recovery codes were withdrawn from ${withdrawn} ${withdrawn === 1 ? 'person' : 'people'} (they were keyed by the old secret): each makes new ones on /panel/security; authenticator apps and passkeys keep working`,
   ];
   if (config.keySigningSecret !== '') {
     lines.push(`set KEY_SIGNING_SECRET to the contents of ${target} before the next start, then delete that file`);

@@ -149,6 +149,16 @@ export async function unusedRecoveryCodes(q: Queryable, personId: string): Promi
   return Number(row?.n ?? 0);
 }
 
+/** Deletes every recovery code of everyone; answers how many people had one left unused. */
+export async function deleteAllRecoveryCodes(q: Queryable): Promise<number> {
+  const row = await q.get<{ n: number | string }>(
+    'SELECT COUNT(DISTINCT person_id) AS n FROM recovery_codes WHERE used_at IS NULL',
+    [],
+  );
+  await q.run('DELETE FROM recovery_codes', []);
+  return Number(row?.n ?? 0);
+}
+
 export async function deleteRecoveryCodes(q: Queryable, personId: string): Promise<void> {
   await q.run('DELETE FROM recovery_codes WHERE person_id = ?', [personId]);
 }

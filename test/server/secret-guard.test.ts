@@ -118,10 +118,21 @@ describe.each(dialects())('the secret guards its database (%s)', { timeout: 300_
   it('secret rotate: every number re-sealed under the new secret, which alone opens the database', async () => {
     const oldSecret = readFileSync(secretFile, 'utf8').trim();
     const next = `${secretFile}.next`;
+    // A recovery code keyed by the old secret could never be checked again: it is withdrawn.
+    const person = await db.get<{ id: string }>('SELECT id FROM people WHERE email = ?', ['guard@example.com']);
+    await db.run('INSERT INTO recovery_codes (person_id, code_hash, created_at, used_at) VALUES (?, ?, ?, NULL)', [
+      person?.id ?? '',
+      'hmac-under-the-old-secret',
+      Date.now(),
+    ]);
     const rotated = await runCli(['secret', 'rotate', '--new-secret-file', next], env);
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect(rotated.stdout).toMatch(/1 bank account numbers and 0 sandbox messages re-sealed/);
+    expect(rotated.stdout).toMatch(
+      /1 bank account numbers, 0 sandbox messages and 0 authenticator app secrets re-sealed/,
+    );
     expect(rotated.stdout).toMatch(/API keys .* no longer work/);
+    expect(rotated.stdout).toMatch(/recovery codes were withdrawn from 1 person/);
+    expect(await db.get('SELECT person_id FROM recovery_codes', [])).toBeUndefined();
     expect(readFileSync(`${secretFile}.previous`, 'utf8').trim()).toBe(oldSecret);
     const newSecret = readFileSync(secretFile, 'utf8').trim();
     expect(newSecret).not.toBe(oldSecret);

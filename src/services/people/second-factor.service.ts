@@ -140,6 +140,16 @@ export function normalRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/**
+ * Recovery codes are kept as HMACs under the server secret, so a new secret can't check them and
+ * they can't be hashed again (the codes themselves are not kept): `secret rotate` withdraws them
+ * all in its transaction, and each person makes new ones on the security page. Answers how many
+ * people had codes left. Apps and passkeys are unaffected (the app's secret is re-sealed).
+ */
+export function withdrawRecoveryCodesForNewSecret(tx: Queryable): Promise<number> {
+  return factors.deleteAllRecoveryCodes(tx);
+}
+
 function recoveryHash(secret: Buffer, personId: string, code: string): string {
   return createHmac('sha256', recoveryKey(secret))
     .update(`${personId}\n${normalRecoveryCode(code)}`)
