@@ -266,6 +266,8 @@ export async function previewImport(
     checks: [],
     payees: [],
     newPayees: [],
+    actor: principal.actor,
+    keyId: principal.keyId,
   };
   if (options.kind === 'checks') {
     const { plans, newPayees } = await planChecks(ctx, principal, options, file, rows);
