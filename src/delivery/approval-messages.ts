@@ -23,19 +23,22 @@ function line(c: ApprovalMessageInput['checks'][number]): string {
 
 export function approvalEmail(m: ApprovalMessageInput): EmailContent {
   const n = m.checks.length;
-  const plural = n === 1 ? 'check' : 'checks';
+  const one = n === 1;
+  const plural = one ? 'check' : 'checks';
+  // One check is worded in the singular: "1 check … waits", not "1 check … wait".
   const subject =
     m.news === 'waiting'
-      ? `${n} ${plural} of ${m.company} wait for your approval`
+      ? `${n} ${plural} of ${m.company} ${one ? 'waits' : 'wait'} for your approval`
       : m.news === 'approved'
         ? `${n} ${plural} of ${m.company} approved`
         : `${n} ${plural} of ${m.company} rejected`;
+  const these = one ? 'This check' : 'These checks';
   const intro =
     m.news === 'waiting'
-      ? `These ${plural} wait for your approval before they can be printed, emailed or mailed:`
+      ? `${these} ${one ? 'waits' : 'wait'} for your approval before ${one ? 'it' : 'they'} can be printed, emailed or mailed:`
       : m.news === 'approved'
-        ? `These ${plural} you wrote have all their approvals and can now be printed, emailed or mailed:`
-        : `These ${plural} you wrote were rejected; they can only be voided or deleted:`;
+        ? `${these} you wrote ${one ? 'has all its' : 'have all their'} approvals and can now be printed, emailed or mailed:`
+        : `${these} you wrote ${one ? 'was' : 'were'} rejected; ${one ? 'it' : 'they'} can only be voided or deleted:`;
   const reason = m.reason === null ? [] : [`Reason: ${m.reason}`];
   const action = m.news === 'waiting' ? 'Open the approval queue' : 'Open your checks';
   const text = [intro, '', ...m.checks.map(line), '', ...reason, `${action}: ${m.link}`].join('\n');

@@ -5,6 +5,8 @@
 // can only be voided or deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as writeService from '../../src/services/checks/write.service.ts';
+import { startImport } from '../../src/services/imports/preview.service.ts';
+import type { Principal } from '../../src/domain/owner.ts';
 import { tokenHash } from '../../src/domain/secret-tokens.ts';
 import { insertLinks } from '../../src/store/payee-links.repository.ts';
 import { operatorQueue, operatorSettle } from '../../src/services/mailing.service.ts';
@@ -417,6 +419,56 @@ describe.each(dialects())('approvals (%s)', { timeout: 120_000 }, (dialect) => {
     const rows = (made.body.data.file.content as string).split('\r\n').map((line) => line.split(','));
     expect(rows.some((cells) => cells.includes(smallSerial))).toBe(true);
     expect(rows.some((cells) => cells.includes(bigSerial))).toBe(false);
+  });
+
+  it('an import is written as whoever started it: its checks are theirs, so they may not approve them', async () => {
+    const importAs = async (who: Client | Principal, memo: string): Promise<{ id: string; serial: string }> => {
+      const csv = `Date,Num,Name,Memo,Account,Amount\n11/21/2026,,Acme Supplies,${memo},,"3,000.00"\n`;
+      const options = { csv, bankAccountId: basics.bankAccountId, mapping: { Account: '' } };
+      const importId =
+        'accountId' in who
+          ? (await startImport(t.serviceContext(), who, { ...options, kind: 'checks' })).id
+          : (await who.post('/imports', { ...options, type: 'checks' })).body.data.importId;
+      const done = await eventually(
+        () => api.get(`/imports/${importId}`),
+        (r) => r.body.data.state === 'succeeded' || r.body.data.state === 'failed',
+      );
+      expect(done.body.data.state, done.raw).toBe('succeeded');
+      const id: string = done.body.data.created.checkIds[0];
+      return { id, serial: (await api.get(`/checks/${id}`)).body.data.serialNumber };
+    };
+    // An accountant who also approves imports a check (the panel and the API both start imports so).
+    const cal = await addPerson(t, accountId, {
+      email: `cal-importer-${dialect}@example.com`,
+      name: 'Cal Importer',
+      role: 'accountant',
+      approves: true,
+    });
+    const imported = await importAs(cal.principal, 'Imported by Cal');
+    expect(await approval(imported.id)).toMatchObject({ status: 'pending', approvals: [] });
+    const refused = await decide(cal, 'approve', [imported.id]);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain(`You wrote check ${imported.serial}, so you can&#39;t approve or reject it`);
+    expect(await approval(imported.id)).toMatchObject({ status: 'pending', approvals: [] });
+    // The queue and the audit trail name Cal as the check's writer, not the import's runner.
+    expect((await owner.get('/panel/approvals')).body).toMatch(
+      new RegExp(`>${imported.serial}</a>.*?<td>Cal Importer</td>`, 's'),
+    );
+    const trail = (await owner.get(`/panel/audit?objectId=${imported.id}`)).body;
+    expect(trail).toContain('check.create');
+    expect(trail).toContain('Cal Importer');
+    expect(trail).not.toContain('system (import)');
+
+    // Imported over the API with the owner's key: the owner made the key, so the check is theirs.
+    const byKey = await importAs(api, 'Imported by key');
+    const own = await owner.submit('/panel/approvals', '/panel/approvals/approve', {
+      checks: [`${byKey.id}:${await version(byKey.id)}`],
+    });
+    expect(own.status).toBe(403);
+    expect(own.body).toContain(`You wrote check ${byKey.serial}`);
+    // Another approver may.
+    expect((await decide(ada, 'approve', [imported.id, byKey.id])).status).toBe(303);
+    expect(await approval(byKey.id)).toMatchObject({ approvals: [{ by: 'Ada Approver' }] });
   });
 
   it('a policy change applies to checks written after it', async () => {

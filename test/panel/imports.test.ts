@@ -91,6 +91,12 @@ describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) =
     expect(startedPayees.status).toBe(303);
     const payeesDone = await waitForEnd(startedPayees.location);
     expect(payeesDone.body).toContain('Created 3 payees.');
+    // The trail says who started the import from the panel and who it was written as: the owner.
+    const trail = (await visitor.get(`/panel/audit?objectId=${payeeId}`)).body;
+    for (const action of ['import.start', 'import.complete'])
+      expect(trail).toMatch(
+        new RegExp(`<td>office@panel.test <span class="hint">\\(owner\\)</span></td>\\s*<td>${action}</td>`),
+      );
     expect((await api.get('/payees')).body.data.meta.total).toBe(3);
 
     const bank = await api.post('/bankAccounts', {

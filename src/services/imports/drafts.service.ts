@@ -8,7 +8,7 @@ import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import type { ServiceContext } from '../context.ts';
 import { type ImportOptions, MAX_DRAFTS } from './model.ts';
-import { ImportRefused, newRecord, previewImport, readFileOrRefuse } from './preview.service.ts';
+import { ImportRefused, newRecord, previewImport, readFileOrRefuse, recordStart } from './preview.service.ts';
 import { getImport } from './records.service.ts';
 
 /** Keeps an upload as a draft; a file that cannot be read (or is past a bound) is refused now. */
@@ -39,7 +39,11 @@ export async function startDraft(
   if (draft.state !== 'draft') throw new AppError('conflict', 'This import has already been started.');
   const preview = await previewImport(ctx, principal, { ...options, kind: draft.kind, csv: draftCsv(draft) });
   if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
-  const queued = await importStore.queueDraft(ctx.db, principal, id, JSON.stringify(preview.input), preview.rowsTotal);
-  if (queued === 0) throw new AppError('conflict', 'This import has already been started.');
+  // Queued with its audit record, as an import started over the API is: the trail says who started it.
+  await ctx.db.transaction(async (tx) => {
+    const queued = await importStore.queueDraft(tx, principal, id, JSON.stringify(preview.input), preview.rowsTotal);
+    if (queued === 0) throw new AppError('conflict', 'This import has already been started.');
+    await recordStart(tx, principal, id, draft.kind, preview.rowsTotal, ctx.now());
+  });
   return getImport(ctx, principal, id);
 }

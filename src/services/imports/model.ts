@@ -1,6 +1,7 @@
 // The shapes an import passes between its steps — the options it is asked with, the requests it
 // will make (stored as `imports.input`), a row's errors, what it made — and the bounds of the
 // drafts a panel upload keeps. The file's own bounds are in read-import-file.ts.
+import type { Actor } from '../../domain/actor.ts';
 import type { DateOrder, ImportKind, PayeeRow } from '../../domain/import-columns.ts';
 import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
 
@@ -43,6 +44,13 @@ export interface ImportInput {
   checks: CheckPlan[];
   payees: PayeeRow[];
   newPayees: string[];
+  /**
+   * Who started the import, and their key if an API key: the runner writes as them, so the audit
+   * trail names them and a person who imports a check is its writer, who may not approve it.
+   * Absent from imports queued before it was kept: those are written as the system.
+   */
+  actor?: Actor;
+  keyId?: string;
 }
 
 export interface ImportResult {

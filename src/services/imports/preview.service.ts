@@ -12,6 +12,7 @@ import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
 import * as categoryStore from '../../store/categories.repository.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
+import type { Queryable } from '../../store/db.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import { validateChecks } from '../checks/write.service.ts';
 import type { ServiceContext } from '../context.ts';
@@ -266,6 +267,8 @@ export async function previewImport(
     checks: [],
     payees: [],
     newPayees: [],
+    actor: principal.actor,
+    keyId: principal.keyId,
   };
   if (options.kind === 'checks') {
     const { plans, newPayees } = await planChecks(ctx, principal, options, file, rows);
@@ -355,22 +358,34 @@ export async function startImport(
   const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
   await ctx.db.transaction(async (tx) => {
     await importStore.insertImport(tx, record);
-    await recordAudit(
-      tx,
-      principal,
-      [
-        {
-          action: 'import.start',
-          objectType: 'import',
-          objectId: record.id,
-          changes: [
-            { field: 'kind', old: null, new: options.kind },
-            { field: 'rows', old: null, new: String(preview.rowsTotal) },
-          ],
-        },
-      ],
-      ctx.now(),
-    );
+    await recordStart(tx, principal, record.id, options.kind, preview.rowsTotal, ctx.now());
   });
   return record;
+}
+
+/** The audit record of an import accepted (API, command line, or a panel draft confirmed). */
+export function recordStart(
+  tx: Queryable,
+  principal: Principal,
+  id: string,
+  kind: ImportKind,
+  rowsTotal: number,
+  now: number,
+): Promise<void> {
+  return recordAudit(
+    tx,
+    principal,
+    [
+      {
+        action: 'import.start',
+        objectType: 'import',
+        objectId: id,
+        changes: [
+          { field: 'kind', old: null, new: kind },
+          { field: 'rows', old: null, new: String(rowsTotal) },
+        ],
+      },
+    ],
+    now,
+  );
 }

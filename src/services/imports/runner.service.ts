@@ -153,7 +153,14 @@ export async function runImport(
       if (record === undefined) return false;
       owner = { accountId: record.accountId, env: record.env };
       const input = JSON.parse(record.input) as ImportInput;
-      const principal: Principal = { ...owner, keyId: '', timeZone: input.timeZone, actor: systemActor('import') };
+      // Written as whoever started it: its checks are theirs (the approvals' "nobody approves a
+      // check they wrote" holds for an import too), and the audit trail names them.
+      const principal: Principal = {
+        ...owner,
+        keyId: input.keyId ?? '',
+        timeZone: input.timeZone,
+        actor: input.actor ?? systemActor('import'),
+      };
       const result =
         input.kind === 'checks'
           ? await writeChecks(ctx, principal, input, progress)
