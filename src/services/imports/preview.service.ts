@@ -345,11 +345,14 @@ export function newRecord(
  * Accepts a file: checked whole (ImportRefused lists every row's errors; nothing is stored), then
  * stored as queued. The writing happens in the background (ImportRunner) or by `runImport`.
  */
+/** An accepted import, with the known export its file was read as (the command line says which). */
+export type StartedImport = ImportRecord & { readonly layout: Preview['layout'] };
+
 export async function startImport(
   ctx: ServiceContext,
   principal: Principal,
   options: ImportOptions,
-): Promise<ImportRecord> {
+): Promise<StartedImport> {
   const preview = await previewImport(ctx, principal, options);
   if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
   const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
@@ -372,5 +375,5 @@ export async function startImport(
       ctx.now(),
     );
   });
-  return record;
+  return { ...record, layout: preview.layout };
 }
