@@ -341,13 +341,13 @@ export function newRecord(
   };
 }
 
+/** An accepted import, with the known export its file was read as (the command line says which). */
+export type StartedImport = ImportRecord & { readonly layout: Preview['layout'] };
+
 /**
  * Accepts a file: checked whole (ImportRefused lists every row's errors; nothing is stored), then
  * stored as queued. The writing happens in the background (ImportRunner) or by `runImport`.
  */
-/** An accepted import, with the known export its file was read as (the command line says which). */
-export type StartedImport = ImportRecord & { readonly layout: Preview['layout'] };
-
 export async function startImport(
   ctx: ServiceContext,
   principal: Principal,
