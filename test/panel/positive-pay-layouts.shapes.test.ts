@@ -174,6 +174,17 @@ describe.each(dialects())('custom positive pay layouts of the common shapes (%s)
     expect(answer.body.errorMsg).toContain('The format field');
     expect(answer.body.errorMsg).toContain('the account number does not fit 8 digits');
     expect(answer.body.errorMsg).toContain('"Too narrow"');
+    // The panel's download says the same under the layout select, with the form kept.
+    const panel = await visitor.submit('/panel/positive-pay', '/panel/positive-pay', {
+      env: 'test',
+      bankAccountId,
+      from,
+      to,
+      format: 'bank',
+    });
+    expect(panel.status).toBe(422);
+    expect(panel.body).toContain('the account number does not fit 8 digits');
+    expect(panel.body).toContain('id="format-error"');
     expect(await exports()).toBe(before);
   });
 });
