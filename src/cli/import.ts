@@ -113,6 +113,9 @@ export async function importCommand(
         process.stderr.write(`  row ${row.row} (line ${row.line}): ${row.messages.join(' ')}\n`);
       return 1;
     }
+    // A recognised export ignores --map, so say which one it was taken for.
+    if (record.layout !== null)
+      process.stderr.write(`read as: ${record.layout.label} (${record.layout.id}), nothing to map\n`);
     process.stderr.write(`import ${record.id}: ${record.rowsTotal} ${kind}\n`);
     const progress = progressWriter(record.rowsTotal);
     let ended = await runImport(ctx, record.id, progress);

@@ -7,7 +7,7 @@ import { CHASE_ARP } from './positive-pay-layouts/chase-arp.ts';
 import type { PositivePayLayout } from './positive-pay-layouts/layout.ts';
 import { OURS_CSV } from './positive-pay-layouts/ours-csv.ts';
 import { presetNamed } from './positive-pay-layouts/presets.ts';
-import { writePositivePay } from './positive-pay-layouts/writer.ts';
+import { type LayoutAccount, writePositivePay } from './positive-pay-layouts/writer.ts';
 
 /** Our documented CSV: every cell through `csvCell` (formula-looking payees written as text). */
 export function positivePayCsv(accountNumber: string, records: readonly PositivePayRecord[]): string {
@@ -19,16 +19,17 @@ export function positivePayFixed(accountNumber: string, records: readonly Positi
   return writePositivePay(CHASE_ARP, { accountNumber }, records);
 }
 
+/** `account` carries the routing number too: a layout may ask for it (a header's or a record's field). */
 export function positivePayLayoutFile(
   layout: PositivePayLayout,
-  accountNumber: string,
+  account: LayoutAccount,
   records: readonly PositivePayRecord[],
   baseName: string,
 ): PositivePayFile {
   return {
     name: `${baseName}.${layout.extension}`,
     contentType: layout.contentType,
-    content: writePositivePay(layout, { accountNumber }, records),
+    content: writePositivePay(layout, account, records),
   };
 }
 
@@ -40,5 +41,5 @@ export function positivePayFile(
 ): PositivePayFile {
   const layout = presetNamed(format);
   if (layout === undefined) throw new RangeError(`no positive pay layout named ${format}`);
-  return positivePayLayoutFile(layout, accountNumber, records, baseName);
+  return positivePayLayoutFile(layout, { accountNumber }, records, baseName);
 }

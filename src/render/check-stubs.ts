@@ -46,11 +46,18 @@ export function drawVoucherTable(doc: Pdf, check: CheckDocument, top: number, bo
   const row: TextStyle = { font: 'Helvetica', size: 8.5 };
   shown.forEach((item: VoucherItem, i) => {
     const y = firstRow + i * ROW;
-    const description = item.description.trim() === '' ? item.name : `${item.name} — ${item.description}`;
+    // Either part may be empty: an imported bill's line has a description and no name.
+    const description = [item.name, item.description]
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .join(' — ');
     put(doc, item.invoiceNumber, cols.invoice, y, { ...row, maxWidth: cols.description - cols.invoice - 6 });
     put(doc, description, cols.description, y, { ...row, maxWidth: cols.quantityRight - 0.5 * IN - cols.description });
     put(doc, formatQuantity(item.quantity), cols.quantityRight, y, { ...row, align: 'right' });
-    put(doc, formatCents(item.unitCostCents), cols.unitRight, y, { ...row, align: 'right' });
+    // No unit cost given (the API's default is 0) on a line with a total: leave it blank rather
+    // than print a price of 0.00 beside an amount that is not zero.
+    const noUnitCost = item.unitCostCents === 0 && item.totalCents !== 0;
+    if (!noUnitCost) put(doc, formatCents(item.unitCostCents), cols.unitRight, y, { ...row, align: 'right' });
     put(doc, formatCents(item.totalCents), cols.totalRight, y, { ...row, align: 'right' });
   });
   let y = firstRow + shown.length * ROW;

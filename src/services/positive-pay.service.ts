@@ -135,16 +135,23 @@ export async function createExport(
     );
   const records = await exportRecords(ctx, owner, timeZone, request);
   // Up to 20,000 records to text and a digest: heavy work, off the event loop in the server.
-  const { file, sha256, bytes } = await ctx.heavyWork.run(
+  const written = await ctx.heavyWork.run(
     'positive-pay-file',
     {
       layout,
       accountNumber: accountNumberOf(ctx, bank),
+      routingNumber: bank.routingNumber,
       records,
       baseName: `positive-pay-${bank.id}-${request.from}-${request.to}`,
     },
     { owner },
   );
+  if ('refused' in written)
+    throw rules.custom(
+      'format',
+      `names the layout "${layout.title}", which cannot hold this bank account's checks: ${written.refused}; widen that field of the layout`,
+    );
+  const { file, sha256, bytes } = written;
   const sum = (kind: 'I' | 'V') =>
     records.filter((r) => r.kind === kind).reduce((total, r) => total + r.amountCents, 0);
   const now = ctx.now();

@@ -344,6 +344,38 @@ describe('renderCheckPdf: stubs', () => {
     expect(stubs.filter((t) => /^… and \d+ more items$/.test(t.str))).toHaveLength(2);
     expect(stubs.filter((t) => t.str === '$40.00')).toHaveLength(4);
   });
+
+  it("prints an imported bill's lines (a description and a total, no name or unit cost) as they are: no stray dash, no 0.00", async () => {
+    // What an accounting export's bill lines become (the import gives each line a description and
+    // its amount): the stub must read "Copy paper, 40 cases … 1,000.00", not "— Copy paper" at 0.00 each.
+    const line = (description: string, totalCents: number) => ({
+      invoiceNumber: '',
+      name: '',
+      description,
+      quantity: 1,
+      unitCostCents: 0,
+      totalCents,
+    });
+    const page = await renderPage(
+      sampleCheck({
+        amountCents: 123450,
+        voucher: {
+          voucherNumber: 'BILL-301',
+          date: null,
+          memo: null,
+          items: [line('Copy paper, 40 cases', 100000), line('Stamps', 23450)],
+        },
+      }),
+    );
+    const stubs = page.texts.filter((t) => t.y < CHECK_BOTTOM).map((t) => t.str.trim());
+    const count = (s: string): number => stubs.filter((t) => t === s).length;
+    expect(count('Copy paper, 40 cases')).toBe(2);
+    expect(count('Stamps')).toBe(2);
+    expect(count('1,000.00')).toBe(2);
+    expect(count('234.50')).toBe(2);
+    expect(stubs.filter((t) => t.startsWith('—'))).toEqual([]);
+    expect(count('0.00')).toBe(0);
+  });
 });
 
 describe('renderCheckPdf: no* flags leave their parts blank', () => {

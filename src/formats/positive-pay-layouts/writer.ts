@@ -11,6 +11,15 @@ export interface LayoutAccount {
   routingNumber?: string;
 }
 
+/**
+ * A value of the account or a check that the layout's field cannot hold (a 10-digit account number
+ * in an 8-digit field). Not a fault of ours: the layout was typed from a sheet that does not fit
+ * this account, so it is answered as a refusal naming the field, never as a server error.
+ */
+export class LayoutValueError extends RangeError {
+  override name = 'LayoutValueError';
+}
+
 interface Totals {
   count: number;
   totalCents: number;
@@ -129,7 +138,7 @@ function fixedField(value: string, field: LayoutField, textCase: TextCase): stri
     // Leading zeros of the value itself are not digits the bank needs: "000123" fits 3.
     const digits = pad === '0' ? value.replace(/^0+(?=\d)/, '') : value;
     if (!/^[0-9]+(\.[0-9]{2})?$/.test(digits) || digits.length > width)
-      throw new RangeError(`${what} does not fit ${width} digits`);
+      throw new LayoutValueError(`${what} does not fit ${width} digits`);
     return align === 'right' ? digits.padStart(width, pad) : digits.padEnd(width, pad);
   }
   const text = applyCase(value, textCase).slice(0, width);
@@ -141,7 +150,7 @@ function delimitedCell(value: string, field: LayoutField, textCase: TextCase, de
   let text = applyCase(value, textCase);
   if (field.width !== undefined) {
     if (isNumeric(field) && text.length > field.width)
-      throw new RangeError(`${FIELD_NAMES[field.source.kind] ?? 'a number'} does not fit ${field.width} digits`);
+      throw new LayoutValueError(`${FIELD_NAMES[field.source.kind] ?? 'a number'} does not fit ${field.width} digits`);
     text = text.slice(0, field.width);
   }
   const cell = csvCell(text);

@@ -344,6 +344,9 @@ export function newRecord(
   };
 }
 
+/** An accepted import, with the known export its file was read as (the command line says which). */
+export type StartedImport = ImportRecord & { readonly layout: Preview['layout'] };
+
 /**
  * Accepts a file: checked whole (ImportRefused lists every row's errors; nothing is stored), then
  * stored as queued. The writing happens in the background (ImportRunner) or by `runImport`.
@@ -352,7 +355,7 @@ export async function startImport(
   ctx: ServiceContext,
   principal: Principal,
   options: ImportOptions,
-): Promise<ImportRecord> {
+): Promise<StartedImport> {
   const preview = await previewImport(ctx, principal, options);
   if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
   const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
@@ -360,7 +363,7 @@ export async function startImport(
     await importStore.insertImport(tx, record);
     await recordStart(tx, principal, record.id, options.kind, preview.rowsTotal, ctx.now());
   });
-  return record;
+  return { ...record, layout: preview.layout };
 }
 
 /** The audit record of an import accepted (API, command line, or a panel draft confirmed). */

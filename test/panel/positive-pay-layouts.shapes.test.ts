@@ -1,0 +1,190 @@
+// The shapes banks' issue-file sheets take, typed into the custom-layout form and exported over the
+// API (`format: 'bank'`) on both databases: a delimited file with a line of column names (the
+// shape of the delimited samples in banks' format guides: code, account, check number,
+// MM/DD/YYYY, dollars with a point, payee) and a fixed-width file with a header and a trailer
+// (record count and total). No bank's own layout is claimed here: the expected bytes are built by
+// hand from the field lines typed in, not with the writer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { dialects } from '../support/databases.ts';
+import { Visitor } from '../support/panel-visitor.ts';
+
+const PASSWORD = 'correct horse battery';
+const DAY = 86_400_000;
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** MM/DD/YYYY and YYYYMMDD of an ISO day, by hand. */
+const slashed = (iso: string): string => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+const compact = (iso: string): string => iso.replaceAll('-', '');
+
+const DELIMITED = {
+  name: 'Delimited with column names',
+  record: 'comma',
+  issueCode: 'I',
+  voidCode: 'V',
+  header: [
+    'literal:"Type"',
+    'literal:"Account"',
+    'literal:"Check Number"',
+    'literal:"Issue Date"',
+    'literal:"Amount"',
+    'literal:"Payee"',
+  ].join('; '),
+  detail: ['code', 'accountNumber', 'checkNumber', 'issueDate:MM/DD/YYYY', 'amount:decimal', 'payee'].join('; '),
+  trailer: '',
+};
+
+const FIXED = {
+  name: 'Fixed width with header and trailer',
+  record: 'fixed',
+  issueCode: '320',
+  voidCode: '370',
+  header: ['literal:"*03" 3', 'routingNumber 9', 'accountNumber 15', 'literal:"0" 1'].join('; '),
+  detail: [
+    'checkNumber 10',
+    'issueDate:YYYYMMDD 8',
+    'accountNumber 10',
+    'code 3',
+    'amount:cents 10',
+    'filler 2',
+    'payee 20',
+  ].join('; '),
+  trailer: ['literal:"&" 1', 'filler 2', 'recordCount 5', 'filler 1', 'totalAmount:cents 10'].join('; '),
+};
+
+describe.each(dialects())('custom positive pay layouts of the common shapes (%s)', (dialect) => {
+  let t: TestApp;
+  let visitor: Visitor;
+  let api: Client;
+  let bankAccountId = '';
+  const email = 'office@pp-shapes.test';
+  const from = isoDay(Date.now() - 10 * DAY);
+  const to = isoDay(Date.now());
+  const day701 = isoDay(Date.now() - 3 * DAY);
+  const day702 = isoDay(Date.now() - 1 * DAY);
+
+  /** Types the layout into the form, chooses it on the bank account, and answers the API's export. */
+  async function exportIn(form: Record<string, string>) {
+    const saved = await visitor.submit('/panel/positive-pay/layouts', '/panel/positive-pay/layouts', form);
+    expect(saved.status, saved.body).toBe(303);
+    const row = await t.database.db.get<{ id: string }>('SELECT id FROM positive_pay_layouts WHERE name = ?', [
+      form.name ?? '',
+    ]);
+    const layoutId = row?.id ?? '';
+    const chose = await visitor.submit(
+      `/panel/bank-accounts/${bankAccountId}`,
+      `/panel/bank-accounts/${bankAccountId}/positive-pay-layout`,
+      { env: 'test', positivePayLayout: layoutId },
+    );
+    expect(chose.status).toBe(303);
+    const answer = await api.post('/positive-pay-exports', { bankAccountId, from, to, format: 'bank' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.data.positivePayExport.format).toBe(layoutId);
+    return answer.body.data;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    visitor = new Visitor(t.app);
+    const signedIn = await visitor.signUp({ company: 'Shapes Co', email, phone: '+14155552673', password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    api = await t.client(email);
+    const bank = await api.post('/bankAccounts', {
+      bankAccounts: [{ name: 'Operating', routingNumber: '011000015', accountNumber: '9610123456' }],
+    });
+    bankAccountId = bank.body.data.bankAccounts[0].bankAccountId;
+    const payees = await api.post('/payees', { payees: [{ name: 'Mary Moore' }, { name: 'Smart, James & Co' }] });
+    const [mary, james] = payees.body.data.payees.map((p: { payeeId: string }) => p.payeeId);
+    const created = await api.post('/checks', {
+      checks: [
+        { bankAccountId, payeeId: mary, serialNumber: '701', issueDate: day701, amount: '264.20' },
+        { bankAccountId, payeeId: james, serialNumber: '702', issueDate: day702, amount: '1056.24' },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const ids = created.body.data.checks.map((c: { checkId: string }) => c.checkId);
+    const print = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/checks/print`,
+      headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ checkIds: ids }),
+    });
+    expect(print.statusCode).toBe(200);
+    expect((await api.post(`/checks/${ids[1]}/void`)).status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  it('a delimited layout with a line of column names: the names, then one line a record, payees quoted where they must be', async () => {
+    const data = await exportIn(DELIMITED);
+    expect(data.file.contentType).toBe('text/csv; charset=utf-8');
+    expect(data.file.content).toBe(
+      [
+        'Type,Account,Check Number,Issue Date,Amount,Payee',
+        `I,9610123456,701,${slashed(day701)},264.20,Mary Moore`,
+        `I,9610123456,702,${slashed(day702)},1056.24,"Smart, James & Co"`,
+        `V,9610123456,702,${slashed(day702)},1056.24,"Smart, James & Co"`,
+        '',
+      ].join('\r\n'),
+    );
+  });
+
+  it('a fixed-width layout with a header (literal, routing, account) and a trailer (count, total)', async () => {
+    const data = await exportIn(FIXED);
+    expect(data.file.contentType).toBe('text/plain; charset=us-ascii');
+    const detail = (serial: string, day: string, code: string, cents: string, payee: string): string =>
+      `${serial.padStart(10, '0')}${compact(day)}9610123456${code}${cents.padStart(10, '0')}  ${payee.padEnd(20, ' ')}`;
+    expect(data.file.content).toBe(
+      [
+        `*03011000015${'9610123456'.padStart(15, '0')}0`,
+        detail('701', day701, '320', '26420', 'MARY MOORE'),
+        detail('702', day702, '320', '105624', 'SMART, JAMES & CO'),
+        detail('702', day702, '370', '105624', 'SMART, JAMES & CO'),
+        // 3 records; 264.20 + 1,056.24 + 1,056.24 in cents.
+        '&  00003 0000237668',
+        '',
+      ].join('\r\n'),
+    );
+    expect(data.positivePayExport).toMatchObject({ issuedCount: 2, voidCount: 1 });
+  });
+
+  it("a layout too narrow for this account's number is a 422 naming the field, and records nothing", async () => {
+    // A sheet typed with an 8-digit account field, for a 10-digit account: refused, never cut.
+    const narrow = {
+      ...FIXED,
+      name: 'Too narrow',
+      header: '',
+      trailer: '',
+      detail: FIXED.detail.replace('accountNumber 10', 'accountNumber 8'),
+    };
+    const saved = await visitor.submit('/panel/positive-pay/layouts', '/panel/positive-pay/layouts', narrow);
+    expect(saved.status).toBe(303);
+    const row = await t.database.db.get<{ id: string }>('SELECT id FROM positive_pay_layouts WHERE name = ?', [
+      'Too narrow',
+    ]);
+    const chose = await visitor.submit(
+      `/panel/bank-accounts/${bankAccountId}`,
+      `/panel/bank-accounts/${bankAccountId}/positive-pay-layout`,
+      { env: 'test', positivePayLayout: row?.id ?? '' },
+    );
+    expect(chose.status).toBe(303);
+    const exports = async (): Promise<number> =>
+      Number((await t.database.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM positive_pay_exports'))?.n);
+    const before = await exports();
+    const answer = await api.post('/positive-pay-exports', { bankAccountId, from, to, format: 'bank' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(422);
+    expect(answer.body.errorMsg).toContain('The format field');
+    expect(answer.body.errorMsg).toContain('the account number does not fit 8 digits');
+    expect(answer.body.errorMsg).toContain('"Too narrow"');
+    // The panel's download says the same under the layout select, with the form kept.
+    const panel = await visitor.submit('/panel/positive-pay', '/panel/positive-pay', {
+      env: 'test',
+      bankAccountId,
+      from,
+      to,
+      format: 'bank',
+    });
+    expect(panel.status).toBe(422);
+    expect(panel.body).toContain('the account number does not fit 8 digits');
+    expect(panel.body).toContain('id="format-error"');
+    expect(await exports()).toBe(before);
+  });
+});
