@@ -265,13 +265,11 @@ export async function storeAccountNumber(
   sealed: string,
   masked: string | null,
 ): Promise<void> {
-  if (masked === null) await q.run('UPDATE bank_accounts SET account_number = ? WHERE id = ?', [sealed, id]);
-  else
-    await q.run('UPDATE bank_accounts SET account_number = ?, account_number_masked = ? WHERE id = ?', [
-      sealed,
-      masked,
-      id,
-    ]);
+  const s =
+    masked === null
+      ? sql`UPDATE bank_accounts SET account_number = ${sealed} WHERE id = ${id}`
+      : sql`UPDATE bank_accounts SET account_number = ${sealed}, account_number_masked = ${masked} WHERE id = ${id}`;
+  await q.run(s.text, s.params);
 }
 
 /** The panel's delete: only while no check is drawn on it, decided in the deleting statement. */
