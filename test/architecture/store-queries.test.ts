@@ -33,7 +33,7 @@ const NOT_REPOSITORIES = new Set([
  * breaks its rule, so this list only shrinks.
  */
 const PEOPLE =
-  'written with people, roles, second factors, the audit trail and approvals, before this check existed; next to convert';
+  'not converted yet: written with people, roles, second factors, the audit trail and approvals before this check existed';
 const ALLOWED_FOR_NOW: readonly { file: string; rule: Rule; why: string }[] = [
   { file: 'accounts.repository.ts', rule: 'insert', why: 'settings: a name/value table with no definition yet' },
   { file: 'accounts.repository.ts', rule: 'params', why: PEOPLE },
@@ -46,11 +46,7 @@ const ALLOWED_FOR_NOW: readonly { file: string; rule: Rule; why: string }[] = [
   { file: 'second-factors.repository.ts', rule: 'insert', why: PEOPLE },
   { file: 'second-factors.repository.ts', rule: 'params', why: PEOPLE },
   { file: 'server-secret.ts', rule: 'insert', why: 'settings: a name/value table with no definition yet' },
-  {
-    file: 'server-secret.ts',
-    rule: 'params',
-    why: 'settings rows of the server secret and the data key, read before anything else runs',
-  },
+  { file: 'server-secret.ts', rule: 'params', why: 'settings: not converted yet, next with accounts' },
   { file: 'sessions.repository.ts', rule: 'params', why: PEOPLE },
 ];
 
