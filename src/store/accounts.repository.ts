@@ -3,7 +3,7 @@ import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { Queryable } from './db.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
-/** The accounts table as stored (migrations 001, 006 and 015). */
+/** The accounts table as stored (migrations 001, 006, 015 and 030). */
 interface AccountsRow {
   id: string;
   company: string;
@@ -17,6 +17,7 @@ interface AccountsRow {
   company_address: string;
   company_phone: string;
   logo: Buffer | null;
+  factor_required: number;
 }
 
 const ACCOUNTS = defineTable<AccountsRow>()('accounts', [
@@ -32,10 +33,14 @@ const ACCOUNTS = defineTable<AccountsRow>()('accounts', [
   'company_address',
   'company_phone',
   'logo',
+  'factor_required',
 ]);
 
-/** What an `Account` is read from: not the password hash, the sender's details or the logo. */
-const NOT_READ = ['password_hash', 'company_address', 'company_phone', 'logo'] as const;
+/**
+ * What an `Account` is read from: not the password hash, the sender's details, the logo, or
+ * whether everyone needs a second factor (second-factors.repository.ts reads that).
+ */
+const NOT_READ = ['password_hash', 'company_address', 'company_phone', 'logo', 'factor_required'] as const;
 type AccountRow = Omit<AccountsRow, (typeof NOT_READ)[number]>;
 
 /** The API keys table as stored (migration 001). */
@@ -128,6 +133,7 @@ export async function insertAccount(q: Queryable, account: Account): Promise<voi
       company_address: '',
       company_phone: '',
       logo: null,
+      factor_required: 0,
     }),
   );
 }

@@ -8,7 +8,7 @@ import { owned, type Page, pagedRows } from './owned-queries.ts';
 import { inList, joinSql, raw, Sql, sql } from './sql.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
-/** The bank_accounts table as stored (migrations 001, 002, 008, 009, 015 and 021). */
+/** The bank_accounts table as stored (migrations 001, 002, 008, 009, 015, 021 and 033). */
 interface BankAccountsRow {
   id: string;
   account_id: string;
@@ -37,6 +37,7 @@ interface BankAccountsRow {
   bank_zip: string;
   created_at: number;
   deleted_at: number | null;
+  positive_pay_layout: string | null;
 }
 
 const BANK_ACCOUNTS = defineTable<BankAccountsRow>()('bank_accounts', [
@@ -67,10 +68,15 @@ const BANK_ACCOUNTS = defineTable<BankAccountsRow>()('bank_accounts', [
   'bank_zip',
   'created_at',
   'deleted_at',
+  'positive_pay_layout',
 ]);
 
-/** What a `BankAccount` is read from: the signature only as whether there is one, the logo not at all. */
-type BankAccountRow = Omit<BankAccountsRow, 'account_id' | 'env' | 'signature' | 'logo' | 'deleted_at'> & {
+/**
+ * What a `BankAccount` is read from: the signature only as whether there is one, the logo not at
+ * all, nor the positive pay layout (positive-pay-layouts.repository.ts reads it).
+ */
+const NOT_READ = ['account_id', 'env', 'signature', 'logo', 'deleted_at', 'positive_pay_layout'] as const;
+type BankAccountRow = Omit<BankAccountsRow, (typeof NOT_READ)[number]> & {
   has_signature: number;
 };
 
@@ -94,7 +100,7 @@ const DETAIL_ENTRIES = Object.entries(DETAIL_COLUMNS) as [
 
 // The signature image stays out of ordinary reads; it is fetched only to print.
 const BANK_COLUMNS = raw(
-  `${columnList(BANK_ACCOUNTS, { except: ['account_id', 'env', 'signature', 'logo', 'deleted_at'] })}, CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature`,
+  `${columnList(BANK_ACCOUNTS, { except: NOT_READ })}, CASE WHEN signature IS NULL THEN 0 ELSE 1 END AS has_signature`,
 );
 const INSERT_BANK_ACCOUNT = insertStatement(BANK_ACCOUNTS);
 
@@ -152,6 +158,8 @@ export async function insertBankAccount(q: Queryable, owner: Owner, b: BankAccou
       bank_zip: b.bankZip,
       created_at: b.createdAt,
       deleted_at: null,
+      // None chosen: the export names its format (positive-pay-layouts.repository.ts chooses one).
+      positive_pay_layout: null,
     }),
   );
 }
@@ -265,13 +273,11 @@ export async function storeAccountNumber(
   sealed: string,
   masked: string | null,
 ): Promise<void> {
-  if (masked === null) await q.run('UPDATE bank_accounts SET account_number = ? WHERE id = ?', [sealed, id]);
-  else
-    await q.run('UPDATE bank_accounts SET account_number = ?, account_number_masked = ? WHERE id = ?', [
-      sealed,
-      masked,
-      id,
-    ]);
+  const s =
+    masked === null
+      ? sql`UPDATE bank_accounts SET account_number = ${sealed} WHERE id = ${id}`
+      : sql`UPDATE bank_accounts SET account_number = ${sealed}, account_number_masked = ${masked} WHERE id = ${id}`;
+  await q.run(s.text, s.params);
 }
 
 /** The panel's delete: only while no check is drawn on it, decided in the deleting statement. */

@@ -3,13 +3,14 @@
 // is still part of each write, as everywhere in the store.
 import type { Outstanding } from '../domain/clearing.ts';
 import type { Owner } from '../domain/owner.ts';
+import type { ChecksRow } from './checks/rows.ts';
 import type { Queryable } from './db.ts';
 import { owned } from './owned-queries.ts';
 import { inList, raw, type Sql, sql } from './sql.ts';
 
 const OUTSTANDING_TEXT = 'status IN (1, 2, 3, 4) AND cleared_date IS NULL';
 /** Issued and not yet paid: printed, mailed, emailed or e-printed, no cleared date (not new, void or refunded). */
-export const OUTSTANDING = raw(OUTSTANDING_TEXT);
+const OUTSTANDING = raw(OUTSTANDING_TEXT);
 /** Register order: the day written on the check, then the order the checks were made. */
 const ORDER = raw('issue_date, created_at, id');
 /** Register order from its end, for a page nearer the end than the start. */
@@ -127,6 +128,20 @@ export interface SerialMatch {
   issueDate: string;
 }
 
+/** What matching a cleared-items row reads of a check: columns of the checks table's one definition (checks/rows.ts). */
+const SERIAL_MATCH_COLUMNS = [
+  'id',
+  'serial_number',
+  'amount_cents',
+  'status',
+  'cleared_date',
+  'reference_id',
+  'payee_id',
+  'issue_date',
+] as const satisfies readonly (keyof ChecksRow)[];
+const SERIAL_MATCH = raw(SERIAL_MATCH_COLUMNS.join(', '));
+type SerialMatchRow = Pick<ChecksRow, (typeof SERIAL_MATCH_COLUMNS)[number]>;
+
 /** The checks of a bank account with these serial numbers (serials as stored), on the serial's unique index. */
 export async function checksBySerial(
   q: Queryable,
@@ -137,18 +152,9 @@ export async function checksBySerial(
   const found = new Map<string, SerialMatch>();
   for (let at = 0; at < serials.length; at += 500) {
     const chunk = serials.slice(at, at + 500);
-    const s = sql`SELECT id, serial_number, amount_cents, status, cleared_date, reference_id, payee_id, issue_date FROM checks
+    const s = sql`SELECT ${SERIAL_MATCH} FROM checks
        WHERE bank_account_id = ${bankAccountId} AND ${owned(owner, { keyed: q.dialect })} AND serial_number IN ${inList(chunk)}`;
-    const rows = await q.all<{
-      id: string;
-      serial_number: string;
-      amount_cents: number | string | null;
-      status: number | string;
-      cleared_date: string | null;
-      reference_id: string | null;
-      payee_id: string | null;
-      issue_date: string;
-    }>(s.text, s.params);
+    const rows = await q.all<SerialMatchRow>(s.text, s.params);
     for (const r of rows)
       found.set(r.serial_number, {
         id: r.id,
@@ -164,6 +170,14 @@ export async function checksBySerial(
   return found;
 }
 
+const OWNER_AND_BANK_COLUMNS = [
+  'id',
+  'account_id',
+  'env',
+  'bank_account_id',
+] as const satisfies readonly (keyof ChecksRow)[];
+const OWNER_AND_BANK = raw(OWNER_AND_BANK_COLUMNS.join(', '));
+
 /**
  * Which of these ids are checks of the owner on this bank account. Read by primary key and
  * checked here: an owner filter in the query led SQLite's planner through the owner's whole list.
@@ -175,8 +189,8 @@ export async function idsOnBankAccount(
   ids: readonly string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const s = sql`SELECT id, account_id, env, bank_account_id FROM checks WHERE id IN ${inList(ids)}`;
-  const rows = await q.all<{ id: string; account_id: string; env: string; bank_account_id: string }>(s.text, s.params);
+  const s = sql`SELECT ${OWNER_AND_BANK} FROM checks WHERE id IN ${inList(ids)}`;
+  const rows = await q.all<Pick<ChecksRow, (typeof OWNER_AND_BANK_COLUMNS)[number]>>(s.text, s.params);
   return new Set(
     rows
       .filter((r) => r.account_id === owner.accountId && r.env === owner.env && r.bank_account_id === bankAccountId)

@@ -1,5 +1,9 @@
 // The delivery worker's side of the outbox: claiming due rows under a lease, renewing or handing
 // back the lease, and recording each row's outcome. The rows themselves are deliveries.repository.ts.
+// No table definition of its own: defineTable makes inserts and column lists, and here there are
+// no inserts, and the one full-row read (a claim's RETURNING) takes the outbox's definition
+// (DELIVERY_COLUMNS). The rest are compare-and-set UPDATEs of a few columns whose conditions are
+// the point (status, lease), kept as written, as sql templates.
 import type { Delivery } from '../domain/delivery.ts';
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';

@@ -1,6 +1,6 @@
 // The few places where SQLite and PostgreSQL SQL differ. Everything else is shared SQL.
 import type { Dialect, Queryable } from './db.ts';
-import { Sql } from './sql.ts';
+import { Sql, sql } from './sql.ts';
 
 /** PostgreSQL channel that carries API key revocations to every server process. */
 export const KEYS_CHANNEL = 'checkwriter_keys';
@@ -35,13 +35,11 @@ export async function lockForMigrations(q: Queryable): Promise<void> {
 
 /** Whether a table of this name exists (in the search_path on PostgreSQL); a read, never a write. */
 export async function tableExists(q: Queryable, table: string): Promise<boolean> {
-  const row =
+  const s =
     q.dialect === 'postgres'
-      ? await q.get<{ found: string | null }>('SELECT to_regclass(?)::text AS found', [table])
-      : await q.get<{ found: string | null }>(
-          "SELECT name AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
-          [table],
-        );
+      ? sql`SELECT to_regclass(${table})::text AS found`
+      : sql`SELECT name AS found FROM sqlite_master WHERE type = 'table' AND name = ${table}`;
+  const row = await q.get<{ found: string | null }>(s.text, s.params);
   return row !== undefined && row.found !== null;
 }
 

@@ -146,5 +146,6 @@ export async function remove(q: Queryable, owner: Owner, key: string): Promise<v
 }
 
 export async function purgeOlderThan(q: Queryable, before: number): Promise<number> {
-  return q.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]);
+  const s = sql`DELETE FROM idempotency_keys WHERE created_at < ${before}`;
+  return q.run(s.text, s.params);
 }

@@ -3,6 +3,7 @@
 // FOR UPDATE; SQLite: the transaction's write lock), so two servers deciding at once decide one
 // after the other.
 import type { Queryable } from './db.ts';
+import { sql } from './sql.ts';
 import { defineTable, insertStatement, rowValues } from './table.ts';
 
 /** The limit_counters table as stored (migration 020): event times, or a running total. */
@@ -55,16 +56,14 @@ export async function writeHits(
   hits: readonly number[],
   expiresAt: number | null,
 ): Promise<void> {
-  await q.run('UPDATE limit_counters SET hits = ?, expires_at = COALESCE(?, expires_at) WHERE name = ?', [
-    hits.join(','),
-    expiresAt,
-    name,
-  ]);
+  const s = sql`UPDATE limit_counters SET hits = ${hits.join(',')}, expires_at = COALESCE(${expiresAt}, expires_at) WHERE name = ${name}`;
+  await q.run(s.text, s.params);
 }
 
 /** Forgets every event of `name`. */
 export async function clearHits(q: Queryable, name: string): Promise<void> {
-  await q.run('DELETE FROM limit_counters WHERE name = ?', [name]);
+  const s = sql`DELETE FROM limit_counters WHERE name = ${name}`;
+  await q.run(s.text, s.params);
 }
 
 /**
@@ -88,8 +87,6 @@ export async function addToTotals(
 
 /** Deletes up to `batch` rows that expired before `now`; answers how many. */
 export async function deleteExpired(q: Queryable, now: number, batch: number): Promise<number> {
-  return q.run(
-    'DELETE FROM limit_counters WHERE name IN (SELECT name FROM limit_counters WHERE expires_at < ? LIMIT ?)',
-    [now, batch],
-  );
+  const s = sql`DELETE FROM limit_counters WHERE name IN (SELECT name FROM limit_counters WHERE expires_at < ${now} LIMIT ${batch})`;
+  return q.run(s.text, s.params);
 }

@@ -54,9 +54,9 @@ const READ_COLUMNS = raw(columnList(MAILINGS));
 // The operator's lists: every account's mailings, so no owner filter, oldest first.
 // A queued mailing whose check a policy still holds (quickpay writes both at once) waits out of
 // the operator's sight until the check is approved (docs/approvals.md).
-const NOT_WAITING = `NOT (status = 'queued' AND EXISTS (SELECT 1 FROM check_approval_rules r WHERE r.check_id = mailings.check_id AND r.state <> 'approved'))`;
-const LIST_ALL = `SELECT ${READ_COLUMNS.text} FROM mailings WHERE ${NOT_WAITING} ORDER BY created_at, id`;
-const LIST_BY_STATUS = `SELECT ${READ_COLUMNS.text} FROM mailings WHERE status = ? AND ${NOT_WAITING} ORDER BY created_at, id`;
+const NOT_WAITING = raw(
+  `NOT (status = 'queued' AND EXISTS (SELECT 1 FROM check_approval_rules r WHERE r.check_id = mailings.check_id AND r.state <> 'approved'))`,
+);
 
 const toMailing = (r: MailingRow): Mailing => ({
   id: r.id,
@@ -157,7 +157,11 @@ export async function listMailings(
   q: Queryable,
   status: MailingStatus | null,
 ): Promise<(Mailing & { owner: Owner })[]> {
-  const rows = status === null ? await q.all<MailingRow>(LIST_ALL) : await q.all<MailingRow>(LIST_BY_STATUS, [status]);
+  const s =
+    status === null
+      ? sql`SELECT ${READ_COLUMNS} FROM mailings WHERE ${NOT_WAITING} ORDER BY created_at, id`
+      : sql`SELECT ${READ_COLUMNS} FROM mailings WHERE status = ${status} AND ${NOT_WAITING} ORDER BY created_at, id`;
+  const rows = await q.all<MailingRow>(s.text, s.params);
   return rows.map((r) => ({ ...toMailing(r), owner: { accountId: r.account_id, env: r.env } }));
 }
 

@@ -1,5 +1,7 @@
 // Figures about the deliveries outbox as a whole, for /metrics. Only waiting rows are read (the
 // deliveries_due index on status), so the cost follows the backlog, not the table's history.
+// Not a table repository: one aggregate without parameters over the deliveries table, whose
+// definition is in deliveries.repository.ts.
 import type { OutboxDepth } from '../metrics.ts';
 import type { Queryable } from './db.ts';
 

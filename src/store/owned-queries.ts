@@ -13,7 +13,7 @@ import type { Owner } from '../domain/owner.ts';
 import type { Paged } from '../domain/paging.ts';
 import type { Dialect, Queryable } from './db.ts';
 import { containsIgnoreCase, forShare } from './dialect.ts';
-import { inList, raw, Sql, sql } from './sql.ts';
+import { inList, joinSql, raw, Sql, sql } from './sql.ts';
 
 /** A page of a list as the store reads it: how many, from where, and the search term. */
 export interface Page {
@@ -96,19 +96,22 @@ export async function pagedRows<Row, T>(
     columns?: string;
   },
 ): Promise<Paged<T>> {
-  const { table, where, searchColumns, page, map, columns = '*' } = list;
-  let clause = where.text;
-  const args = [...where.params];
+  const { where, searchColumns, page, map } = list;
+  let clause = where;
   if (page.term !== null && page.term !== '') {
-    clause += ` AND (${searchColumns.map((c) => containsIgnoreCase(q.dialect, c)).join(' OR ')})`;
-    for (let i = 0; i < searchColumns.length; i += 1) args.push(likePattern(page.term));
+    const pattern = likePattern(page.term);
+    const anyColumn = joinSql(
+      searchColumns.map((c) => new Sql(containsIgnoreCase(q.dialect, c), [pattern])),
+      ' OR ',
+    );
+    clause = sql`${where} AND (${anyColumn})`;
   }
-  const count = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${clause}`, args);
-  const rows = await q.all<Row>(
-    `SELECT ${columns} FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    [...args, page.limit, page.offset],
-  );
-  return { total: Number(count?.n ?? 0), items: rows.map(map) };
+  const table = raw(list.table);
+  const count = sql`SELECT COUNT(*) AS n FROM ${table} WHERE ${clause}`;
+  const total = await q.get<{ n: number }>(count.text, count.params);
+  const read = sql`SELECT ${raw(list.columns ?? '*')} FROM ${table} WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+  const rows = await q.all<Row>(read.text, read.params);
+  return { total: Number(total?.n ?? 0), items: rows.map(map) };
 }
 
 /**

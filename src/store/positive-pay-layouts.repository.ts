@@ -2,7 +2,8 @@
 import type { Owner } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
 import { owned } from './owned-queries.ts';
-import { sql } from './sql.ts';
+import { raw, sql } from './sql.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 export interface StoredLayout {
   id: string;
@@ -13,13 +14,30 @@ export interface StoredLayout {
   createdAt: number;
 }
 
-interface LayoutRow {
+/** The positive_pay_layouts table as stored (migration 033). */
+interface PositivePayLayoutsRow {
   id: string;
+  account_id: string;
   name: string;
   layout: string;
   created_by: string;
-  created_at: number | string;
+  created_at: number;
 }
+
+const LAYOUTS = defineTable<PositivePayLayoutsRow>()('positive_pay_layouts', [
+  'id',
+  'account_id',
+  'name',
+  'layout',
+  'created_by',
+  'created_at',
+]);
+
+const INSERT_LAYOUT = insertStatement(LAYOUTS);
+/** What reads select: every column but the company's, which the query already names. */
+const READ_COLUMNS = raw(columnList(LAYOUTS, { except: ['account_id'] }));
+
+type LayoutRow = Omit<PositivePayLayoutsRow, 'account_id'>;
 
 function toStored(row: LayoutRow): StoredLayout {
   return {
@@ -35,19 +53,27 @@ function toStored(row: LayoutRow): StoredLayout {
 export const MAX_LAYOUTS = 100;
 
 export async function insertLayout(q: Queryable, accountId: string, l: StoredLayout): Promise<void> {
-  const s = sql`INSERT INTO positive_pay_layouts (id, account_id, name, layout, created_by, created_at)
-    VALUES (${l.id}, ${accountId}, ${l.name}, ${l.layout}, ${l.createdBy}, ${l.createdAt})`;
-  await q.run(s.text, s.params);
+  await q.run(
+    INSERT_LAYOUT,
+    rowValues(LAYOUTS, {
+      id: l.id,
+      account_id: accountId,
+      name: l.name,
+      layout: l.layout,
+      created_by: l.createdBy,
+      created_at: l.createdAt,
+    }),
+  );
 }
 
 export async function listLayouts(q: Queryable, accountId: string): Promise<StoredLayout[]> {
-  const s = sql`SELECT id, name, layout, created_by, created_at FROM positive_pay_layouts
+  const s = sql`SELECT ${READ_COLUMNS} FROM positive_pay_layouts
     WHERE account_id = ${accountId} ORDER BY created_at, id LIMIT ${MAX_LAYOUTS}`;
   return (await q.all<LayoutRow>(s.text, s.params)).map(toStored);
 }
 
 export async function findLayout(q: Queryable, accountId: string, id: string): Promise<StoredLayout | undefined> {
-  const s = sql`SELECT id, name, layout, created_by, created_at FROM positive_pay_layouts
+  const s = sql`SELECT ${READ_COLUMNS} FROM positive_pay_layouts
     WHERE account_id = ${accountId} AND id = ${id}`;
   const row = await q.get<LayoutRow>(s.text, s.params);
   return row === undefined ? undefined : toStored(row);

@@ -4,7 +4,7 @@ import type { Queryable } from './db.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 /**
- * The panel_sessions table as stored (migrations 006 and 026): only the session id's hash is kept;
+ * The panel_sessions table as stored (migrations 006, 026 and 030): only the session id's hash is kept;
  * the person signed in, the company they work in (`account_id`) and when they were last seen.
  */
 interface PanelSessionsRow {
@@ -16,6 +16,7 @@ interface PanelSessionsRow {
   last_seen_at: number;
   factor_at: number | null;
   factor_pending: number;
+  webauthn_challenge: string | null;
 }
 
 const PANEL_SESSIONS = defineTable<PanelSessionsRow>()('panel_sessions', [
@@ -27,6 +28,7 @@ const PANEL_SESSIONS = defineTable<PanelSessionsRow>()('panel_sessions', [
   'last_seen_at',
   'factor_at',
   'factor_pending',
+  'webauthn_challenge',
 ]);
 
 export interface PanelSessionRecord {
@@ -65,6 +67,8 @@ export async function insertSession(
       last_seen_at: session.createdAt,
       factor_at: null,
       factor_pending: session.factorPending === true ? 1 : 0,
+      // A passkey ceremony sets its challenge (second-factors.repository.ts).
+      webauthn_challenge: null,
     }),
   );
 }

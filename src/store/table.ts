@@ -29,6 +29,14 @@ const batchTexts = new WeakMap<object, Map<number, string>>();
 
 type Missing<Row, Listed> = Exclude<keyof Row, Listed>;
 
+/** Every table defined so far (test/store/table-definitions.test.ts holds each to the database). */
+const defined: { readonly name: string; readonly columns: readonly string[] }[] = [];
+
+/** The tables the loaded modules defined, in the order they were defined. */
+export function definedTables(): readonly { readonly name: string; readonly columns: readonly string[] }[] {
+  return defined;
+}
+
 /**
  * `defineTable<Row>()('checks', [...columns])`: the list must name every column of Row (the
  * compiler says which are missing).
@@ -38,7 +46,11 @@ export function defineTable<Row extends { [K in keyof Row]: SqlValue }>() {
     name: string,
     columns: Columns &
       ([Missing<Row, Columns[number]>] extends [never] ? unknown : { missing: Missing<Row, Columns[number]> }),
-  ): Table<Row> => ({ name, columns });
+  ): Table<Row> => {
+    const table: Table<Row> = { name, columns };
+    defined.push(table);
+    return table;
+  };
 }
 
 /** Rows per statement, largest first; what is left after the largest fits goes in smaller ones. */

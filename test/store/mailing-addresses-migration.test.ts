@@ -19,6 +19,7 @@ import * as peopleTokens from '../../src/store/migrations/027-people-tokens-and-
 import * as auditTrail from '../../src/store/migrations/028-audit-trail.ts';
 import * as secondFactors from '../../src/store/migrations/030-second-factors.ts';
 import * as approvals from '../../src/store/migrations/031-approvals.ts';
+import * as positivePayLayouts from '../../src/store/migrations/033-positive-pay-layouts.ts';
 import { type Client, clientFor, seedBasics } from '../support/app.ts';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 
@@ -34,12 +35,13 @@ describe.each(dialects())('migration 024: mailing addresses as foreign keys (%s)
     cleanup = fresh.cleanup;
     db = connect(fresh.config);
     expect((await migrate(db, null, { through: 23 })).at(-1)).toBe(23);
-    // Today's services write people, key authors, the audit trail, second factors and approvals (026–031), which do not touch
-    // what 024 changes: their tables are made here, beside the 023 schema, so the data below is
-    // written by today's code as the old delete race left it. The migrations table still ends at
-    // 023, and the test applies 024 alone.
+    // Today's services write people, key authors, the audit trail, second factors, approvals and a
+    // bank account's positive pay layout (026–033), which do not touch what 024 changes: their
+    // tables are made here, beside the 023 schema, so the data below is written by today's code as
+    // the old delete race left it. The migrations table still ends at 023, and the test applies
+    // 024 alone.
     await db.transaction(async (tx) => {
-      for (const later of [people, peopleTokens, auditTrail, secondFactors, approvals])
+      for (const later of [people, peopleTokens, auditTrail, secondFactors, approvals, positivePayLayouts])
         for (const statement of later.up(columnTypes(tx.dialect))) await tx.run(statement);
     });
     const config = loadConfig({
