@@ -6,8 +6,10 @@ import { HttpClient } from '../http-client.ts';
 import { createAccount, createBasics } from '../fixtures.ts';
 import { measure, type LoadResult } from '../load.ts';
 import { type PeakRss, rssVerdict, withPeakRss } from '../memory.ts';
-import { type Child, startBareFastify, startRawServer } from '../processes.ts';
-import { fmt, TARGETS, type ScenarioContext, type ScenarioOutcome, type Verdict } from '../scenario.ts';
+import { type Child, startBareFastify, startCheckwriter, startRawServer } from '../processes.ts';
+import { type CallTiming, timeCalls } from '../in-process.ts';
+import { findCheck } from '../../src/store/checks/checks.repository.ts';
+import { bounded, fmt, TARGETS, type ScenarioContext, type ScenarioOutcome, type Verdict } from '../scenario.ts';
 import type { BareFastifySetup } from '../bare-fastify.ts';
 
 export interface GetDetails {
@@ -16,6 +18,11 @@ export interface GetDetails {
   raw: LoadResult;
   bareFastify: LoadResult;
   real: LoadResult;
+  /** The same server with its access log on (JSON lines to a pipe, read and thrown away). */
+  accessLog: LoadResult & { logBytesPerRequest: number };
+  accessLogRatio: number;
+  /** The store's findCheck alone, in this process, on the bench's own connection. */
+  findCheck: CallTiming;
   ratio: number;
   bareFastifyRatio: number;
   /**
@@ -64,8 +71,31 @@ async function measureChild(
   }
 }
 
+/** A second server on the same database with its access log on, loaded the same way. */
+async function measureAccessLog(
+  ctx: ScenarioContext,
+  load: { connections: number; duration: number },
+  path: string,
+  key: string,
+): Promise<LoadResult & { logBytesPerRequest: number }> {
+  const server = await startCheckwriter(ctx.database.env, null, { accessLog: true });
+  try {
+    const before = server.logBytes();
+    const result = await measure(
+      { ...load, url: `${server.url}${path}`, headers: { authorization: `Bearer ${key}` } },
+      server.pid,
+    );
+    // Bytes that arrived during the timed run and its warm-up, over the timed run's requests: an
+    // upper bound, but a line per request shows as a few hundred bytes, none as zero.
+    return { ...result, logBytesPerRequest: (server.logBytes() - before) / result.requests };
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetDetails>> {
   const { key, owner } = await createAccount(ctx.database, 'get@bench.test');
+  let checkId: string;
   const client = new HttpClient(ctx.serverUrl, key);
   let path: string;
   let body: string;
@@ -83,8 +113,9 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
         },
       ],
     });
-    const checkId = created.data.checks[0]?.checkId;
-    if (checkId === undefined) throw new Error('POST /checks returned no check');
+    const createdId = created.data.checks[0]?.checkId;
+    if (createdId === undefined) throw new Error('POST /checks returned no check');
+    checkId = createdId;
     path = `/api/v3/checks/${checkId}`;
     const reply = await client.send('GET', `/checks/${checkId}`);
     if (reply.status !== 200) throw new Error(`GET ${path}: ${reply.status} ${reply.body}`);
@@ -112,6 +143,11 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
   const { result: real, peak } = await withPeakRss(ctx.serverPid, () =>
     measure({ ...load, url: `${ctx.serverUrl}${path}`, headers: { authorization: `Bearer ${key}` } }, ctx.serverPid),
   );
+  const withLog = await measureAccessLog(ctx, load, path, key);
+  const accessLogRatio = withLog.reqPerSec / real.reqPerSec;
+  // SQLite answers in this process in microseconds; PostgreSQL's round trip is ~100 µs, so fewer.
+  const callsPerRound = ctx.dialect === 'sqlite' ? 20_000 : 2_000;
+  const found = await timeCalls(() => findCheck(ctx.database.db, owner, checkId), { callsPerRound, rounds: 5 });
   const ratio = real.reqPerSec / raw.reqPerSec;
   const bareRatio = real.reqPerSec / bare.reqPerSec;
   const rawCpu = cpuRatio(raw, real);
@@ -135,6 +171,9 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
       raw,
       bareFastify: bare,
       real,
+      accessLog: withLog,
+      accessLogRatio,
+      findCheck: found,
       ratio,
       bareFastifyRatio: bareRatio,
       cpuRatio: rawCpu,
@@ -157,6 +196,26 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
         target: `≥ ${fmt(TARGETS.getBareFastifyRatio, 2)} of bare Fastify`,
         pass: bareRatio >= TARGETS.getBareFastifyRatio,
       },
+      {
+        scenario: 'GET /checks/{id} access log on',
+        measured: `${describe(withLog)}, ${fmt(withLog.logBytesPerRequest)} log bytes/req`,
+        target: 'reported',
+        pass: null,
+      },
+      {
+        scenario: 'GET /checks/{id} access log on vs off',
+        measured: `${fmt(accessLogRatio, 2)} of the same server without it (${byCpu(cpuRatio(real, withLog))})`,
+        target: `≥ ${fmt(TARGETS.getAccessLogRatio, 2)}`,
+        pass: accessLogRatio >= TARGETS.getAccessLogRatio,
+      },
+      bounded(
+        'findCheck in-process',
+        `${fmt(found.usPerCall, 1)} µs/call (median of ${found.rounds} × ${fmt(found.callsPerRound)})`,
+        found.usPerCall,
+        TARGETS.findCheckUs[ctx.dialect],
+        'max',
+        (b) => `≤ ${b} µs`,
+      ),
       rssVerdict('GET /checks/{id} load', peak),
     ],
   };
