@@ -6,6 +6,7 @@ import * as checkService from '../../../services/checks/write.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
 import { mailingsOfChecks } from '../../../services/mailing.service.ts';
+import { answerNotModified } from '../../etag.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { checkWire, checkWithApprovalWire, createdCheckWire, metaWire } from '../../presenters.ts';
 import * as approvals from '../../../services/approvals/approvals.service.ts';
@@ -95,6 +96,8 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         params: IdParam('checkId'),
         response: { 200: CheckResponse, ...errorResponses(404) },
       },
+      // An ETag on every 200; If-None-Match with it answers 304 (http/etag.ts).
+      onSend: answerNotModified,
     },
     async (request) => {
       const principal = principalOf(request);
