@@ -7,6 +7,11 @@ import { median } from './scenario.ts';
 export interface CallTiming {
   /** Median of the rounds' mean time per call, in µs. */
   usPerCall: number;
+  /**
+   * Median of the rounds' CPU time of this process per call, in µs: on a machine shared with other
+   * work, wall time also counts the time spent waiting for a core; CPU time does not.
+   */
+  cpuUsPerCall: number;
   rounds: number;
   callsPerRound: number;
 }
@@ -18,10 +23,19 @@ export async function timeCalls(
   // Warm-up: JIT, the statement cache, the page cache.
   for (let i = 0; i < Math.min(2_000, options.callsPerRound); i++) await call();
   const perRound: number[] = [];
+  const cpuPerRound: number[] = [];
   for (let r = 0; r < options.rounds; r++) {
+    const cpu = process.cpuUsage();
     const began = performance.now();
     for (let i = 0; i < options.callsPerRound; i++) await call();
     perRound.push(((performance.now() - began) * 1_000) / options.callsPerRound);
+    const used = process.cpuUsage(cpu);
+    cpuPerRound.push((used.user + used.system) / options.callsPerRound);
   }
-  return { usPerCall: median(perRound), rounds: options.rounds, callsPerRound: options.callsPerRound };
+  return {
+    usPerCall: median(perRound),
+    cpuUsPerCall: median(cpuPerRound),
+    rounds: options.rounds,
+    callsPerRound: options.callsPerRound,
+  };
 }

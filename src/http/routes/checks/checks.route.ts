@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { statusCode } from '../../../domain/check-status.ts';
 import * as checkList from '../../../services/checks/list.service.ts';
 import * as checkService from '../../../services/checks/write.service.ts';
+import { readCheck } from '../../../services/checks/read.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
 import { mailingsOfChecks } from '../../../services/mailing.service.ts';
@@ -101,17 +102,10 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
     async (request) => {
       const principal = principalOf(request);
-      const check = await checkService.getCheck(ctx, principal, pathId(request.params, 'checkId'));
-      const held = await approvals.approvalsFor(ctx.db, principal, [check.id]);
-      const mailings = await mailingsOfChecks(ctx, principal, [check]);
+      const read = await readCheck(ctx, principal, pathId(request.params, 'checkId'));
       return {
         success: true as const,
-        data: checkWithApprovalWire(
-          check,
-          principal.timeZone,
-          held.get(check.id) ?? NOT_REQUIRED,
-          mailings.get(check.id),
-        ),
+        data: checkWithApprovalWire(read.check, principal.timeZone, read.approval, read.mailing),
       };
     },
   );
