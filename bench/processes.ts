@@ -52,6 +52,8 @@ export interface StartOptions {
    * terminal, not the server. Standard error is still passed through.
    */
   accessLog?: boolean;
+  /** With a profile folder: the role folder its CPU profile goes to (default `server`). */
+  profileRole?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export function startCheckwriter(
   const nodeArgs: string[] = [];
   if (profileDir !== null) {
     mkdirSync(profileDir, { recursive: true });
-    nodeArgs.push(...cpuProfileFlags(profileDir, 'server'));
+    nodeArgs.push(...cpuProfileFlags(profileDir, options.profileRole ?? 'server'));
   }
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bin', 'checkwriter.js'), 'serve'], {

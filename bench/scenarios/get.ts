@@ -124,7 +124,11 @@ async function measureAccessLog(
   path: string,
   key: string,
 ): Promise<AccessLogPair> {
-  const server = await startCheckwriter(ctx.database.env, null, { accessLog: true });
+  // With --profile its CPU profile goes to <scenario>/server-access-log/, beside the server's.
+  const server = await startCheckwriter(ctx.database.env, ctx.profileDir, {
+    accessLog: true,
+    profileRole: 'server-access-log',
+  });
   const headers = { authorization: `Bearer ${key}` };
   try {
     const rounds: { off: LoadResult; on: LoadResult & { logBytesPerRequest: number } }[] = [];
@@ -268,6 +272,7 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
         measured: `${fmt(accessLog.ratio, 2)} of the same server without it, median of ${ACCESS_LOG_ROUNDS} rounds in turns (${byCpu(accessLog.cpuRatio)})`,
         target: `≥ ${fmt(TARGETS.getAccessLogRatio, 2)}`,
         pass: accessLog.ratio >= TARGETS.getAccessLogRatio,
+        profile: 'server-access-log',
       },
       bounded(
         'findCheck in-process (CPU µs/call)',
