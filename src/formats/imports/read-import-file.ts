@@ -24,17 +24,10 @@ import {
   sheetFlag,
 } from '../../domain/import-columns.ts';
 import { unsafeCharacter } from '../../domain/safe-text.ts';
-import {
-  findHeader,
-  iifRecords,
-  isIif,
-  type LeftOut,
-  layoutTable,
-  type MoneyOut,
-  reportRows,
-  signedAmount,
-  type VoucherLine,
-} from './known-layouts.ts';
+import { iifRecords, isIif } from './iif-file.ts';
+import { adder, type CheckRow, checkRow, payeeRow } from './row-cells.ts';
+import type { MoneyOut } from './known-layouts.ts';
+import { findHeader, type LeftOut, layoutTable, reportRows, signedAmount, type VoucherLine } from './report-table.ts';
 import { CheckInput } from '../../schemas/checks.ts';
 import { PayeeInput } from '../../schemas/payees.ts';
 import { compileRowValidator } from '../../schemas/validator.ts';
@@ -91,12 +84,7 @@ export interface ImportFileRefusal {
   readonly message: string;
 }
 
-/** A check row as the file alone says it: the request, and the names the preview looks up. */
-export interface CheckRow {
-  item: Record<string, unknown>;
-  payeeName: string | null;
-  categoryName: string | null;
-}
+export type { CheckRow };
 
 export interface ImportFile {
   kind: ImportKind;
@@ -160,74 +148,6 @@ function resolveMappingOrNull(
   } catch {
     return null;
   }
-}
-
-/** Collects a row's messages once each. */
-function adder(list: string[]): (message: string) => void {
-  return (message) => {
-    if (!list.includes(message)) list.push(message);
-  };
-}
-
-function cellText(field: string, text: string, add: (message: string) => void): string {
-  try {
-    return safeCell(field, text);
-  } catch (error) {
-    if (!(error instanceof CellError)) throw error;
-    add(error.message);
-    return '';
-  }
-}
-
-/** A row's cells into a create-check request; cell problems go to `add`. */
-function checkRow(
-  cells: Partial<Record<ImportField, string>>,
-  request: ImportFileRequest,
-  add: (message: string) => void,
-): CheckRow {
-  const item: Record<string, unknown> = {};
-  let payeeName: string | null = null;
-  let categoryName: string | null = null;
-  const cell = (field: string, convert: (text: string) => unknown): void => {
-    const text = cells[field as ImportField];
-    if (text === undefined || text === '') return;
-    try {
-      item[field] = convert(safeCell(field, text));
-    } catch (error) {
-      if (!(error instanceof CellError)) throw error;
-      add(error.message);
-    }
-  };
-  const bank = cells.bankAccountId ?? '';
-  item.bankAccountId = bank === '' ? (request.bankAccountId ?? '') : cellText('bankAccountId', bank, add);
-  cell('payeeId', (t) => t);
-  const payee = cells.payee ?? '';
-  if (item.payeeId === undefined && payee !== '') {
-    const text = cellText('payee', payee, add);
-    if (/^pay_[0-9A-Za-z]+$/.test(text)) item.payeeId = text;
-    else payeeName = text;
-  }
-  const category = cells.category ?? '';
-  if (category !== '') {
-    const text = cellText('category', category, add);
-    if (/^cat_[0-9A-Za-z]+$/.test(text)) item.categoryId = text;
-    else categoryName = text;
-  }
-  cell('serialNumber', (t) => t.replace(/^#/, ''));
-  cell('issueDate', (t) => sheetDate(t, request.dateOrder ?? 'mdy'));
-  cell('amount', sheetAmount);
-  for (const field of ['memo', 'note', 'accountNumber', 'invoiceNumber', 'referenceId']) cell(field, (t) => t);
-  for (const field of ['noSign', 'noAmount', 'noDate', 'noPayee']) cell(field, (t) => sheetFlag(field, t));
-  return { item, payeeName, categoryName };
-}
-
-function payeeRow(cells: Partial<Record<ImportField, string>>, add: (message: string) => void): PayeeRow {
-  const item: Record<string, string> = {};
-  for (const [field, text] of Object.entries(cells)) {
-    if (text === '' && field !== 'name') continue;
-    item[field] = cellText(field, text, add);
-  }
-  return item as PayeeRow;
 }
 
 /**
