@@ -7,7 +7,11 @@
 // numbers and the total) and a detail with the payee over two fields and voids dated the day the
 // file is written. No bank's own layout is claimed here: the expected bytes are built by hand from
 // the field lines typed in, not with the writer.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positivePayCommand } from '../../src/cli/positive-pay.ts';
 import { BASE, type Client, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 import { Visitor } from '../support/panel-visitor.ts';
@@ -209,7 +213,7 @@ describe.each(dialects())('custom positive pay layouts of the common shapes (%s)
     }
   }
 
-  it("Bank of America's shape: a bank id and the file's date in the company's zone, an 1EOF trailer with the count, the check-number sum and the total; the panel's download the same bytes", async () => {
+  it("Bank of America's shape: a bank id and the file's date in the company's zone, an 1EOF trailer with the count, the check-number sum and the total; the panel's download and the command line's the same bytes", async () => {
     await inFarZone(async (zoned, fileDay, range) => {
       const data = await exportIn(BANK_OF_AMERICA, range, zoned);
       const mmddyy = (iso: string): string => `${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(2, 4)}`;
@@ -234,6 +238,17 @@ describe.each(dialects())('custom positive pay layouts of the common shapes (%s)
       });
       expect(panel.status, panel.body).toBe(200);
       expect(panel.body).toBe(expected);
+      // The command line's export (`--format bank`), the account's zone read as the CLI reads it.
+      const dir = mkdtempSync(join(tmpdir(), 'cw-pp-shapes-'));
+      try {
+        const out = join(dir, 'bofa.txt');
+        const session = { db: t.database.db, context: async () => t.serviceContext() };
+        const args = ['--email', email, '--bank-account', bankAccountId, '--from', range.from, '--to', range.to];
+        expect(await positivePayCommand(session, 'export', [...args, '--format', 'bank', '--out', out])).toBe(0);
+        expect(readFileSync(out, 'utf8')).toBe(expected);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
       // The layout's sample on the layouts page: the sample check (account 123456789, check 1001,
       // 2026-01-15, $1,234.56, Sample Payee Inc) in a file written on the sample's day, 2026-01-20.
       const listed = await visitor.get('/panel/positive-pay/layouts');
