@@ -279,6 +279,36 @@ describe.each(dialects())('custom positive pay layouts of the common shapes (%s)
     });
   });
 
+  it('the new sources misplaced or incomplete: a 422 naming each field under its record, nothing stored', async () => {
+    const stored = async (): Promise<number> =>
+      Number((await t.database.db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM positive_pay_layouts'))?.n);
+    const before = await stored();
+    const unread = await visitor.submit('/panel/positive-pay/layouts', '/panel/positive-pay/layouts', {
+      ...TWO_PAYEE_LINES,
+      name: 'Misplaced',
+      header: 'literal:"H" 1; fileDate 8',
+    });
+    expect(unread.status).toBe(422);
+    expect(unread.body).toContain(
+      '<ul class="problem" id="header-error"><li>Field 2: fileDate needs a format, one of fileDate:YYYY-MM-DD,',
+    );
+    const misplaced = await visitor.submit('/panel/positive-pay/layouts', '/panel/positive-pay/layouts', {
+      ...TWO_PAYEE_LINES,
+      name: 'Misplaced',
+      header: 'literal:"H" 1; issueOrFileDate:MMDDYY 6',
+      detail:
+        'code 1; accountNumber 10; checkNumber 6; amount:cents 8; issueDate:MMDDYY 6; payeeLine2 10; checkNumberTotal 10',
+    });
+    expect(misplaced.status).toBe(422);
+    expect(misplaced.body).toContain(
+      '<ul class="problem" id="detail-error"><li>Field 6: payeeLine2 needs a payeeLine1 field before it in the record.</li><li>Field 7: record counts and totals belong in a header or trailer.</li></ul>',
+    );
+    expect(misplaced.body).toContain(
+      '<ul class="problem" id="header-error"><li>Field 2: check values belong in the detail record.</li></ul>',
+    );
+    expect(await stored()).toBe(before);
+  });
+
   it("a layout too narrow for this account's number is a 422 naming the field, and records nothing", async () => {
     // A sheet typed with an 8-digit account field, for a 10-digit account: refused, never cut.
     const narrow = {

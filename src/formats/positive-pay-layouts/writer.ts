@@ -135,20 +135,17 @@ interface LineContext {
   account: LayoutAccount;
   options: WriteOptions;
   totals: Totals;
+  /** The width of the detail's first `payeeLine1`, where the payee is split; none, no split. */
+  payeeWidth: number | undefined;
 }
 
-/** The payee split for this line's record, at the width of the record's first `payeeLine1` field. */
-function payeeLines(fields: readonly LayoutField[], c: LineContext, r: PositivePayRecord): [string, string] {
-  const name = applyCase(r.payeeName, c.layout.text);
-  const width = fields.find((f) => f.source.kind === 'payeeLine1')?.width;
-  return width === undefined ? [name, ''] : splitPayee(name, width);
-}
+const NO_SPLIT: readonly [string, string] = ['', ''];
 
 function rawValue(
   field: LayoutField,
   c: LineContext,
   r: PositivePayRecord | null,
-  payee: () => [string, string],
+  payee: readonly [string, string],
 ): string {
   const { account, layout, totals } = c;
   const s = field.source;
@@ -170,9 +167,9 @@ function rawValue(
     case 'payee':
       return r?.payeeName ?? '';
     case 'payeeLine1':
-      return r === null ? '' : payee()[0];
+      return payee[0];
     case 'payeeLine2':
-      return r === null ? '' : payee()[1];
+      return payee[1];
     case 'code':
       return r === null ? '' : r.kind === 'I' ? layout.codes.issue : layout.codes.void;
     case 'literal':
@@ -227,11 +224,9 @@ function delimitedCell(value: string, field: LayoutField, textCase: TextCase, de
 
 function line(fields: readonly LayoutField[], c: LineContext, r: PositivePayRecord | null): string {
   const { layout } = c;
-  let split: [string, string] | undefined;
-  const payee = (): [string, string] => {
-    if (split === undefined) split = r === null ? ['', ''] : payeeLines(fields, c, r);
-    return split;
-  };
+  // Split once a record, after the case is applied so the widths count the characters written.
+  const payee =
+    r === null || c.payeeWidth === undefined ? NO_SPLIT : splitPayee(applyCase(r.payeeName, layout.text), c.payeeWidth);
   const values = fields.map((f) => rawValue(f, c, r, payee));
   if (layout.record.kind === 'fixed') return fields.map((f, i) => fixedField(values[i] ?? '', f, layout.text)).join('');
   const { delimiter } = layout.record;
@@ -258,7 +253,13 @@ export function writePositivePay(
     checkNumberTotal: summed ? sumOfCheckNumbers(records) : 0n,
   };
   for (const r of records) totals.totalCents += checkedCents(r.amountCents);
-  const c: LineContext = { layout, account, options, totals };
+  const c: LineContext = {
+    layout,
+    account,
+    options,
+    totals,
+    payeeWidth: layout.detail.find((f) => f.source.kind === 'payeeLine1')?.width,
+  };
   const lines: string[] = [];
   if (layout.headerColumns !== undefined)
     lines.push(
