@@ -7,7 +7,7 @@ import { CHASE_ARP } from './positive-pay-layouts/chase-arp.ts';
 import type { PositivePayLayout } from './positive-pay-layouts/layout.ts';
 import { OURS_CSV } from './positive-pay-layouts/ours-csv.ts';
 import { presetNamed } from './positive-pay-layouts/presets.ts';
-import { type LayoutAccount, writePositivePay } from './positive-pay-layouts/writer.ts';
+import { type LayoutAccount, type WriteOptions, writePositivePay } from './positive-pay-layouts/writer.ts';
 
 /** Our documented CSV: every cell through `csvCell` (formula-looking payees written as text). */
 export function positivePayCsv(accountNumber: string, records: readonly PositivePayRecord[]): string {
@@ -19,17 +19,21 @@ export function positivePayFixed(accountNumber: string, records: readonly Positi
   return writePositivePay(CHASE_ARP, { accountNumber }, records);
 }
 
-/** `account` carries the routing number too: a layout may ask for it (a header's or a record's field). */
+/**
+ * `account` carries the routing number too: a layout may ask for it (a header's or a record's
+ * field); `options` the day the file is written, for layouts that write it.
+ */
 export function positivePayLayoutFile(
   layout: PositivePayLayout,
   account: LayoutAccount,
   records: readonly PositivePayRecord[],
   baseName: string,
+  options: WriteOptions = {},
 ): PositivePayFile {
   return {
     name: `${baseName}.${layout.extension}`,
     contentType: layout.contentType,
-    content: writePositivePay(layout, account, records),
+    content: writePositivePay(layout, account, records, options),
   };
 }
 

@@ -251,10 +251,13 @@ export const SAMPLE_RECORDS: readonly PositivePayRecord[] = [
   },
 ];
 
+/** The sample's file date: fixed like the sample check, so the preview reads the same every day. */
+export const SAMPLE_FILE_DATE = '2026-01-20';
+
 /** The sample file's text, or why the layout cannot write it (a field too narrow for it). */
 export function samplePreview(layout: PositivePayLayout): { text: string } | { problem: string } {
   try {
-    return { text: writePositivePay(layout, SAMPLE_ACCOUNT, SAMPLE_RECORDS) };
+    return { text: writePositivePay(layout, SAMPLE_ACCOUNT, SAMPLE_RECORDS, { fileDate: SAMPLE_FILE_DATE }) };
   } catch (error) {
     if (error instanceof RangeError) return { problem: error.message };
     throw error;

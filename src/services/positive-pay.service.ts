@@ -120,7 +120,9 @@ export async function createExport(
   actor: ExportActor,
   request: ExportRequest,
 ): Promise<ExportResult> {
-  checkRange(request.from, request.to, today(timeZone, ctx.now()));
+  // The day the file is written, in the company's zone: the range's bound and a layout's file date.
+  const fileDate = today(timeZone, ctx.now());
+  checkRange(request.from, request.to, fileDate);
   const bank = await bankAccountStore.findBankAccount(ctx.db, owner, request.bankAccountId);
   if (bank === undefined) throw notFound('Bank account');
   // `bank`: the layout chosen on the bank account; `csv` and `fixed` stay the presets they were.
@@ -143,6 +145,7 @@ export async function createExport(
       routingNumber: bank.routingNumber,
       records,
       baseName: `positive-pay-${bank.id}-${request.from}-${request.to}`,
+      fileDate,
     },
     { owner },
   );

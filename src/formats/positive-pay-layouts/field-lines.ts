@@ -11,6 +11,7 @@ import {
   AMOUNT_FORMATS,
   type AmountFormat,
   DATE_FORMATS,
+  DATE_SOURCES,
   type DateFormat,
   type FieldSource,
   type LayoutField,
@@ -34,11 +35,24 @@ const PLAIN_SOURCES = [
   'routingNumber',
   'checkNumber',
   'payee',
+  'payeeLine1',
+  'payeeLine2',
   'code',
   'filler',
   'recordCount',
+  'checkNumberTotal',
 ] as const;
-const ALL_SOURCES = [...PLAIN_SOURCES, 'amount:…', 'issueDate:…', 'totalAmount:…', 'literal:"…"'];
+const ALL_SOURCES = [
+  ...PLAIN_SOURCES,
+  'amount:…',
+  'totalAmount:…',
+  ...DATE_SOURCES.map((d) => `${d}:…`),
+  'literal:"…"',
+];
+
+function isDateSource(kind: string): kind is (typeof DATE_SOURCES)[number] {
+  return (DATE_SOURCES as readonly string[]).includes(kind);
+}
 
 function sourceOf(word: string, literal: string | undefined): FieldSource | string {
   if (literal !== undefined) return { kind: 'literal', text: literal };
@@ -49,9 +63,9 @@ function sourceOf(word: string, literal: string | undefined): FieldSource | stri
       return `${kind} needs a format: ${AMOUNT_FORMATS.map((f) => `${kind}:${f}`).join(' or ')}`;
     return { kind, format: option as AmountFormat };
   }
-  if (kind === 'issueDate') {
+  if (isDateSource(kind)) {
     if (!(DATE_FORMATS as readonly string[]).includes(option ?? ''))
-      return `issueDate needs a format, one of ${DATE_FORMATS.map((f) => `issueDate:${f}`).join(', ')}`;
+      return `${kind} needs a format, one of ${DATE_FORMATS.map((f) => `${kind}:${f}`).join(', ')}`;
     return { kind, format: option as DateFormat };
   }
   return `"${word}" is not a field source; use one of ${ALL_SOURCES.join(', ')}`;
@@ -109,12 +123,7 @@ export function fieldLines(fields: readonly LayoutField[]): string {
   return fields
     .map((f) => {
       const s = f.source;
-      const head =
-        s.kind === 'literal'
-          ? `literal:"${s.text}"`
-          : s.kind === 'amount' || s.kind === 'totalAmount' || s.kind === 'issueDate'
-            ? `${s.kind}:${s.format}`
-            : s.kind;
+      const head = s.kind === 'literal' ? `literal:"${s.text}"` : 'format' in s ? `${s.kind}:${s.format}` : s.kind;
       const pad = f.pad === undefined ? '' : f.pad === '0' ? 'zero' : 'space';
       return [head, f.width ?? '', f.align ?? '', pad].filter((w) => w !== '').join(' ');
     })

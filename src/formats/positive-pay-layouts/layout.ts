@@ -3,7 +3,8 @@
 // the only code that turns a description and a list of checks into a file, so every layout gets
 // the same checks on widths, digits and formula-looking text.
 
-/** How a date is written. Letters stand for the digits of the check's issue date. */
+/** How a date is written. Letters stand for the digits of the date the field writes (the check's
+ * issue date, or the day the file is written). */
 export const DATE_FORMATS = [
   'YYYY-MM-DD',
   'YYYYMMDD',
@@ -26,7 +27,17 @@ export type FieldSource =
   | { kind: 'checkNumber' }
   | { kind: 'amount'; format: AmountFormat }
   | { kind: 'issueDate'; format: DateFormat }
+  /** The day the file is written, in the company's time zone: any record (a header's processing
+   * date, for one). */
+  | { kind: 'fileDate'; format: DateFormat }
+  /** Detail: the issue date on an issue, the file's date on a void (banks that date a void the day
+   * they are told of it). */
+  | { kind: 'issueOrFileDate'; format: DateFormat }
   | { kind: 'payee' }
+  /** Detail: the payee over two fields. Line 1 holds what fits its width, broken at a space when
+   * the name has one there (`splitPayee` in writer.ts); line 2 the rest, cut to its own width. */
+  | { kind: 'payeeLine1' }
+  | { kind: 'payeeLine2' }
   /** The layout's issue or void code for the record (`codes`). */
   | { kind: 'code' }
   | { kind: 'literal'; text: string }
@@ -34,7 +45,12 @@ export type FieldSource =
   | { kind: 'filler' }
   /** Header and trailer fields: the number of detail records, and their total. */
   | { kind: 'recordCount' }
-  | { kind: 'totalAmount'; format: AmountFormat };
+  | { kind: 'totalAmount'; format: AmountFormat }
+  /** Header and trailer: the sum of the records' check numbers (a bank's "hash total"). */
+  | { kind: 'checkNumberTotal' };
+
+/** Sources written through a date format. */
+export const DATE_SOURCES = ['issueDate', 'fileDate', 'issueOrFileDate'] as const;
 
 export interface LayoutField {
   source: FieldSource;

@@ -21,9 +21,19 @@ const NUMERIC_SOURCES = new Set([
   'amount',
   'totalAmount',
   'recordCount',
+  'checkNumberTotal',
 ]);
-const DETAIL_ONLY = new Set(['checkNumber', 'amount', 'issueDate', 'payee', 'code']);
-const TOTALS_ONLY = new Set(['recordCount', 'totalAmount']);
+const DETAIL_ONLY = new Set([
+  'checkNumber',
+  'amount',
+  'issueDate',
+  'issueOrFileDate',
+  'payee',
+  'payeeLine1',
+  'payeeLine2',
+  'code',
+]);
+const TOTALS_ONLY = new Set(['recordCount', 'totalAmount', 'checkNumberTotal']);
 /** A bank cannot match a check without these. */
 const REQUIRED_IN_DETAIL = ['accountNumber', 'checkNumber', 'amount', 'issueDate'] as const;
 
@@ -47,7 +57,10 @@ function checkFields(
       if (!(AMOUNT_FORMATS as readonly string[]).includes(s.format))
         problems.push({ path, message: `amount format must be one of ${AMOUNT_FORMATS.join(', ')}` });
     }
-    if (s.kind === 'issueDate' && !(DATE_FORMATS as readonly string[]).includes(s.format))
+    if (
+      (s.kind === 'issueDate' || s.kind === 'fileDate' || s.kind === 'issueOrFileDate') &&
+      !(DATE_FORMATS as readonly string[]).includes(s.format)
+    )
       problems.push({ path, message: `date format must be one of ${DATE_FORMATS.join(', ')}` });
     if (s.kind === 'literal' && !PRINTABLE.test(s.text))
       problems.push({ path, message: 'literal text must be printable ASCII' });
@@ -59,6 +72,11 @@ function checkFields(
       problems.push({ path, message: 'literal text is longer than the field' });
     if (f.pad === '0' && !NUMERIC_SOURCES.has(s.kind) && s.kind !== 'filler')
       problems.push({ path, message: 'only numbers may be zero-filled' });
+    // The split point of the payee is line 1's width, so line 1 needs one even where cells are delimited.
+    if (s.kind === 'payeeLine1' && f.width === undefined)
+      problems.push({ path, message: 'payeeLine1 needs a width: the payee is split after it' });
+    if (s.kind === 'payeeLine2' && !fields.slice(0, i).some((g) => g.source.kind === 'payeeLine1'))
+      problems.push({ path, message: 'payeeLine2 needs a payeeLine1 field before it in the record' });
     length += f.width ?? 0;
   });
   if (fixed && length > MAX_RECORD_LENGTH)
@@ -77,7 +95,9 @@ export function layoutProblems(layout: PositivePayLayout): LayoutProblem[] {
   checkFields(layout.detail, 'detail', fixed, problems);
   if (layout.header !== undefined) checkFields(layout.header, 'header', fixed, problems);
   if (layout.trailer !== undefined) checkFields(layout.trailer, 'trailer', fixed, problems);
-  const kinds = new Set(layout.detail.map((f) => f.source.kind));
+  const kinds = new Set<string>(layout.detail.map((f) => f.source.kind));
+  // A date that is the issue date on every issue (and the file's date on a void) dates the check too.
+  if (kinds.has('issueOrFileDate')) kinds.add('issueDate');
   for (const required of REQUIRED_IN_DETAIL)
     if (!kinds.has(required)) problems.push({ path: 'detail', message: `needs a ${required} field` });
   if (!kinds.has('code') && layout.codes.issue !== layout.codes.void)

@@ -20,9 +20,18 @@ export class LayoutValueError extends RangeError {
   override name = 'LayoutValueError';
 }
 
+/** What the file knows beside its records. */
+export interface WriteOptions {
+  /** The day the file is written (YYYY-MM-DD, the company's time zone); layouts with a
+   * `fileDate` or `issueOrFileDate` field need it. */
+  fileDate?: string;
+}
+
 interface Totals {
   count: number;
   totalCents: number;
+  /** The sum of the check numbers: exact past 2^53, since 20,000 numbers of 15 digits may add up that far. */
+  checkNumberTotal: bigint;
 }
 
 const FIELD_NAMES: Record<string, string> = {
@@ -32,6 +41,7 @@ const FIELD_NAMES: Record<string, string> = {
   amount: 'the amount',
   totalAmount: 'the total amount',
   recordCount: 'the record count',
+  checkNumberTotal: 'the check number total',
 };
 
 function checkedCents(cents: number): number {
@@ -47,7 +57,7 @@ export function formatAmount(cents: number, format: AmountFormat): string {
 
 export function formatDate(isoDate: string, format: DateFormat): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  if (match === null) throw new RangeError('an issue date must be YYYY-MM-DD');
+  if (match === null) throw new RangeError('a date must be YYYY-MM-DD');
   const [, yyyy = '', mm = '', dd = ''] = match;
   const yy = yyyy.slice(2);
   switch (format) {
@@ -85,17 +95,59 @@ function isNumeric(field: LayoutField): boolean {
     k === 'checkNumber' ||
     k === 'amount' ||
     k === 'totalAmount' ||
-    k === 'recordCount'
+    k === 'recordCount' ||
+    k === 'checkNumberTotal'
   );
 }
 
+/**
+ * The payee over two lines: line 1 takes the whole name when it fits `width`; otherwise it ends at
+ * the last space that leaves it at most `width` characters (a space right after them counts), and
+ * line 2 starts at the next word. A first word longer than `width` is cut at `width`, the rest
+ * going to line 2. Line 2 is cut to its own field's width when written, like any text.
+ */
+export function splitPayee(name: string, width: number): [string, string] {
+  const text = name.trim();
+  if (text.length <= width) return [text, ''];
+  const space = text.lastIndexOf(' ', width);
+  if (space > 0) return [text.slice(0, space).trimEnd(), text.slice(space + 1).trimStart()];
+  return [text.slice(0, width), text.slice(width).trimStart()];
+}
+
+function fileDateOf(options: WriteOptions): string {
+  // A programming error, not the layout's: every caller that writes a real file passes the day.
+  if (options.fileDate === undefined) throw new TypeError('this layout writes the file date: pass options.fileDate');
+  return options.fileDate;
+}
+
+function sumOfCheckNumbers(records: readonly PositivePayRecord[]): bigint {
+  let sum = 0n;
+  for (const r of records) {
+    if (!/^[0-9]*$/.test(r.serialNumber))
+      throw new LayoutValueError('the check number total needs check numbers of digits only');
+    if (r.serialNumber !== '') sum += BigInt(r.serialNumber);
+  }
+  return sum;
+}
+
+interface LineContext {
+  layout: PositivePayLayout;
+  account: LayoutAccount;
+  options: WriteOptions;
+  totals: Totals;
+  /** The width of the detail's first `payeeLine1`, where the payee is split; none, no split. */
+  payeeWidth: number | undefined;
+}
+
+const NO_SPLIT: readonly [string, string] = ['', ''];
+
 function rawValue(
   field: LayoutField,
-  account: LayoutAccount,
-  layout: PositivePayLayout,
+  c: LineContext,
   r: PositivePayRecord | null,
-  totals: Totals,
+  payee: readonly [string, string],
 ): string {
+  const { account, layout, totals } = c;
   const s = field.source;
   switch (s.kind) {
     case 'accountNumber':
@@ -108,8 +160,16 @@ function rawValue(
       return r === null ? '' : formatAmount(r.amountCents, s.format);
     case 'issueDate':
       return r === null ? '' : formatDate(r.issueDate, s.format);
+    case 'fileDate':
+      return formatDate(fileDateOf(c.options), s.format);
+    case 'issueOrFileDate':
+      return r === null ? '' : formatDate(r.kind === 'V' ? fileDateOf(c.options) : r.issueDate, s.format);
     case 'payee':
       return r?.payeeName ?? '';
+    case 'payeeLine1':
+      return payee[0];
+    case 'payeeLine2':
+      return payee[1];
     case 'code':
       return r === null ? '' : r.kind === 'I' ? layout.codes.issue : layout.codes.void;
     case 'literal':
@@ -120,6 +180,8 @@ function rawValue(
       return String(totals.count);
     case 'totalAmount':
       return formatAmount(totals.totalCents, s.format);
+    case 'checkNumberTotal':
+      return totals.checkNumberTotal.toString();
   }
 }
 
@@ -160,14 +222,12 @@ function delimitedCell(value: string, field: LayoutField, textCase: TextCase, de
   return cell;
 }
 
-function line(
-  fields: readonly LayoutField[],
-  layout: PositivePayLayout,
-  account: LayoutAccount,
-  r: PositivePayRecord | null,
-  totals: Totals,
-): string {
-  const values = fields.map((f) => rawValue(f, account, layout, r, totals));
+function line(fields: readonly LayoutField[], c: LineContext, r: PositivePayRecord | null): string {
+  const { layout } = c;
+  // Split once a record, after the case is applied so the widths count the characters written.
+  const payee =
+    r === null || c.payeeWidth === undefined ? NO_SPLIT : splitPayee(applyCase(r.payeeName, layout.text), c.payeeWidth);
+  const values = fields.map((f) => rawValue(f, c, r, payee));
   if (layout.record.kind === 'fixed') return fields.map((f, i) => fixedField(values[i] ?? '', f, layout.text)).join('');
   const { delimiter } = layout.record;
   return fields.map((f, i) => delimitedCell(values[i] ?? '', f, layout.text, delimiter)).join(delimiter);
@@ -182,16 +242,31 @@ export function writePositivePay(
   layout: PositivePayLayout,
   account: LayoutAccount,
   records: readonly PositivePayRecord[],
+  options: WriteOptions = {},
 ): string {
-  const totals: Totals = { count: records.length, totalCents: 0 };
+  const summed = [...(layout.header ?? []), ...(layout.trailer ?? [])].some(
+    (f) => f.source.kind === 'checkNumberTotal',
+  );
+  const totals: Totals = {
+    count: records.length,
+    totalCents: 0,
+    checkNumberTotal: summed ? sumOfCheckNumbers(records) : 0n,
+  };
   for (const r of records) totals.totalCents += checkedCents(r.amountCents);
+  const c: LineContext = {
+    layout,
+    account,
+    options,
+    totals,
+    payeeWidth: layout.detail.find((f) => f.source.kind === 'payeeLine1')?.width,
+  };
   const lines: string[] = [];
   if (layout.headerColumns !== undefined)
     lines.push(
       layout.headerColumns.map(csvCell).join(layout.record.kind === 'delimited' ? layout.record.delimiter : ''),
     );
-  if (layout.header !== undefined) lines.push(line(layout.header, layout, account, null, totals));
-  for (const r of records) lines.push(line(layout.detail, layout, account, r, totals));
-  if (layout.trailer !== undefined) lines.push(line(layout.trailer, layout, account, null, totals));
+  if (layout.header !== undefined) lines.push(line(layout.header, c, null));
+  for (const r of records) lines.push(line(layout.detail, c, r));
+  if (layout.trailer !== undefined) lines.push(line(layout.trailer, c, null));
   return lines.map((l) => `${l}${layout.lineEnding}`).join('');
 }

@@ -14,6 +14,8 @@ export interface PositivePayFileInput {
   routingNumber: string;
   records: PositivePayRecord[];
   baseName: string;
+  /** The day the file is written (YYYY-MM-DD, the company's time zone), for layouts that write it. */
+  fileDate: string;
 }
 
 export type PositivePayFileOutput =
@@ -30,7 +32,7 @@ export async function run(input: PositivePayFileInput): Promise<PositivePayFileO
   const account = { accountNumber: input.accountNumber, routingNumber: input.routingNumber };
   let file: PositivePayFile;
   try {
-    file = positivePayLayoutFile(input.layout, account, input.records, input.baseName);
+    file = positivePayLayoutFile(input.layout, account, input.records, input.baseName, { fileDate: input.fileDate });
   } catch (error) {
     if (error instanceof LayoutValueError) return { refused: error.message };
     throw error;

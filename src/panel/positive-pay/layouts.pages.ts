@@ -80,7 +80,7 @@ export async function positivePayLayoutPages(app: FastifyInstance, deps: PanelDe
             (l) => html`<section class="card"><h3>${l.name}</h3>
 <p class="hint">${recordLabel(l.layout)}; issue code “${l.layout.codes.issue}”, void code “${l.layout.codes.void}”; added ${when(l.createdAt, principal.timeZone)} by ${l.createdBy}.</p>
 <details><summary>Fields</summary><p><code>${fieldLines(l.layout.detail)}</code></p></details>
-<p>A sample check (account 123456789, check 1001, January 15 2026, $1,234.56):</p>${preview(l.layout)}
+<p>A sample check (account 123456789, check 1001, January 15 2026, $1,234.56, “Sample Payee Inc”) in a file written January 20 2026:</p>${preview(l.layout)}
 <form method="post" action="/panel/positive-pay/layouts/${encodeURIComponent(l.id)}/delete">${csrfField(request)}<input type="hidden" name="env" value="${env}">
 <button type="submit" class="secondary">Delete ${l.name}</button></form></section>`,
           );
@@ -101,7 +101,7 @@ export async function positivePayLayoutPages(app: FastifyInstance, deps: PanelDe
 <input id="issueCode" name="issueCode" maxlength="10" value="${values.issueCode}"${invalid('issueCode')}>${error('issueCode')}
 <label for="voidCode">Void code</label>
 <input id="voidCode" name="voidCode" maxlength="10" value="${values.voidCode}"${invalid('voidCode')}>${error('voidCode')}
-<div class="hint"><p>The record's fields in order, separated by semicolons, each <code>source[:format] [width] [left|right] [zero|space]</code>. Sources: <code>accountNumber</code>, <code>routingNumber</code>, <code>checkNumber</code>, <code>amount:cents</code> or <code>amount:decimal</code>, <code>issueDate:FORMAT</code> (${DATE_FORMATS.join(', ')}), <code>payee</code>, <code>code</code> (the issue or void code), <code>literal:"TEXT"</code>, <code>filler</code>; in a header or trailer also <code>recordCount</code> and <code>totalAmount:cents</code>. Numbers are right-aligned and zero-filled unless told; fixed-width fields all need a width. Entries starting with # are notes.</p>
+<div class="hint"><p>The record's fields in order, separated by semicolons, each <code>source[:format] [width] [left|right] [zero|space]</code>. Sources: <code>accountNumber</code>, <code>routingNumber</code>, <code>checkNumber</code>, <code>amount:cents</code> or <code>amount:decimal</code>, <code>issueDate:FORMAT</code> (${DATE_FORMATS.join(', ')}), <code>issueOrFileDate:FORMAT</code> (the issue date, or for a void the day the file is written), <code>payee</code>, <code>payeeLine1 WIDTH</code> and <code>payeeLine2</code> (the payee over two fields, broken at a space), <code>code</code> (the issue or void code), <code>literal:"TEXT"</code>, <code>filler</code>, <code>fileDate:FORMAT</code> (the day the file is written, in any record); in a header or trailer also <code>recordCount</code>, <code>totalAmount:cents</code> and <code>checkNumberTotal</code> (the sum of the check numbers). Numbers are right-aligned and zero-filled unless told; fixed-width fields all need a width. Entries starting with # are notes.</p>
 <p>Example: <code>code 1; accountNumber 10; checkNumber 10; amount:cents 12; issueDate:MMDDYYYY 8; payee 30</code>.</p></div>
 ${text('header', 'Header record', 'optional')}
 ${text('detail', 'Check record', 'required')}
