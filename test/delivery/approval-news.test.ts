@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpMailer } from '../../src/delivery/mailer.ts';
 import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
+import * as decisions from '../../src/services/approvals/decisions.service.ts';
 import * as approvals from '../../src/services/approvals/approvals.service.ts';
 import * as policies from '../../src/services/approvals/policy.service.ts';
 import * as writeService from '../../src/services/checks/write.service.ts';
@@ -98,14 +99,14 @@ describe.each(dialects())('approval emails (%s)', { timeout: 90_000 }, (dialect)
       made[0]?.checkId ?? '',
       made[1]?.checkId ?? '',
     ]);
-    await approvals.approveChecks(
+    await decisions.approveChecks(
       t.serviceContext(),
       ada.principal,
       [...views].map(([checkId, v]) => ({ checkId, version: v.version })),
     );
     const third = made[2]?.checkId ?? '';
     const v3 = (await approvals.approvalViews(t.database.db, ada.principal, [third])).get(third)?.version ?? 0;
-    await approvals.rejectChecks(t.serviceContext(), ada.principal, [{ checkId: third, version: v3 }], 'Wrong vendor');
+    await decisions.rejectChecks(t.serviceContext(), ada.principal, [{ checkId: third, version: v3 }], 'Wrong vendor');
     await drainUntil(async () => (await inbox()).filter((m) => m.to === cal.email).length >= 2);
     const toCal = (await inbox()).filter((m) => m.to === cal.email);
     expect(toCal.map((m) => m.subject).sort()).toEqual(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';
 import { testWorker } from '../support/worker.ts';
 import { EVENT_TYPES } from '../../src/domain/event-types.ts';
-import { approveChecks, rejectChecks } from '../../src/services/approvals/approvals.service.ts';
+import { approveChecks, rejectChecks } from '../../src/services/approvals/decisions.service.ts';
 import { setPolicy } from '../../src/services/approvals/policy.service.ts';
 import { addPerson } from '../support/people.ts';
 import { operatorSettle } from '../../src/services/mailing.service.ts';

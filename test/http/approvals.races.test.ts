@@ -3,6 +3,7 @@
 // the edited amount; an approval racing a void leaves a void check; a print racing the last
 // approval never prints an unapproved check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as decisions from '../../src/services/approvals/decisions.service.ts';
 import * as approvals from '../../src/services/approvals/approvals.service.ts';
 import * as policies from '../../src/services/approvals/policy.service.ts';
 import { seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
@@ -44,7 +45,7 @@ describe.each(dialects())('approval races (%s)', { timeout: 180_000 }, (dialect)
   const versionOf = async (id: string): Promise<number> =>
     (await approvals.approvalViews(t.database.db, ada.principal, [id])).get(id)?.version ?? 0;
   const approve = (who: TestPerson, id: string, version: number) =>
-    approvals.approveChecks(t.serviceContext(), who.principal, [{ checkId: id, version }]).then(
+    decisions.approveChecks(t.serviceContext(), who.principal, [{ checkId: id, version }]).then(
       () => 'ok' as const,
       (error: Error) => error.message,
     );

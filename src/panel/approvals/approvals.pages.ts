@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Check } from '../../domain/check.ts';
 import * as approvals from '../../services/approvals/approvals.service.ts';
+import * as decisions from '../../services/approvals/decisions.service.ts';
 import { AppError } from '../../errors.ts';
 import { needs } from '../shell/access.ts';
 import { needsRecentFactor } from '../shell/step-up.ts';
@@ -17,7 +18,7 @@ import { envOf, principalFor } from '../shell/session.ts';
 const PER_PAGE = 100;
 
 /** The ticked checks, each with the version the approver saw ("id:version"); anything else is refused. */
-function decisionsOf(body: unknown): approvals.Decision[] {
+function decisionsOf(body: unknown): decisions.Decision[] {
   return fields(body, 'checks').map((value) => {
     const match = /^([A-Za-z0-9_-]{1,64}):([0-9]{1,9})$/.exec(value);
     if (match === null) throw new AppError('validation', 'Reload the page and tick the checks again.');
@@ -74,11 +75,11 @@ ${table}${more}`;
 
   const decide = async (request: FastifyRequest, reject: boolean): Promise<string> => {
     const env = envOf(request);
-    const decisions = decisionsOf(request.body);
-    if (decisions.length === 0) throw new AppError('validation', 'Tick at least one check.');
+    const ticked = decisionsOf(request.body);
+    if (ticked.length === 0) throw new AppError('validation', 'Tick at least one check.');
     const principal = principalFor(request, env);
-    if (reject) await approvals.rejectChecks(ctx, principal, decisions, field(request.body, 'reason'));
-    else await approvals.approveChecks(ctx, principal, decisions);
+    if (reject) await decisions.rejectChecks(ctx, principal, ticked, field(request.body, 'reason'));
+    else await decisions.approveChecks(ctx, principal, ticked);
     return withEnv(`/panel/approvals?notice=${reject ? 'checks-rejected' : 'checks-approved'}`, env);
   };
 

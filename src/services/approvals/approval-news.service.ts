@@ -1,6 +1,7 @@
 // Who hears about approvals (docs/approvals.md), queued in the outbox in the transaction of the
 // step: every approver gets one email per batch of checks that wait (never the writer of them),
 // and a check's writer one email per decision batch when checks are approved or rejected.
+import type { Check } from '../../domain/check.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Owner } from '../../domain/owner.ts';
 import { isRole, may } from '../../domain/people/roles.ts';
@@ -66,4 +67,9 @@ export async function tellWriter(
   const writer = (await store.members(tx, owner.accountId)).find((m) => m.id === writerPersonId);
   if (writer === undefined) return;
   await deliveries.insertDeliveries(tx, owner, [email(writer.email, { approval: news, checks, reason }, now)]);
+}
+
+/** A check as its news names it. */
+export function newsOf(check: Check): NewsCheck {
+  return { serialNumber: check.serialNumber, amountCents: check.amountCents, payee: check.payeeName ?? '' };
 }
