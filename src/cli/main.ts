@@ -161,7 +161,7 @@ async function rotateSecret(db: Db, config: Config, target: string): Promise<num
   const keys = await ApiKeys.open(db, config);
   const next = readOrCreateSecretFile(target);
   if (next.equals(keys.secret)) throw new UsageError(`${target} holds the current secret: give a new one`);
-  const { rotateDataKey } = await import('../services/bank-account.service.ts');
+  const { rotateDataKey } = await import('../services/data-keys.service.ts');
   const { withdrawRecoveryCodesForNewSecret } = await import('../services/people/second-factor.service.ts');
   let withdrawn = 0;
   const rotation = await rotateDataKey(db, new Vault(next), keys.vault, async (tx) => {
@@ -322,7 +322,7 @@ export async function main(argv: string[]): Promise<number> {
             previousFile === undefined
               ? null
               : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
-          const { rotateDataKey } = await import('../services/bank-account.service.ts');
+          const { rotateDataKey } = await import('../services/data-keys.service.ts');
           const rotation = await rotateDataKey(db, keys.vault, previous);
           process.stdout.write(
             `data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`,

@@ -258,7 +258,7 @@ export async function setFactorRequiredOfEveryone(q: Queryable, accountId: strin
   await q.run('UPDATE accounts SET factor_required = ? WHERE id = ?', [required ? 1 : 0, accountId]);
 }
 
-/** Every sealed TOTP secret, for re-sealing under a new data key (bank-account.service rotateDataKey). */
+/** Every sealed TOTP secret, for re-sealing under a new data key (data-keys.service rotateDataKey). */
 export async function allSealedTotp(q: Queryable): Promise<{ personId: string; sealed: string }[]> {
   const rows = await q.all<{ person_id: string; sealed_secret: string }>(
     'SELECT person_id, sealed_secret FROM person_totp',

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { ApiKeys } from '../../src/services/api-key.service.ts';
 import { randomBytes } from 'node:crypto';
 import { sealedKeyId, totpSecretContext, Vault } from '../../src/domain/sealed.ts';
-import { rotateDataKey } from '../../src/services/bank-account.service.ts';
+import { rotateDataKey } from '../../src/services/data-keys.service.ts';
 import { matchingStep } from '../../src/services/people/second-factor.service.ts';
 import { hashPassword } from '../../src/services/password.ts';
 import { dialects, freshDatabase, type TestDatabase } from '../support/databases.ts';

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxMessageContext, sealedKeyId, Vault } from '../../src/domain/sealed.ts';
 import { openSandboxColumns, UNREADABLE_SANDBOX_TEXT } from '../../src/domain/sealed-sandbox.ts';
-import { rotateDataKey } from '../../src/services/bank-account.service.ts';
+import { rotateDataKey } from '../../src/services/data-keys.service.ts';
 import { allSandboxSealed } from '../../src/store/sandbox-inbox.repository.ts';
 import { HttpWebhookSender } from '../../src/delivery/webhook-sender.ts';
 import { DeliveryWorker } from '../../src/services/delivery-worker.service.ts';

@@ -16,7 +16,7 @@ import { tokenHash } from '../../src/domain/secret-tokens.ts';
 import { ApiKeys, ensureAccount } from '../../src/services/api-key.service.ts';
 import * as accountService from '../../src/services/account.service.ts';
 import * as peopleService from '../../src/services/people/people.service.ts';
-import { rotateDataKey } from '../../src/services/bank-account.service.ts';
+import { rotateDataKey } from '../../src/services/data-keys.service.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { Db } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';

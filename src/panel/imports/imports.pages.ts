@@ -5,6 +5,7 @@
 // bounded whatever the file holds: at most PREVIEW_COLUMNS columns, SAMPLE_ROWS rows, SHOWN_ERRORS
 // rows' errors and SHOWN_CELL_CHARS characters of any text from it, each with how many more there are.
 import { needs } from '../shell/access.ts';
+import { cut, envField, fileNotRead } from './file-not-read.ts';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../../domain/import-columns.ts';
@@ -16,7 +17,6 @@ import * as bankAccountService from '../../services/bank-account.service.ts';
 import { draftCsv, saveDraft, startDraft } from '../../services/imports/drafts.service.ts';
 import type { ImportOptions } from '../../services/imports/model.ts';
 import { ImportRefused, type Preview, previewImport } from '../../services/imports/preview.service.ts';
-import { KNOWN_LAYOUTS, MAX_HEADER_SEARCH } from '../../formats/imports/known-layouts.ts';
 import {
   fileTooLargeMessage,
   MAX_IMPORT_BYTES,
@@ -38,21 +38,13 @@ const LISTED = 200;
 const SHOWN_ERRORS = 200;
 /** Columns of the file shown on a preview, each with its select; the others keep their guessed field. */
 const PREVIEW_COLUMNS = 40;
-/** Characters of a header, a cell or a name from the file as a page shows it. */
-const SHOWN_CELL_CHARS = 80;
 /** New payees named on a preview. */
 const SHOWN_NEW_PAYEES = 50;
-
-/** Text from the file, cut to SHOWN_CELL_CHARS. */
-const cut = (text: string): string => (text.length > SHOWN_CELL_CHARS ? `${text.slice(0, SHOWN_CELL_CHARS)}…` : text);
 
 interface Upload {
   name: string;
   data: Buffer;
 }
-
-const envField = (env: Environment): Html | '' =>
-  env === 'live' ? html`<input type="hidden" name="env" value="live">` : '';
 
 function kindOf(value: string): ImportKind {
   if (!IMPORT_KINDS.includes(value as ImportKind))
@@ -80,9 +72,6 @@ function optionsOf(body: unknown): Omit<ImportOptions, 'csv' | 'kind'> {
     ...(bankAccountId === '' ? {} : { bankAccountId }),
   };
 }
-
-/** Lines of a refused file shown on its page. */
-const REFUSED_LINES_SHOWN = 8;
 
 /** Which columns a message's field comes from: a payee's id may come from its name's column. */
 const SOURCES: Readonly<Record<string, readonly string[]>> = {
@@ -192,25 +181,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
       draft = await saveDraft(ctx, principalFor(request, env), { kind, csv, fileName: file.name });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation') throw error;
-      // No dead end: the lines read, what was expected, and the form to try again or as the other kind.
-      // Only the file's start is split: a refused file may be megabytes on one line.
-      const firstLines = csv
-        .slice(0, 8 * 1024)
-        .replace(/^\uFEFF/, '')
-        .split(/\r\n|\n|\r/, REFUSED_LINES_SHOWN);
-      const refusedBody = html`<h1>The file was not read <span class="hint">(${env})</span></h1>
-<div class="problem" role="alert">${plainWords(error.message)}</div>
-<h2>The first lines of ${cut(file.name)}</h2>
-<div class="table"><table id="lines-read"><thead><tr><th scope="col">Line</th><th scope="col">Text</th></tr></thead>
-<tbody>${firstLines.map((line, i) => html`<tr><td>${i + 1}</td><td>${cut(line)}</td></tr>`)}</tbody></table></div>
-<h2>What the import expects</h2>
-<p>A CSV file whose header line (within its first ${MAX_HEADER_SEARCH} lines) names the columns — for checks, say <code>Date, Num, Payee, Amount, Memo</code>; for payees <code>Name, Email, Phone, Street, City, State, ZIP</code> — with one row per check or payee below it. Title, total and footer lines are left out by themselves. These exports are read as they are: ${KNOWN_LAYOUTS.map((l) => `${l.label} (${l.kind})`).join('; ')}.</p>
-<form method="post" action="/panel/imports/upload" enctype="multipart/form-data" class="card">${csrfField(request)}${envField(env)}
-<h2>Try again</h2><p class="hint">Fix the file, or choose what it holds, and upload it again; once it is read, the preview lets you map each column.</p>
-<div class="row"><div><label for="kind">The file holds</label><select id="kind" name="kind"><option value="checks"${kind === 'checks' ? html` selected` : ''}>Checks</option><option value="payees"${kind === 'payees' ? html` selected` : ''}>Payees</option></select></div>
-<div><label for="file">CSV file</label><input id="file" name="file" type="file" accept=".csv,.iif,text/csv" required></div>
-<div><button type="submit">Preview</button></div></div></form>
-<p><a href="${withEnv('/panel/imports', env)}">Back to imports</a></p>`;
+      const refusedBody = fileNotRead(request, env, kind, file.name, csv, error.message);
       return sendPage(reply, page({ title: 'File not read', request, current: 'imports', env }, refusedBody), 422);
     }
     return reply.redirect(withEnv(`/panel/imports/${draft.id}`, env), 303);
