@@ -39,9 +39,6 @@ const ALLOWED_FOR_NOW: readonly { file: string; rule: Rule; why: string }[] = [
   { file: 'approvals/approvals.repository.ts', rule: 'params', why: PEOPLE },
   { file: 'audit.repository.ts', rule: 'insert', why: PEOPLE },
   { file: 'audit.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'second-factors.repository.ts', rule: 'insert', why: PEOPLE },
-  { file: 'second-factors.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'sessions.repository.ts', rule: 'params', why: PEOPLE },
 ];
 
 type Rule = 'insert' | 'params';
