@@ -45,15 +45,30 @@ export function cpuProfileFlags(profileDir: string, role: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, role)}`];
 }
 
+export interface StartOptions {
+  /**
+   * Access log on (LOG_LEVEL=info, JSON lines on standard output), read from the pipe like a log
+   * collector reads it and thrown away: echoing a line a request would measure this process's
+   * terminal, not the server. Standard error is still passed through.
+   */
+  accessLog?: boolean;
+  /** With a profile folder: the role folder its CPU profile goes to (default `server`). */
+  profileRole?: string;
+}
+
 /**
  * `checkwriter serve` on a free port, configured only through its environment like in production.
  * With `profileDir`, V8 writes the server's CPU profiles into `<profileDir>/server/` when it stops.
  */
-export function startCheckwriter(env: Record<string, string>, profileDir: string | null): Promise<Child> {
+export function startCheckwriter(
+  env: Record<string, string>,
+  profileDir: string | null,
+  options: StartOptions = {},
+): Promise<Child & { logBytes(): number }> {
   const nodeArgs: string[] = [];
   if (profileDir !== null) {
     mkdirSync(profileDir, { recursive: true });
-    nodeArgs.push(...cpuProfileFlags(profileDir, 'server'));
+    nodeArgs.push(...cpuProfileFlags(profileDir, options.profileRole ?? 'server'));
   }
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, join(REPO_ROOT, 'bin', 'checkwriter.js'), 'serve'], {
@@ -68,13 +83,19 @@ export function startCheckwriter(env: Record<string, string>, profileDir: string
       RATE_LIMIT_PER_KEY: '0',
       SECOND_FACTOR_REQUIRED: 'false',
       ...env,
+      ...(options.accessLog === true ? { LOG_LEVEL: 'info', LOG_FORMAT: 'json' } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let logBytes = 0;
   return new Promise((resolve, reject) => {
     let output = '';
     let ready = false;
-    const onData = (chunk: Buffer): void => {
+    const onData = (chunk: Buffer, fromStdout: boolean): void => {
+      if (ready && fromStdout && options.accessLog === true) {
+        logBytes += chunk.length;
+        return;
+      }
       // After the start-up banner, anything the server prints (warnings at LOG_LEVEL=warn) is
       // passed through: a warning during a measurement explains odd numbers.
       if (ready) return void process.stderr.write(`[server] ${chunk.toString('utf8')}`);
@@ -82,11 +103,17 @@ export function startCheckwriter(env: Record<string, string>, profileDir: string
       const match = /listening on (http:\/\/\S+)\s/.exec(output);
       if (match?.[1] !== undefined) {
         ready = true;
-        resolve({ url: match[1], pid: child.pid ?? -1, readyMs: performance.now() - spawnedAt, stop: stopper(child) });
+        resolve({
+          url: match[1],
+          pid: child.pid ?? -1,
+          readyMs: performance.now() - spawnedAt,
+          stop: stopper(child),
+          logBytes: () => logBytes,
+        });
       }
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    child.stdout?.on('data', (chunk: Buffer) => onData(chunk, true));
+    child.stderr?.on('data', (chunk: Buffer) => onData(chunk, false));
     child.once('exit', (code, signal) => {
       if (!ready) reject(new Error(`checkwriter exited before listening (code ${code}, signal ${signal}):\n${output}`));
     });

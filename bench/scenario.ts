@@ -11,6 +11,10 @@ export const TARGETS = {
   getP99Ms: { sqlite: 10, postgres: null } satisfies Record<BenchDialect, number | null>,
   /** GET /checks/{id} req/s as a share of a bare Fastify route doing the same lookup: our overhead. */
   getBareFastifyRatio: 0.75,
+  /** GET /checks/{id} req/s with the access log on, as a share of the same server with it off. */
+  getAccessLogRatio: 0.9,
+  /** The store's findCheck alone, CPU µs per call in-process (wall time on a shared machine counts waiting for a core); stated for SQLite. */
+  findCheckUs: { sqlite: 8, postgres: null } satisfies Record<BenchDialect, number | null>,
   /** POST /checks in batches of 100; PostgreSQL has no stated target, it is reported only. */
   postChecksPerSec: { sqlite: 20_000, postgres: null } satisfies Record<BenchDialect, number | null>,
   /** p99 of any page, status filter, referenceId and narrow term; stated for 1,000,000 checks. */

@@ -86,7 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(destination === undefined ? {} : { stream: destination }),
+      stream: destination,
       // No credential in any log line (docs/security.md): payee-link paths and
       // token query values are blanked, and credential headers are censored should a serializer
       // ever include them.

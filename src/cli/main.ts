@@ -209,8 +209,7 @@ export async function main(argv: string[]): Promise<number> {
         throw error;
       });
       const destination = await logDestination(config.logFormat);
-      const log =
-        destination === undefined ? pino({ level: config.logLevel }) : pino({ level: config.logLevel }, destination);
+      const log = pino({ level: config.logLevel }, destination);
       // A worker process has no API port: its figures are served only on METRICS_PORT.
       const metrics = config.metrics.port === null ? undefined : new Metrics();
       if (metrics !== undefined) {

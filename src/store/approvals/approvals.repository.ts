@@ -141,6 +141,19 @@ export async function approvalsOf(
   return out;
 }
 
+/** The approvals of one version of a check's rule, oldest first (GET /checks/{id} of a held check). */
+export async function approvalsOfVersion(
+  q: Queryable,
+  checkId: string,
+  version: number,
+): Promise<{ label: string; at: number }[]> {
+  const rows = await q.all<Pick<ApprovalRow, 'person_label' | 'at'>>(
+    'SELECT person_label, at FROM check_approvals WHERE check_id = ? AND version = ? ORDER BY at, person_id',
+    [checkId, version],
+  );
+  return rows.map((r) => ({ label: r.person_label, at: Number(r.at) }));
+}
+
 /**
  * Counts one approval of the version the approver saw: 1 when counted, 0 when the check changed,
  * was decided or rejected meanwhile. The row's lock (PostgreSQL) or the one writer (SQLite) makes

@@ -2,7 +2,7 @@
 // edit, status move, delete, serial reservation), each keeping check_counts in step
 // (counts.repository.ts). Pages of the list are in pages.repository.ts, term searches
 // in search.ts, the row's shape in rows.ts.
-import type { Check, NewCheck } from '../../domain/check.ts';
+import type { Check, CheckStatement, NewCheck } from '../../domain/check.ts';
 import type { Owner } from '../../domain/owner.ts';
 import { addToCount } from './counts.repository.ts';
 import {
@@ -18,7 +18,7 @@ import {
 } from './rows.ts';
 import type { Queryable } from '../db.ts';
 import { owned } from '../owned-queries.ts';
-import { inList, joinSql, Sql, sql } from '../sql.ts';
+import { inList, joinSql, raw, Sql, sql } from '../sql.ts';
 import { insertRows } from '../table.ts';
 
 /** The fields a check may change while still new (PUT /checks/{id}). */
@@ -116,6 +116,18 @@ export async function insertStatements(
   );
 }
 
+/** A row of findCheck's query: the check's columns and one statement (none: nulls). */
+type CheckStatementRow = CheckRow & { st_status: string | null; st_at: number | null };
+
+/** The check of the first row with the statements of all of them, oldest first. */
+function checkOfRows(rows: readonly CheckStatementRow[]): Check | undefined {
+  const [first] = rows;
+  if (first === undefined) return undefined;
+  const statements: CheckStatement[] = [];
+  for (const r of rows) if (r.st_status !== null) statements.push({ status: r.st_status, at: Number(r.st_at) });
+  return toCheck(first, statements);
+}
+
 /**
  * One check with its statements in a single query (one row per statement): GET /checks/{id} is
  * the hottest read, and a second round trip for the statements cost a third of its throughput on
@@ -125,14 +137,66 @@ export async function findCheck(q: Queryable, owner: Owner, id: string): Promise
   const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at ${CHECK_FROM}
      LEFT JOIN check_statements s ON s.check_id = c.id
      WHERE c.id = ${id} AND ${owned(owner, { alias: 'c' })} ORDER BY s.id`;
-  const rows = await q.all<CheckRow & { st_status: string | null; st_at: number | null }>(s.text, s.params);
-  const [first] = rows;
-  if (first === undefined) return undefined;
-  const statements = rows
-    .filter((r) => r.st_status !== null)
-    .map((r) => ({ status: r.st_status ?? '', at: Number(r.st_at) }));
-  return toCheck(first, statements);
+  return checkOfRows(await q.all<CheckStatementRow>(s.text, s.params));
 }
+
+/** The approval rule of a check as its read shows it (check_approval_rules, migration 031). */
+export interface ReadRule {
+  state: string;
+  required: number;
+  version: number;
+  rejectedByLabel: string | null;
+  rejectedAt: number | null;
+  reason: string | null;
+}
+
+type ReadRow = CheckStatementRow & {
+  r_state: string | null;
+  r_required: number | null;
+  r_version: number | null;
+  r_rejected_by_label: string | null;
+  r_rejected_at: number | null;
+  r_reason: string | null;
+};
+
+/**
+ * What GET /checks/{id} reads, in one statement: findCheck's check and statements, and the
+ * approval rule the check was written under (null: none, as for every check of a company without
+ * an approval policy). Folding the rule in saves the read shape a second query on every GET (a
+ * round trip on PostgreSQL), and needs no cache that another server's write could make stale: the
+ * rule is read with the check, in the same snapshot. The rule is one row per check (its key is the
+ * check's id), so the join adds no rows.
+ */
+export async function findCheckToRead(
+  q: Queryable,
+  owner: Owner,
+  id: string,
+): Promise<{ check: Check; rule: ReadRule | null } | undefined> {
+  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS} ${CHECK_FROM}
+     LEFT JOIN check_statements s ON s.check_id = c.id
+     LEFT JOIN check_approval_rules r ON r.check_id = c.id
+     WHERE c.id = ${id} AND ${owned(owner, { alias: 'c' })} ORDER BY s.id`;
+  const rows = await q.all<ReadRow>(s.text, s.params);
+  const check = checkOfRows(rows);
+  const first = rows[0];
+  if (check === undefined || first === undefined) return undefined;
+  const rule: ReadRule | null =
+    first.r_state === null
+      ? null
+      : {
+          state: first.r_state,
+          required: Number(first.r_required),
+          version: Number(first.r_version),
+          rejectedByLabel: first.r_rejected_by_label,
+          rejectedAt: first.r_rejected_at === null ? null : Number(first.r_rejected_at),
+          reason: first.r_reason,
+        };
+  return { check, rule };
+}
+
+const RULE_COLUMNS = raw(
+  'r.state AS r_state, r.required AS r_required, r.version AS r_version, r.rejected_by_label AS r_rejected_by_label, r.rejected_at AS r_rejected_at, r.reason AS r_reason',
+);
 
 export async function findChecks(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Check>> {
   const found = new Map<string, Check>();

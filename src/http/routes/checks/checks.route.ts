@@ -3,9 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { statusCode } from '../../../domain/check-status.ts';
 import * as checkList from '../../../services/checks/list.service.ts';
 import * as checkService from '../../../services/checks/write.service.ts';
+import { readCheck } from '../../../services/checks/read.service.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import * as lifecycle from '../../../services/checks/lifecycle.service.ts';
 import { mailingsOfChecks } from '../../../services/mailing.service.ts';
+import { answerNotModified } from '../../etag.ts';
 import { principalOf } from '../../plugins/auth.ts';
 import { checkWire, checkWithApprovalWire, createdCheckWire, metaWire } from '../../presenters.ts';
 import * as approvals from '../../../services/approvals/approvals.service.ts';
@@ -95,20 +97,15 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         params: IdParam('checkId'),
         response: { 200: CheckResponse, ...errorResponses(404) },
       },
+      // An ETag on every 200; If-None-Match with it answers 304 (http/etag.ts).
+      onSend: answerNotModified,
     },
     async (request) => {
       const principal = principalOf(request);
-      const check = await checkService.getCheck(ctx, principal, pathId(request.params, 'checkId'));
-      const held = await approvals.approvalsFor(ctx.db, principal, [check.id]);
-      const mailings = await mailingsOfChecks(ctx, principal, [check]);
+      const read = await readCheck(ctx, principal, pathId(request.params, 'checkId'));
       return {
         success: true as const,
-        data: checkWithApprovalWire(
-          check,
-          principal.timeZone,
-          held.get(check.id) ?? NOT_REQUIRED,
-          mailings.get(check.id),
-        ),
+        data: checkWithApprovalWire(read.check, principal.timeZone, read.approval, read.mailing),
       };
     },
   );
