@@ -40,10 +40,16 @@ export function answerNotModified(
   payload: unknown,
   done: (error: null, payload: unknown) => void,
 ): void {
-  if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+  if (reply.statusCode !== 200 || typeof payload !== 'string') {
+    done(null, payload);
+    return;
+  }
   const etag = strongEtag(payload);
   reply.header('etag', etag);
-  if (!noneMatchHits(request.headers['if-none-match'], etag)) return done(null, payload);
+  if (!noneMatchHits(request.headers['if-none-match'], etag)) {
+    done(null, payload);
+    return;
+  }
   reply.code(304);
   // A 304 carries the validator, not the representation's own headers (RFC 9110, 15.4.5).
   reply.removeHeader('content-type');
