@@ -1,6 +1,7 @@
 import type { Environment } from '../domain/owner.ts';
 import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { Queryable } from './db.ts';
+import { raw, sql } from './sql.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 /** The accounts table as stored (migrations 001, 006, 015 and 030). */
@@ -71,11 +72,11 @@ const API_KEYS = defineTable<ApiKeyRow>()('api_keys', [
 ]);
 
 // Named, not `*`: the logo (migration 015) stays out of the read every panel page makes.
-const ACCOUNT_COLUMNS = columnList(ACCOUNTS, { except: NOT_READ });
-const ACCOUNT_COLUMNS_OF_A = columnList(ACCOUNTS, { alias: 'a', except: NOT_READ });
+const ACCOUNT_COLUMNS = raw(columnList(ACCOUNTS, { except: NOT_READ }));
+const ACCOUNT_COLUMNS_OF_A = raw(columnList(ACCOUNTS, { alias: 'a', except: NOT_READ }));
 const INSERT_ACCOUNT = insertStatement(ACCOUNTS);
 const INSERT_API_KEY = insertStatement(API_KEYS);
-const API_KEY_COLUMNS = columnList(API_KEYS);
+const API_KEY_COLUMNS = raw(columnList(API_KEYS));
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -106,12 +107,14 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
 }
 
 export async function findAccountById(q: Queryable, id: string): Promise<Account | undefined> {
-  const row = await q.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`, [id]);
+  const s = sql`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ${id}`;
+  const row = await q.get<AccountRow>(s.text, s.params);
   return row === undefined ? undefined : toAccount(row);
 }
 
 export async function findAccountByEmail(q: Queryable, email: string): Promise<Account | undefined> {
-  const row = await q.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ?`, [email.toLowerCase()]);
+  const s = sql`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email = ${email.toLowerCase()}`;
+  const row = await q.get<AccountRow>(s.text, s.params);
   return row === undefined ? undefined : toAccount(row);
 }
 
@@ -144,13 +147,11 @@ export async function markVerified(
   what: { email: boolean; phone: boolean },
   now: number,
 ): Promise<number> {
-  return q.run(
-    `UPDATE accounts SET
-       email_verified_at = CASE WHEN ? = 1 THEN COALESCE(email_verified_at, ?) ELSE email_verified_at END,
-       phone_verified_at = CASE WHEN ? = 1 THEN COALESCE(phone_verified_at, ?) ELSE phone_verified_at END
-     WHERE id = ?`,
-    [what.email ? 1 : 0, now, what.phone ? 1 : 0, now, accountId],
-  );
+  const s = sql`UPDATE accounts SET
+       email_verified_at = CASE WHEN ${what.email ? 1 : 0} = 1 THEN COALESCE(email_verified_at, ${now}) ELSE email_verified_at END,
+       phone_verified_at = CASE WHEN ${what.phone ? 1 : 0} = 1 THEN COALESCE(phone_verified_at, ${now}) ELSE phone_verified_at END
+     WHERE id = ${accountId}`;
+  return q.run(s.text, s.params);
 }
 
 export async function insertApiKey(q: Queryable, key: ApiKeyRecord): Promise<void> {
@@ -176,29 +177,28 @@ export async function insertApiKey(q: Queryable, key: ApiKeyRecord): Promise<voi
  * transaction's write lock), so decisions about its keys are taken one at a time.
  */
 export async function lockAccount(q: Queryable, accountId: string): Promise<void> {
-  await q.run('UPDATE accounts SET id = id WHERE id = ?', [accountId]);
+  const s = sql`UPDATE accounts SET id = id WHERE id = ${accountId}`;
+  await q.run(s.text, s.params);
 }
 
 export async function countActiveApiKeys(q: Queryable, accountId: string, env: string): Promise<number> {
-  const row = await q.get<{ n: number | string }>(
-    'SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND env = ? AND revoked_at IS NULL',
-    [accountId, env],
-  );
+  const s = sql`SELECT count(*) AS n FROM api_keys WHERE account_id = ${accountId} AND env = ${env} AND revoked_at IS NULL`;
+  const row = await q.get<{ n: number | string }>(s.text, s.params);
   return Number(row?.n ?? 0);
 }
 
 export async function findApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
-  const row = await q.get<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+  const s = sql`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = ${id}`;
+  const row = await q.get<ApiKeyRow>(s.text, s.params);
   return row === undefined ? undefined : toApiKey(row);
 }
 
 export async function listApiKeys(q: Queryable, accountId: string | null): Promise<ApiKeyRecord[]> {
-  const rows =
+  const s =
     accountId === null
-      ? await q.all<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`)
-      : await q.all<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, id`, [
-          accountId,
-        ]);
+      ? sql`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`
+      : sql`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at, id`;
+  const rows = await q.all<ApiKeyRow>(s.text, s.params);
   return rows.map(toApiKey);
 }
 
@@ -208,22 +208,13 @@ export async function hasActiveApiKey(q: Queryable): Promise<boolean> {
 }
 
 export async function revokeApiKey(q: Queryable, id: string, now: number): Promise<number> {
-  return q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
+  const s = sql`UPDATE api_keys SET revoked_at = ${now} WHERE id = ${id} AND revoked_at IS NULL`;
+  return q.run(s.text, s.params);
 }
 
 export async function touchApiKey(q: Queryable, id: string, now: number): Promise<void> {
-  await q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, id]);
-}
-
-export async function readSetting(q: Queryable, name: string): Promise<string | undefined> {
-  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [name]))?.value;
-}
-
-/** Stores `value` unless another process stored one first; answers the value that won. */
-export async function initSetting(q: Queryable, name: string, value: string): Promise<string> {
-  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [name, value]);
-  const stored = await readSetting(q, name);
-  return stored ?? value;
+  const s = sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`;
+  await q.run(s.text, s.params);
 }
 
 // ---- panel sign-in ----
@@ -234,22 +225,20 @@ export async function findAccountBySession(
   sessionHash: string,
   now: number,
 ): Promise<Account | undefined> {
-  const row = await q.get<AccountRow>(
-    `SELECT ${ACCOUNT_COLUMNS_OF_A} FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ? AND s.expires_at > ?`,
-    [sessionHash, now],
-  );
+  const s = sql`SELECT ${ACCOUNT_COLUMNS_OF_A} FROM panel_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = ${sessionHash} AND s.expires_at > ${now}`;
+  const row = await q.get<AccountRow>(s.text, s.params);
   return row === undefined ? undefined : toAccount(row);
 }
 
 export async function findPasswordHash(q: Queryable, accountId: string): Promise<string | null> {
-  const row = await q.get<{ password_hash: string | null }>('SELECT password_hash FROM accounts WHERE id = ?', [
-    accountId,
-  ]);
+  const s = sql`SELECT password_hash FROM accounts WHERE id = ${accountId}`;
+  const row = await q.get<{ password_hash: string | null }>(s.text, s.params);
   return row?.password_hash ?? null;
 }
 
 export async function setPasswordHash(q: Queryable, accountId: string, hash: string): Promise<void> {
-  await q.run('UPDATE accounts SET password_hash = ? WHERE id = ?', [hash, accountId]);
+  const s = sql`UPDATE accounts SET password_hash = ${hash} WHERE id = ${accountId}`;
+  await q.run(s.text, s.params);
 }
 
 // ---- account settings (what payees see as the sender) ----
@@ -263,17 +252,15 @@ export interface AccountSettings {
 }
 
 export async function findAccountSettings(q: Queryable, accountId: string): Promise<AccountSettings | undefined> {
+  const s = sql`SELECT company, company_address, company_phone, time_zone, CASE WHEN logo IS NULL THEN 0 ELSE 1 END AS has_logo
+     FROM accounts WHERE id = ${accountId}`;
   const row = await q.get<{
     company: string;
     company_address: string;
     company_phone: string;
     time_zone: string;
     has_logo: number;
-  }>(
-    `SELECT company, company_address, company_phone, time_zone, CASE WHEN logo IS NULL THEN 0 ELSE 1 END AS has_logo
-     FROM accounts WHERE id = ?`,
-    [accountId],
-  );
+  }>(s.text, s.params);
   if (row === undefined) return undefined;
   return {
     company: row.company,
@@ -287,21 +274,18 @@ export async function findAccountSettings(q: Queryable, accountId: string): Prom
 export async function updateAccountSettings(
   q: Queryable,
   accountId: string,
-  s: Omit<AccountSettings, 'hasLogo'>,
+  settings: Omit<AccountSettings, 'hasLogo'>,
 ): Promise<number> {
-  return q.run('UPDATE accounts SET company = ?, company_address = ?, company_phone = ?, time_zone = ? WHERE id = ?', [
-    s.company,
-    s.companyAddress,
-    s.companyPhone,
-    s.timeZone,
-    accountId,
-  ]);
+  const s = sql`UPDATE accounts SET company = ${settings.company}, company_address = ${settings.companyAddress}, company_phone = ${settings.companyPhone}, time_zone = ${settings.timeZone} WHERE id = ${accountId}`;
+  return q.run(s.text, s.params);
 }
 
 export async function setCompany(q: Queryable, accountId: string, company: string): Promise<void> {
-  await q.run('UPDATE accounts SET company = ? WHERE id = ?', [company, accountId]);
+  const s = sql`UPDATE accounts SET company = ${company} WHERE id = ${accountId}`;
+  await q.run(s.text, s.params);
 }
 
 export async function setAccountLogo(q: Queryable, accountId: string, image: Buffer | null): Promise<void> {
-  await q.run('UPDATE accounts SET logo = ? WHERE id = ?', [image, accountId]);
+  const s = sql`UPDATE accounts SET logo = ${image} WHERE id = ${accountId}`;
+  await q.run(s.text, s.params);
 }

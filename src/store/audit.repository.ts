@@ -5,7 +5,7 @@ import type { FieldChange, AuditRecord } from '../domain/audit.ts';
 import { GENESIS_HASH } from '../domain/audit.ts';
 import type { Environment } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
-import { columnList, defineTable, insertRows } from './table.ts';
+import { columnList, defineTable, insertRows, insertStatement, rowValues } from './table.ts';
 import { raw, sql, type Sql } from './sql.ts';
 
 interface AuditRow {
@@ -52,6 +52,20 @@ const AUDIT = defineTable<AuditRow>()('audit_events', [
 
 const COLUMNS = raw(columnList(AUDIT));
 
+/** The audit_heads table as stored (migration 028): each company's last record. */
+interface AuditHeadsRow {
+  account_id: string;
+  seq: number;
+  hash: string;
+}
+
+const AUDIT_HEADS = defineTable<AuditHeadsRow>()('audit_heads', ['account_id', 'seq', 'hash']);
+
+// A company's first write makes its head (sequence 0, the genesis hash); a head already there stays.
+const INSERT_FIRST_HEAD = insertStatement(AUDIT_HEADS, { tail: ' ON CONFLICT (account_id) DO NOTHING' });
+const FOR_UPDATE = raw(' FOR UPDATE');
+const NO_LOCK = raw('');
+
 export interface Head {
   readonly seq: number;
   readonly hash: string;
@@ -63,15 +77,10 @@ export interface Head {
  * one writer. What the caller appends next follows this head.
  */
 export async function lockHead(tx: Queryable, accountId: string): Promise<Head> {
-  await tx.run('INSERT INTO audit_heads (account_id, seq, hash) VALUES (?, 0, ?) ON CONFLICT (account_id) DO NOTHING', [
-    accountId,
-    GENESIS_HASH,
-  ]);
-  const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
-  const row = await tx.get<{ seq: number | string; hash: string }>(
-    `SELECT seq, hash FROM audit_heads WHERE account_id = ?${lock}`,
-    [accountId],
-  );
+  await tx.run(INSERT_FIRST_HEAD, rowValues(AUDIT_HEADS, { account_id: accountId, seq: 0, hash: GENESIS_HASH }));
+  const lock = tx.dialect === 'postgres' ? FOR_UPDATE : NO_LOCK;
+  const s = sql`SELECT seq, hash FROM audit_heads WHERE account_id = ${accountId}${lock}`;
+  const row = await tx.get<{ seq: number | string; hash: string }>(s.text, s.params);
   if (row === undefined) throw new Error('audit head missing after its insert');
   return { seq: Number(row.seq), hash: row.hash };
 }
@@ -81,7 +90,8 @@ export async function append(tx: Queryable, records: readonly AuditRecord[]): Pr
   const last = records[records.length - 1];
   if (last === undefined) return;
   await insertRows(tx, AUDIT, records.map(toRow));
-  await tx.run('UPDATE audit_heads SET seq = ?, hash = ? WHERE account_id = ?', [last.seq, last.hash, last.accountId]);
+  const s = sql`UPDATE audit_heads SET seq = ${last.seq}, hash = ${last.hash} WHERE account_id = ${last.accountId}`;
+  await tx.run(s.text, s.params);
 }
 
 function toRow(record: AuditRecord): AuditRow {
@@ -161,10 +171,8 @@ export async function chainPage(
 }
 
 export async function headOf(q: Queryable, accountId: string): Promise<Head | undefined> {
-  const row = await q.get<{ seq: number | string; hash: string }>(
-    'SELECT seq, hash FROM audit_heads WHERE account_id = ?',
-    [accountId],
-  );
+  const s = sql`SELECT seq, hash FROM audit_heads WHERE account_id = ${accountId}`;
+  const row = await q.get<{ seq: number | string; hash: string }>(s.text, s.params);
   return row === undefined ? undefined : { seq: Number(row.seq), hash: row.hash };
 }
 
@@ -206,13 +214,9 @@ export async function search(
 
 /** The distinct actors and actions of a company's trail, for the panel's filter choices. */
 export async function choices(q: Queryable, accountId: string): Promise<{ actors: string[]; actions: string[] }> {
-  const actors = await q.all<{ v: string }>(
-    'SELECT DISTINCT actor_label AS v FROM audit_events WHERE account_id = ? ORDER BY v LIMIT 200',
-    [accountId],
-  );
-  const actions = await q.all<{ v: string }>(
-    'SELECT DISTINCT action AS v FROM audit_events WHERE account_id = ? ORDER BY v LIMIT 200',
-    [accountId],
-  );
+  const a = sql`SELECT DISTINCT actor_label AS v FROM audit_events WHERE account_id = ${accountId} ORDER BY v LIMIT 200`;
+  const actors = await q.all<{ v: string }>(a.text, a.params);
+  const b = sql`SELECT DISTINCT action AS v FROM audit_events WHERE account_id = ${accountId} ORDER BY v LIMIT 200`;
+  const actions = await q.all<{ v: string }>(b.text, b.params);
   return { actors: actors.map((r) => r.v), actions: actions.map((r) => r.v) };
 }

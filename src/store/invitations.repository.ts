@@ -1,6 +1,7 @@
 // Invitations to a company (migration 026): single-use links, only the token's hash kept.
 import type { Role } from '../domain/people/roles.ts';
 import type { Queryable } from './db.ts';
+import { raw, sql } from './sql.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 export interface InvitationRecord {
@@ -45,7 +46,7 @@ const INVITATIONS = defineTable<InvitationsRow>()('invitations', [
 ]);
 const INSERT = insertStatement(INVITATIONS);
 // Reads leave the hash out: a lookup by hash has it already, and nothing else needs it.
-const COLUMNS = columnList(INVITATIONS, { except: ['token_hash'] });
+const COLUMNS = raw(columnList(INVITATIONS, { except: ['token_hash'] }));
 
 function toInvitation(row: Omit<InvitationsRow, 'token_hash'>): InvitationRecord {
   return {
@@ -85,7 +86,8 @@ export async function insertInvitation(
 }
 
 export async function findInvitationByHash(q: Queryable, tokenHash: string): Promise<InvitationRecord | undefined> {
-  const row = await q.get<InvitationsRow>(`SELECT ${COLUMNS} FROM invitations WHERE token_hash = ?`, [tokenHash]);
+  const s = sql`SELECT ${COLUMNS} FROM invitations WHERE token_hash = ${tokenHash}`;
+  const row = await q.get<InvitationsRow>(s.text, s.params);
   return row === undefined ? undefined : toInvitation(row);
 }
 
@@ -94,34 +96,26 @@ export async function findInvitation(
   accountId: string,
   id: string,
 ): Promise<InvitationRecord | undefined> {
-  const row = await q.get<InvitationsRow>(`SELECT ${COLUMNS} FROM invitations WHERE account_id = ? AND id = ?`, [
-    accountId,
-    id,
-  ]);
+  const s = sql`SELECT ${COLUMNS} FROM invitations WHERE account_id = ${accountId} AND id = ${id}`;
+  const row = await q.get<InvitationsRow>(s.text, s.params);
   return row === undefined ? undefined : toInvitation(row);
 }
 
 /** The company's invitations still waiting (neither used, revoked nor expired), newest first. */
 export async function pendingInvitations(q: Queryable, accountId: string, now: number): Promise<InvitationRecord[]> {
-  const rows = await q.all<InvitationsRow>(
-    `SELECT ${COLUMNS} FROM invitations WHERE account_id = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC, id DESC`,
-    [accountId, now],
-  );
+  const s = sql`SELECT ${COLUMNS} FROM invitations WHERE account_id = ${accountId} AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ${now} ORDER BY created_at DESC, id DESC`;
+  const rows = await q.all<InvitationsRow>(s.text, s.params);
   return rows.map(toInvitation);
 }
 
 /** Marks an invitation used; answers 0 when it was used, revoked or expired first (single use under races). */
 export async function useInvitation(q: Queryable, id: string, now: number): Promise<number> {
-  return q.run(
-    'UPDATE invitations SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?',
-    [now, id, now],
-  );
+  const s = sql`UPDATE invitations SET used_at = ${now} WHERE id = ${id} AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ${now}`;
+  return q.run(s.text, s.params);
 }
 
 /** Revokes a waiting invitation; answers 0 when it was no longer waiting. */
 export async function revokeInvitation(q: Queryable, accountId: string, id: string, now: number): Promise<number> {
-  return q.run(
-    'UPDATE invitations SET revoked_at = ? WHERE account_id = ? AND id = ? AND used_at IS NULL AND revoked_at IS NULL',
-    [now, accountId, id],
-  );
+  const s = sql`UPDATE invitations SET revoked_at = ${now} WHERE account_id = ${accountId} AND id = ${id} AND used_at IS NULL AND revoked_at IS NULL`;
+  return q.run(s.text, s.params);
 }

@@ -1,7 +1,8 @@
 // People, their memberships in companies (migration 026) and their panel sessions' owners.
 import type { Role } from '../domain/people/roles.ts';
 import type { Queryable } from './db.ts';
-import { defineTable, insertStatement, rowValues } from './table.ts';
+import { raw, sql } from './sql.ts';
+import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 export interface Person {
   id: string;
@@ -44,6 +45,9 @@ const MEMBERSHIPS = defineTable<MembershipsRow>()('memberships', [
 ]);
 const INSERT_PERSON = insertStatement(PEOPLE);
 const INSERT_MEMBERSHIP = insertStatement(MEMBERSHIPS);
+// A person is read without the password hash: only the sign-in asks for it, by itself.
+const PERSON_COLUMNS = raw(columnList(PEOPLE, { except: ['password_hash'] }));
+const MEMBERSHIP_COLUMNS = raw(columnList(MEMBERSHIPS));
 
 function toPerson(row: Omit<PeopleRow, 'password_hash'>): Person {
   return { id: row.id, email: row.email, name: row.name, createdAt: Number(row.created_at) };
@@ -87,26 +91,26 @@ export async function insertMembership(q: Queryable, m: MembershipRecord): Promi
 
 /** Emails are kept lower-cased; the caller's is lower-cased here too, so case never splits a person. */
 export async function findPersonByEmail(q: Queryable, email: string): Promise<Person | undefined> {
-  const row = await q.get<PeopleRow>('SELECT id, email, name, created_at FROM people WHERE email = ?', [
-    email.trim().toLowerCase(),
-  ]);
+  const s = sql`SELECT ${PERSON_COLUMNS} FROM people WHERE email = ${email.trim().toLowerCase()}`;
+  const row = await q.get<PeopleRow>(s.text, s.params);
   return row === undefined ? undefined : toPerson(row);
 }
 
 export async function findPersonById(q: Queryable, id: string): Promise<Person | undefined> {
-  const row = await q.get<PeopleRow>('SELECT id, email, name, created_at FROM people WHERE id = ?', [id]);
+  const s = sql`SELECT ${PERSON_COLUMNS} FROM people WHERE id = ${id}`;
+  const row = await q.get<PeopleRow>(s.text, s.params);
   return row === undefined ? undefined : toPerson(row);
 }
 
 export async function findPersonPasswordHash(q: Queryable, personId: string): Promise<string | null> {
-  const row = await q.get<{ password_hash: string | null }>('SELECT password_hash FROM people WHERE id = ?', [
-    personId,
-  ]);
+  const s = sql`SELECT password_hash FROM people WHERE id = ${personId}`;
+  const row = await q.get<{ password_hash: string | null }>(s.text, s.params);
   return row?.password_hash ?? null;
 }
 
 export async function setPersonPasswordHash(q: Queryable, personId: string, hash: string): Promise<void> {
-  await q.run('UPDATE people SET password_hash = ? WHERE id = ?', [hash, personId]);
+  const s = sql`UPDATE people SET password_hash = ${hash} WHERE id = ${personId}`;
+  await q.run(s.text, s.params);
 }
 
 export async function findMembership(
@@ -114,28 +118,22 @@ export async function findMembership(
   accountId: string,
   personId: string,
 ): Promise<MembershipRecord | undefined> {
-  const row = await q.get<MembershipsRow>(
-    'SELECT account_id, person_id, role, approves, created_at FROM memberships WHERE account_id = ? AND person_id = ?',
-    [accountId, personId],
-  );
+  const s = sql`SELECT ${MEMBERSHIP_COLUMNS} FROM memberships WHERE account_id = ${accountId} AND person_id = ${personId}`;
+  const row = await q.get<MembershipsRow>(s.text, s.params);
   return row === undefined ? undefined : toMembership(row);
 }
 
 /** A person's companies, oldest membership first (the one signing in opens). */
 export async function membershipsOf(q: Queryable, personId: string): Promise<MembershipRecord[]> {
-  const rows = await q.all<MembershipsRow>(
-    'SELECT account_id, person_id, role, approves, created_at FROM memberships WHERE person_id = ? ORDER BY created_at, account_id',
-    [personId],
-  );
+  const s = sql`SELECT ${MEMBERSHIP_COLUMNS} FROM memberships WHERE person_id = ${personId} ORDER BY created_at, account_id`;
+  const rows = await q.all<MembershipsRow>(s.text, s.params);
   return rows.map(toMembership);
 }
 
 /** The owner migration 026 made for an account (older reset links name no person). */
 export async function firstOwnerOf(q: Queryable, accountId: string): Promise<string | undefined> {
-  const row = await q.get<{ person_id: string }>(
-    "SELECT person_id FROM memberships WHERE account_id = ? AND role = 'owner' ORDER BY created_at, person_id LIMIT 1",
-    [accountId],
-  );
+  const s = sql`SELECT person_id FROM memberships WHERE account_id = ${accountId} AND role = 'owner' ORDER BY created_at, person_id LIMIT 1`;
+  const row = await q.get<{ person_id: string }>(s.text, s.params);
   return row?.person_id;
 }
 
@@ -149,6 +147,10 @@ export interface MemberRow extends Person {
 
 /** The company's people, most powerful role first is the page's job; here: oldest member first. */
 export async function membersOf(q: Queryable, accountId: string): Promise<MemberRow[]> {
+  const s = sql`SELECT p.id, p.email, p.name, p.created_at, m.role, m.approves, m.created_at AS joined_at,
+       (SELECT MAX(s.last_seen_at) FROM panel_sessions s WHERE s.person_id = p.id AND s.account_id = m.account_id) AS last_seen_at
+     FROM memberships m JOIN people p ON p.id = m.person_id
+     WHERE m.account_id = ${accountId} ORDER BY m.created_at, p.id`;
   const rows = await q.all<{
     id: string;
     email: string;
@@ -158,13 +160,7 @@ export async function membersOf(q: Queryable, accountId: string): Promise<Member
     approves: number;
     joined_at: number;
     last_seen_at: number | null;
-  }>(
-    `SELECT p.id, p.email, p.name, p.created_at, m.role, m.approves, m.created_at AS joined_at,
-       (SELECT MAX(s.last_seen_at) FROM panel_sessions s WHERE s.person_id = p.id AND s.account_id = m.account_id) AS last_seen_at
-     FROM memberships m JOIN people p ON p.id = m.person_id
-     WHERE m.account_id = ? ORDER BY m.created_at, p.id`,
-    [accountId],
-  );
+  }>(s.text, s.params);
   return rows.map((row) => ({
     ...toPerson(row),
     role: row.role,
@@ -175,10 +171,8 @@ export async function membersOf(q: Queryable, accountId: string): Promise<Member
 }
 
 export async function countOwners(q: Queryable, accountId: string): Promise<number> {
-  const row = await q.get<{ n: number | string }>(
-    "SELECT COUNT(*) AS n FROM memberships WHERE account_id = ? AND role = 'owner'",
-    [accountId],
-  );
+  const s = sql`SELECT COUNT(*) AS n FROM memberships WHERE account_id = ${accountId} AND role = 'owner'`;
+  const row = await q.get<{ n: number | string }>(s.text, s.params);
   return Number(row?.n ?? 0);
 }
 
@@ -193,18 +187,18 @@ export async function updateMembership(
   from: { role: Role; approves: boolean },
   to: { role: Role; approves: boolean },
 ): Promise<number> {
-  return q.run(
-    'UPDATE memberships SET role = ?, approves = ? WHERE account_id = ? AND person_id = ? AND role = ? AND approves = ?',
-    [to.role, to.approves ? 1 : 0, accountId, personId, from.role, from.approves ? 1 : 0],
-  );
+  const s = sql`UPDATE memberships SET role = ${to.role}, approves = ${to.approves ? 1 : 0} WHERE account_id = ${accountId} AND person_id = ${personId} AND role = ${from.role} AND approves = ${from.approves ? 1 : 0}`;
+  return q.run(s.text, s.params);
 }
 
 export async function deleteMembership(q: Queryable, accountId: string, personId: string): Promise<number> {
-  return q.run('DELETE FROM memberships WHERE account_id = ? AND person_id = ?', [accountId, personId]);
+  const s = sql`DELETE FROM memberships WHERE account_id = ${accountId} AND person_id = ${personId}`;
+  return q.run(s.text, s.params);
 }
 
 export async function setPersonName(q: Queryable, personId: string, name: string): Promise<void> {
-  await q.run('UPDATE people SET name = ? WHERE id = ?', [name, personId]);
+  const s = sql`UPDATE people SET name = ${name} WHERE id = ${personId}`;
+  await q.run(s.text, s.params);
 }
 
 /** The companies a person belongs to, by name, oldest membership first (the header's switcher). */
@@ -212,9 +206,7 @@ export async function companiesOfPerson(
   q: Queryable,
   personId: string,
 ): Promise<{ accountId: string; company: string }[]> {
-  const rows = await q.all<{ id: string; company: string }>(
-    'SELECT a.id, a.company FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.person_id = ? ORDER BY m.created_at, a.id',
-    [personId],
-  );
+  const s = sql`SELECT a.id, a.company FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.person_id = ${personId} ORDER BY m.created_at, a.id`;
+  const rows = await q.all<{ id: string; company: string }>(s.text, s.params);
   return rows.map((r) => ({ accountId: r.id, company: r.company }));
 }

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import type { Config } from '../config.ts';
 import { newKeyId, Vault } from '../domain/sealed.ts';
 import type { Queryable } from './db.ts';
+import { deleteSetting, initSetting, readSetting, writeSetting } from './settings.repository.ts';
 
 /** Where the secret comes from: the two settings of config.ts. */
 export type SecretSource = Pick<Config, 'keySigningSecret' | 'secretFile'>;
@@ -90,14 +91,11 @@ async function holdsGuardedData(q: Queryable): Promise<boolean> {
 }
 
 async function recordedCheck(q: Queryable): Promise<string | undefined> {
-  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [CHECK_SETTING]))?.value;
+  return readSetting(q, CHECK_SETTING);
 }
 
 export async function recordSecretCheck(q: Queryable, secret: Buffer): Promise<void> {
-  await q.run(
-    'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-    [CHECK_SETTING, secretCheckValue(secret)],
-  );
+  await writeSetting(q, CHECK_SETTING, secretCheckValue(secret));
 }
 
 function checksMatch(recorded: string, secret: Buffer): boolean {
@@ -119,7 +117,7 @@ function checksMatch(recorded: string, secret: Buffer): boolean {
  * check value yet (an older version's) records the current secret's on its first start.
  */
 export async function serverSecret(q: Queryable, source: SecretSource): Promise<Buffer> {
-  const legacy = (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [LEGACY_SETTING]))?.value;
+  const legacy = await readSetting(q, LEGACY_SETTING);
   const recorded = await recordedCheck(q);
   let value: string;
   if (source.keySigningSecret !== '') {
@@ -147,36 +145,26 @@ export async function serverSecret(q: Queryable, source: SecretSource): Promise<
         '(the file or KEY_SIGNING_SECRET it ran with); see docs/operations.md, "The secret guards its database".',
     );
   }
-  if (legacy !== undefined) await q.run('DELETE FROM settings WHERE name = ?', [LEGACY_SETTING]);
+  if (legacy !== undefined) await deleteSetting(q, LEGACY_SETTING);
   return secret;
 }
 
 /** Whether the database still holds a secret of an older version (migration 009 moves it). */
 export async function hasLegacySecret(q: Queryable): Promise<boolean> {
-  return (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [LEGACY_SETTING])) !== undefined;
+  return (await readSetting(q, LEGACY_SETTING)) !== undefined;
 }
 
 /** The id of the data key new values are sealed under (not secret: the key derives from the server secret). */
 export async function currentDataKeyId(q: Queryable): Promise<string> {
   // Migration 009 sets it, so this is a read on every path that seals; the write is for a database
   // that somehow lacks it (first writer wins).
-  const current = await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]);
-  if (current !== undefined) return current.value;
-  const candidate = newKeyId();
-  await q.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
-    KEY_ID_SETTING,
-    candidate,
-  ]);
-  return (
-    (await q.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [KEY_ID_SETTING]))?.value ?? candidate
-  );
+  const current = await readSetting(q, KEY_ID_SETTING);
+  if (current !== undefined) return current;
+  return initSetting(q, KEY_ID_SETTING, newKeyId());
 }
 
 export async function setDataKeyId(q: Queryable, keyId: string): Promise<void> {
-  await q.run(
-    'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-    [KEY_ID_SETTING, keyId],
-  );
+  await writeSetting(q, KEY_ID_SETTING, keyId);
 }
 
 export interface ServerSecrets {

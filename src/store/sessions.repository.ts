@@ -1,6 +1,7 @@
 // Panel sessions and one-time account tokens (verification links, phone codes, password resets).
 import type { AccountTokenPurpose } from '../domain/account-tokens.ts';
 import type { Queryable } from './db.ts';
+import { raw, sql } from './sql.ts';
 import { columnList, defineTable, insertStatement, rowValues } from './table.ts';
 
 /**
@@ -44,6 +45,8 @@ export interface PanelSessionRecord {
 }
 
 const INSERT_SESSION = insertStatement(PANEL_SESSIONS);
+// A lookup by the id's hash has the hash already; the passkey challenge is read only when taken.
+const SESSION_COLUMNS = raw(columnList(PANEL_SESSIONS, { except: ['id_hash', 'webauthn_challenge'] }));
 
 export async function insertSession(
   q: Queryable,
@@ -74,10 +77,8 @@ export async function insertSession(
 }
 
 export async function findSession(q: Queryable, idHash: string): Promise<PanelSessionRecord | undefined> {
-  const row = await q.get<PanelSessionsRow>(
-    'SELECT account_id, person_id, created_at, expires_at, last_seen_at, factor_at, factor_pending FROM panel_sessions WHERE id_hash = ?',
-    [idHash],
-  );
+  const s = sql`SELECT ${SESSION_COLUMNS} FROM panel_sessions WHERE id_hash = ${idHash}`;
+  const row = await q.get<Omit<PanelSessionsRow, 'id_hash' | 'webauthn_challenge'>>(s.text, s.params);
   if (row === undefined || row.person_id === null) return undefined;
   return {
     accountId: row.account_id,
@@ -91,38 +92,42 @@ export async function findSession(q: Queryable, idHash: string): Promise<PanelSe
 }
 
 export async function touchSession(q: Queryable, idHash: string, now: number): Promise<void> {
-  await q.run('UPDATE panel_sessions SET last_seen_at = ? WHERE id_hash = ?', [now, idHash]);
+  const s = sql`UPDATE panel_sessions SET last_seen_at = ${now} WHERE id_hash = ${idHash}`;
+  await q.run(s.text, s.params);
 }
 
 /** Moves a session to another company of the same person (the company switcher). */
 export async function switchSessionAccount(q: Queryable, idHash: string, accountId: string): Promise<void> {
-  await q.run('UPDATE panel_sessions SET account_id = ? WHERE id_hash = ?', [accountId, idHash]);
+  const s = sql`UPDATE panel_sessions SET account_id = ${accountId} WHERE id_hash = ${idHash}`;
+  await q.run(s.text, s.params);
 }
 
 /** Ends one person's sessions in one company (their role changed, or they left it). */
 export async function deletePersonSessionsIn(q: Queryable, personId: string, accountId: string): Promise<void> {
-  await q.run('DELETE FROM panel_sessions WHERE person_id = ? AND account_id = ?', [personId, accountId]);
+  const s = sql`DELETE FROM panel_sessions WHERE person_id = ${personId} AND account_id = ${accountId}`;
+  await q.run(s.text, s.params);
 }
 
 /** Ends every session of one person (their password was reset). */
 export async function deletePersonSessions(q: Queryable, personId: string): Promise<void> {
-  await q.run('DELETE FROM panel_sessions WHERE person_id = ?', [personId]);
+  const s = sql`DELETE FROM panel_sessions WHERE person_id = ${personId}`;
+  await q.run(s.text, s.params);
 }
 
 export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
-  await q.run('DELETE FROM panel_sessions WHERE id_hash = ?', [idHash]);
+  const s = sql`DELETE FROM panel_sessions WHERE id_hash = ${idHash}`;
+  await q.run(s.text, s.params);
 }
 
 export async function deleteAccountSessions(q: Queryable, accountId: string): Promise<void> {
-  await q.run('DELETE FROM panel_sessions WHERE account_id = ?', [accountId]);
+  const s = sql`DELETE FROM panel_sessions WHERE account_id = ${accountId}`;
+  await q.run(s.text, s.params);
 }
 
 /** Sessions past their absolute end, or whose last request is before `idleSince`. */
 export async function deleteEndedSessions(q: Queryable, now: number, idleSince: number): Promise<number> {
-  return q.run('DELETE FROM panel_sessions WHERE expires_at <= ? OR COALESCE(last_seen_at, created_at) <= ?', [
-    now,
-    idleSince,
-  ]);
+  const s = sql`DELETE FROM panel_sessions WHERE expires_at <= ${now} OR COALESCE(last_seen_at, created_at) <= ${idleSince}`;
+  return q.run(s.text, s.params);
 }
 
 export interface AccountTokenRecord {
@@ -164,7 +169,7 @@ const ACCOUNT_TOKENS = defineTable<AccountTokensRow>()('account_tokens', [
 
 const INSERT_TOKEN = insertStatement(ACCOUNT_TOKENS);
 // Reads leave the hash out: a lookup by hash has it already, and nothing else needs it.
-const TOKEN_COLUMNS = columnList(ACCOUNT_TOKENS, { except: ['token_hash'] });
+const TOKEN_COLUMNS = raw(columnList(ACCOUNT_TOKENS, { except: ['token_hash'] }));
 
 type TokenRow = Omit<AccountTokensRow, 'token_hash'>;
 
@@ -202,7 +207,8 @@ export async function insertToken(
 }
 
 export async function findTokenByHash(q: Queryable, tokenHash: string): Promise<AccountTokenRecord | undefined> {
-  const row = await q.get<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM account_tokens WHERE token_hash = ?`, [tokenHash]);
+  const s = sql`SELECT ${TOKEN_COLUMNS} FROM account_tokens WHERE token_hash = ${tokenHash}`;
+  const row = await q.get<TokenRow>(s.text, s.params);
   return row === undefined ? undefined : toToken(row);
 }
 
@@ -211,20 +217,20 @@ export async function latestToken(
   accountId: string,
   purpose: AccountTokenPurpose,
 ): Promise<AccountTokenRecord | undefined> {
-  const row = await q.get<TokenRow>(
-    `SELECT ${TOKEN_COLUMNS} FROM account_tokens WHERE account_id = ? AND purpose = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
-    [accountId, purpose],
-  );
+  const s = sql`SELECT ${TOKEN_COLUMNS} FROM account_tokens WHERE account_id = ${accountId} AND purpose = ${purpose} ORDER BY created_at DESC, id DESC LIMIT 1`;
+  const row = await q.get<TokenRow>(s.text, s.params);
   return row === undefined ? undefined : toToken(row);
 }
 
 export async function countWrongAttempt(q: Queryable, id: string): Promise<void> {
-  await q.run('UPDATE account_tokens SET attempts = attempts + 1 WHERE id = ?', [id]);
+  const s = sql`UPDATE account_tokens SET attempts = attempts + 1 WHERE id = ${id}`;
+  await q.run(s.text, s.params);
 }
 
 /** Marks a token used; answers 0 when another request used it first (single use under races). */
 export async function useToken(q: Queryable, id: string, now: number): Promise<number> {
-  return q.run('UPDATE account_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL', [now, id]);
+  const s = sql`UPDATE account_tokens SET used_at = ${now} WHERE id = ${id} AND used_at IS NULL`;
+  return q.run(s.text, s.params);
 }
 
 /** Retires every unused token of one purpose (after a password reset, say). */
@@ -234,9 +240,6 @@ export async function retireTokens(
   purpose: AccountTokenPurpose,
   now: number,
 ): Promise<void> {
-  await q.run('UPDATE account_tokens SET used_at = ? WHERE account_id = ? AND purpose = ? AND used_at IS NULL', [
-    now,
-    accountId,
-    purpose,
-  ]);
+  const s = sql`UPDATE account_tokens SET used_at = ${now} WHERE account_id = ${accountId} AND purpose = ${purpose} AND used_at IS NULL`;
+  await q.run(s.text, s.params);
 }

@@ -28,28 +28,6 @@ const NOT_REPOSITORIES = new Set([
   'table.ts',
 ]);
 
-/**
- * Known breaks, by file and rule, each with its reason; the test fails on an entry that no longer
- * breaks its rule, so this list only shrinks.
- */
-const PEOPLE =
-  'not converted yet: written with people, roles, second factors, the audit trail and approvals before this check existed';
-const ALLOWED_FOR_NOW: readonly { file: string; rule: Rule; why: string }[] = [
-  { file: 'accounts.repository.ts', rule: 'insert', why: 'settings: a name/value table with no definition yet' },
-  { file: 'accounts.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'approvals/approvals.repository.ts', rule: 'insert', why: PEOPLE },
-  { file: 'approvals/approvals.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'audit.repository.ts', rule: 'insert', why: PEOPLE },
-  { file: 'audit.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'invitations.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'people.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'second-factors.repository.ts', rule: 'insert', why: PEOPLE },
-  { file: 'second-factors.repository.ts', rule: 'params', why: PEOPLE },
-  { file: 'server-secret.ts', rule: 'insert', why: 'settings: a name/value table with no definition yet' },
-  { file: 'server-secret.ts', rule: 'params', why: 'settings: not converted yet, next with accounts' },
-  { file: 'sessions.repository.ts', rule: 'params', why: PEOPLE },
-];
-
 type Rule = 'insert' | 'params';
 
 interface Break {
@@ -114,9 +92,6 @@ const FILES = storeFiles(STORE)
   .filter((f) => !NOT_REPOSITORIES.has(f.name));
 const BREAKS = FILES.flatMap((f) => breaksOf(f.name, readFileSync(f.path, 'utf8')));
 
-const allowed = (b: Pick<Break, 'file' | 'rule'>): boolean =>
-  ALLOWED_FOR_NOW.some((a) => a.file === b.file && a.rule === b.rule);
-
 const WHY: Record<Rule, string> = {
   insert: 'an INSERT with its own column list: make it with insertStatement/insertRows from the table’s defineTable',
   params: 'parameters handed over beside their text: build the query as a sql`…` template and pass s.text, s.params',
@@ -133,17 +108,8 @@ describe('one repository style in src/store/', () => {
   });
 
   it('makes every INSERT from a table definition and passes every query its template’s parameters', () => {
-    const breaks = BREAKS.filter((b) => !allowed(b)).map(
-      (b) => `src/store/${b.file}:${b.line}: ${b.text} — ${WHY[b.rule]}`,
-    );
+    const breaks = BREAKS.map((b) => `src/store/${b.file}:${b.line}: ${b.text} — ${WHY[b.rule]}`);
     expect(breaks, breaks.join('\n')).toEqual([]);
-  });
-
-  it('lists in ALLOWED_FOR_NOW only files that still break their rule', () => {
-    const stale = ALLOWED_FOR_NOW.filter((a) => !BREAKS.some((b) => b.file === a.file && b.rule === a.rule)).map(
-      (a) => `${a.file} keeps the ${a.rule} rule now (or is gone): remove it from ALLOWED_FOR_NOW`,
-    );
-    expect(stale).toEqual([]);
   });
 });
 

@@ -5,9 +5,10 @@ import type { ApprovalPolicy, ListedApprovalState } from '../../domain/approvals
 import type { Owner } from '../../domain/owner.ts';
 import type { Queryable } from '../db.ts';
 import { owned } from '../owned-queries.ts';
-import { inList, sql } from '../sql.ts';
-import { defineTable, insertRows } from '../table.ts';
+import { inList, raw, sql } from '../sql.ts';
+import { columnList, defineTable, insertRows, insertStatement, rowValues } from '../table.ts';
 
+/** The approval_policies table as stored (migration 031): one row per company and bank account. */
 interface PolicyRow {
   account_id: string;
   bank_account_id: string;
@@ -19,15 +20,34 @@ interface PolicyRow {
   changed_at: number;
 }
 
+const POLICIES = defineTable<PolicyRow>()('approval_policies', [
+  'account_id',
+  'bank_account_id',
+  'threshold_cents',
+  'approvers',
+  'created_by',
+  'created_at',
+  'changed_by',
+  'changed_at',
+]);
+
+const POLICY_COLUMNS = raw(columnList(POLICIES));
+// Setting a policy again replaces its terms and who changed it; who made it first stays.
+const SAVE_POLICY = insertStatement(POLICIES, {
+  tail: `
+     ON CONFLICT (account_id, bank_account_id) DO UPDATE SET
+       threshold_cents = excluded.threshold_cents, approvers = excluded.approvers,
+       changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
+});
+
 export interface StoredPolicy extends ApprovalPolicy {
   readonly changedBy: string;
   readonly changedAt: number;
 }
 
 export async function policies(q: Queryable, accountId: string): Promise<StoredPolicy[]> {
-  const rows = await q.all<PolicyRow>('SELECT * FROM approval_policies WHERE account_id = ? ORDER BY bank_account_id', [
-    accountId,
-  ]);
+  const s = sql`SELECT ${POLICY_COLUMNS} FROM approval_policies WHERE account_id = ${accountId} ORDER BY bank_account_id`;
+  const rows = await q.all<PolicyRow>(s.text, s.params);
   return rows.map((r) => ({
     bankAccountId: r.bank_account_id,
     thresholdCents: Number(r.threshold_cents),
@@ -46,21 +66,23 @@ export async function savePolicy(
   now: number,
 ): Promise<void> {
   await q.run(
-    `INSERT INTO approval_policies
-       (account_id, bank_account_id, threshold_cents, approvers, created_by, created_at, changed_by, changed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, bank_account_id) DO UPDATE SET
-       threshold_cents = excluded.threshold_cents, approvers = excluded.approvers,
-       changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
-    [accountId, policy.bankAccountId, policy.thresholdCents, policy.approvers, by, now, by, now],
+    SAVE_POLICY,
+    rowValues(POLICIES, {
+      account_id: accountId,
+      bank_account_id: policy.bankAccountId,
+      threshold_cents: policy.thresholdCents,
+      approvers: policy.approvers,
+      created_by: by,
+      created_at: now,
+      changed_by: by,
+      changed_at: now,
+    }),
   );
 }
 
 export async function removePolicy(q: Queryable, accountId: string, bankAccountId: string): Promise<number> {
-  return q.run('DELETE FROM approval_policies WHERE account_id = ? AND bank_account_id = ?', [
-    accountId,
-    bankAccountId,
-  ]);
+  const s = sql`DELETE FROM approval_policies WHERE account_id = ${accountId} AND bank_account_id = ${bankAccountId}`;
+  return q.run(s.text, s.params);
 }
 
 export interface RuleRow {
@@ -99,6 +121,8 @@ const RULES = defineTable<RuleRow>()('check_approval_rules', [
   'created_at',
 ]);
 
+const RULE_COLUMNS = raw(columnList(RULES));
+
 export async function insertRules(q: Queryable, rows: readonly RuleRow[]): Promise<void> {
   if (rows.length > 0) await insertRows(q, RULES, rows);
 }
@@ -109,6 +133,7 @@ export interface StoredApproval {
   readonly approvals: readonly { personId: string; label: string; version: number; at: number }[];
 }
 
+/** The check_approvals table as stored (migration 031): who approved which version of a check. */
 interface ApprovalRow {
   check_id: string;
   person_id: string;
@@ -116,6 +141,16 @@ interface ApprovalRow {
   version: number;
   at: number;
 }
+
+const APPROVALS = defineTable<ApprovalRow>()('check_approvals', [
+  'check_id',
+  'person_id',
+  'person_label',
+  'version',
+  'at',
+]);
+const INSERT_APPROVAL = insertStatement(APPROVALS);
+const APPROVAL_COLUMNS = raw(columnList(APPROVALS));
 
 /** The rules and approvals of these checks (a check with none has no entry). */
 export async function approvalsOf(
@@ -125,10 +160,10 @@ export async function approvalsOf(
 ): Promise<Map<string, StoredApproval>> {
   const out = new Map<string, StoredApproval>();
   if (ids.length === 0) return out;
-  const r = sql`SELECT * FROM check_approval_rules WHERE check_id IN ${inList(ids)} AND ${owned(owner)}`;
+  const r = sql`SELECT ${RULE_COLUMNS} FROM check_approval_rules WHERE check_id IN ${inList(ids)} AND ${owned(owner)}`;
   const rules = await q.all<RuleRow>(r.text, r.params);
   if (rules.length === 0) return out;
-  const a = sql`SELECT * FROM check_approvals WHERE check_id IN ${inList(rules.map((x) => x.check_id))} ORDER BY at, person_id`;
+  const a = sql`SELECT ${APPROVAL_COLUMNS} FROM check_approvals WHERE check_id IN ${inList(rules.map((x) => x.check_id))} ORDER BY at, person_id`;
   const approvals = await q.all<ApprovalRow>(a.text, a.params);
   for (const rule of rules) {
     out.set(rule.check_id, {
@@ -147,10 +182,8 @@ export async function approvalsOfVersion(
   checkId: string,
   version: number,
 ): Promise<{ label: string; at: number }[]> {
-  const rows = await q.all<Pick<ApprovalRow, 'person_label' | 'at'>>(
-    'SELECT person_label, at FROM check_approvals WHERE check_id = ? AND version = ? ORDER BY at, person_id',
-    [checkId, version],
-  );
+  const s = sql`SELECT person_label, at FROM check_approvals WHERE check_id = ${checkId} AND version = ${version} ORDER BY at, person_id`;
+  const rows = await q.all<Pick<ApprovalRow, 'person_label' | 'at'>>(s.text, s.params);
   return rows.map((r) => ({ label: r.person_label, at: Number(r.at) }));
 }
 
@@ -174,13 +207,10 @@ export async function insertApproval(
   version: number,
   at: number,
 ): Promise<void> {
-  await q.run('INSERT INTO check_approvals (check_id, person_id, person_label, version, at) VALUES (?, ?, ?, ?, ?)', [
-    checkId,
-    personId,
-    label,
-    version,
-    at,
-  ]);
+  await q.run(
+    INSERT_APPROVAL,
+    rowValues(APPROVALS, { check_id: checkId, person_id: personId, person_label: label, version, at }),
+  );
 }
 
 export async function reject(
@@ -206,13 +236,18 @@ export async function backToPending(q: Queryable, owner: Owner, checkId: string)
   const s = sql`UPDATE check_approval_rules SET state = 'pending', approved_count = 0, version = version + 1
     WHERE check_id = ${checkId} AND ${owned(owner)} AND state <> 'rejected'`;
   const moved = await q.run(s.text, s.params);
-  if (moved > 0) await q.run('DELETE FROM check_approvals WHERE check_id = ?', [checkId]);
+  if (moved > 0) {
+    const approvals = sql`DELETE FROM check_approvals WHERE check_id = ${checkId}`;
+    await q.run(approvals.text, approvals.params);
+  }
   return moved;
 }
 
 export async function removeFor(q: Queryable, checkId: string): Promise<void> {
-  await q.run('DELETE FROM check_approvals WHERE check_id = ?', [checkId]);
-  await q.run('DELETE FROM check_approval_rules WHERE check_id = ?', [checkId]);
+  const approvals = sql`DELETE FROM check_approvals WHERE check_id = ${checkId}`;
+  await q.run(approvals.text, approvals.params);
+  const rule = sql`DELETE FROM check_approval_rules WHERE check_id = ${checkId}`;
+  await q.run(rule.text, rule.params);
 }
 
 /** The ids of the owner's checks in `state` (pending: still new), newest first, and how many there are. */
@@ -245,10 +280,8 @@ export async function countPending(q: Queryable, owner: Owner): Promise<number> 
 
 /** Whether a bank account (of either environment) belongs to the company. */
 export async function companyHasBankAccount(q: Queryable, accountId: string, bankAccountId: string): Promise<boolean> {
-  const row = await q.get<{ id: string }>('SELECT id FROM bank_accounts WHERE id = ? AND account_id = ?', [
-    bankAccountId,
-    accountId,
-  ]);
+  const s = sql`SELECT id FROM bank_accounts WHERE id = ${bankAccountId} AND account_id = ${accountId}`;
+  const row = await q.get<{ id: string }>(s.text, s.params);
   return row !== undefined;
 }
 
@@ -257,10 +290,8 @@ export async function companyBankAccounts(
   q: Queryable,
   accountId: string,
 ): Promise<{ id: string; name: string; env: string }[]> {
-  return q.all<{ id: string; name: string; env: string }>(
-    'SELECT id, name, env FROM bank_accounts WHERE account_id = ? AND deleted_at IS NULL ORDER BY env, name, id',
-    [accountId],
-  );
+  const s = sql`SELECT id, name, env FROM bank_accounts WHERE account_id = ${accountId} AND deleted_at IS NULL ORDER BY env, name, id`;
+  return q.all<{ id: string; name: string; env: string }>(s.text, s.params);
 }
 
 /** A person of the company by email, with their membership (the command line's "who sets it"). */
@@ -269,11 +300,9 @@ export async function memberByEmail(
   accountId: string,
   email: string,
 ): Promise<{ id: string; name: string; email: string; role: string; approves: number } | undefined> {
-  return q.get(
-    `SELECT p.id, p.name, p.email, m.role, m.approves FROM people p
-       JOIN memberships m ON m.person_id = p.id WHERE m.account_id = ? AND p.email = ?`,
-    [accountId, email.trim().toLowerCase()],
-  );
+  const s = sql`SELECT p.id, p.name, p.email, m.role, m.approves FROM people p
+       JOIN memberships m ON m.person_id = p.id WHERE m.account_id = ${accountId} AND p.email = ${email.trim().toLowerCase()}`;
+  return q.get(s.text, s.params);
 }
 
 /** Every person of the company with their role (approvers are chosen from them by the roles table). */
@@ -281,15 +310,14 @@ export async function members(
   q: Queryable,
   accountId: string,
 ): Promise<{ id: string; name: string; email: string; role: string; approves: number }[]> {
-  return q.all(
-    `SELECT p.id, p.name, p.email, m.role, m.approves FROM people p
-       JOIN memberships m ON m.person_id = p.id WHERE m.account_id = ? ORDER BY p.email`,
-    [accountId],
-  );
+  const s = sql`SELECT p.id, p.name, p.email, m.role, m.approves FROM people p
+       JOIN memberships m ON m.person_id = p.id WHERE m.account_id = ${accountId} ORDER BY p.email`;
+  return q.all(s.text, s.params);
 }
 
 /** The person who made an API key (migration 027), or null for a key made before people existed. */
 export async function keyAuthor(q: Queryable, keyId: string): Promise<string | null> {
-  const row = await q.get<{ created_by: string | null }>('SELECT created_by FROM api_keys WHERE id = ?', [keyId]);
+  const s = sql`SELECT created_by FROM api_keys WHERE id = ${keyId}`;
+  const row = await q.get<{ created_by: string | null }>(s.text, s.params);
   return row?.created_by ?? null;
 }
