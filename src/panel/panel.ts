@@ -16,7 +16,9 @@ import { html } from './shell/html.ts';
 import { page, sendPage } from './shell/layout.ts';
 import { checkCsrf, loadPanelState } from './shell/session.ts';
 import { requireEnrolledFactor, requireRecentFactor } from './shell/step-up.ts';
-import { FACTOR_SCRIPTS, secondFactorPages } from './account/second-factor.pages.ts';
+import { FACTOR_SCRIPTS } from './account/factor-assets.ts';
+import { factorProofPages } from './account/factor-proof.pages.ts';
+import { securityPages } from './account/security.pages.ts';
 import { accountPages } from './account/account.pages.ts';
 import { bankAccountsPlugin } from './bank-accounts/index.ts';
 import { checksPlugin } from './checks/index.ts';
@@ -225,7 +227,8 @@ async function panelScope(scope: FastifyInstance, options: PanelDeps & { routes:
   // Sign-up, sign-in, verification and password reset: each its own address under /panel.
   await scope.register(accountPages, deps);
   // The second factor: the sign-in step after the password, step-up, and the security page.
-  await scope.register(secondFactorPages, deps);
+  await scope.register(factorProofPages, deps);
+  await scope.register(securityPages, deps);
   // The check form's script asks these two (/panel/payees/search, /panel/amount-in-words); their
   // addresses are older than the folders and stay as the script knows them.
   await scope.register(checkLookupPages, deps);

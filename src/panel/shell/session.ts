@@ -30,7 +30,7 @@ export interface PanelState {
   sessionToken: string | null;
   /**
    * The person whose password was right but who still owes the second factor (null otherwise):
-   * such a session reaches only the factor page (account/second-factor.pages.ts).
+   * such a session reaches only the factor page (account/factor-proof.pages.ts).
    */
   pendingFactor?: peopleService.SignedIn | null;
   /** The signed-in person's companies, for the header's switcher (empty when signed out). */
