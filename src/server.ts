@@ -51,7 +51,7 @@ function wait(ms: number): Promise<void> {
 export async function openDatabase(config: Config, log: StartLog = pino({ level: config.logLevel })): Promise<Db> {
   const waitMs = (config.database.waitSeconds ?? 0) * 1000;
   const started = Date.now();
-  const db = connect(config.database);
+  const db = connect(config.database, { server: true });
   let delay = FIRST_RETRY_MS;
   for (let attempt = 1; ; attempt += 1) {
     try {

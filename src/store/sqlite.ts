@@ -95,7 +95,15 @@ export class SqliteDb implements Db {
   /** Checkpoints on a thread of their own, so a large commit never copies the log on this one. */
   private readonly checkpoints: SqliteCheckpointer | null;
 
-  constructor(private readonly path: string) {
+  /**
+   * `checkpointThread`: the server's choice (store/connect.ts) — checkpoints on a thread of their
+   * own instead of inside a COMMIT. A command's connection keeps SQLite's own: it serves nobody
+   * while it commits, and it would only wait for the thread before it exits.
+   */
+  constructor(
+    private readonly path: string,
+    { checkpointThread = false }: { checkpointThread?: boolean } = {},
+  ) {
     if (path !== ':memory:') {
       mkdirSync(dirname(path), { recursive: true });
       ownerOnly(path);
@@ -104,7 +112,7 @@ export class SqliteDb implements Db {
     switchToWal(this.db);
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
-    if (path === ':memory:') this.checkpoints = null;
+    if (path === ':memory:' || !checkpointThread) this.checkpoints = null;
     else {
       // Never a checkpoint inside this connection's COMMIT (sqlite-checkpointer.ts says why); and
       // when the log restarts after one, its file is cut back to the size that asks for the next.

@@ -17,7 +17,7 @@ describe('SQLite WAL checkpoints', () => {
   let db: SqliteDb;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'checkwriter-checkpoint-'));
-    db = new SqliteDb(join(dir, 'db.sqlite'));
+    db = new SqliteDb(join(dir, 'db.sqlite'), { checkpointThread: true });
     await db.run('CREATE TABLE big (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
   });
   afterEach(async () => {
@@ -43,6 +43,21 @@ describe('SQLite WAL checkpoints', () => {
     expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(CHECKPOINT_AFTER_BYTES);
     const [row] = await db.all<{ n: number }>('SELECT count(*) AS n FROM big');
     expect(row?.n).toBe(ROWS + 1);
+  });
+
+  it("a command's connection keeps SQLite's own checkpoints: no thread", async () => {
+    const command = new SqliteDb(join(dir, 'command.sqlite'));
+    try {
+      await command.run('CREATE TABLE big (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
+      await command.transaction(async (tx) => {
+        for (let i = 0; i < ROWS; i += 1) await tx.run('INSERT INTO big (body) VALUES (randomblob(?))', [ROW_BYTES]);
+      });
+      expect(command.checkpointer).toBeNull();
+      // SQLite's own checkpoint copied the rows at the COMMIT.
+      expect(statSync(join(dir, 'command.sqlite')).size).toBeGreaterThan(ROWS * ROW_BYTES);
+    } finally {
+      await command.close();
+    }
   });
 
   it('small commits ask for no checkpoint and start no thread', async () => {
