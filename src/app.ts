@@ -26,6 +26,7 @@ import { registerIdempotency } from './http/plugins/idempotency.ts';
 import { registerNullFields } from './http/plugins/null-fields.ts';
 import { registerIgnoredFields } from './http/plugins/ignored-fields.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { buildLazySerializer } from './http/lazy-serializers.ts';
 import { ErrorBody, UnauthenticatedBody } from './schemas/common.ts';
 import { apiRoutes } from './http/routes/index.ts';
 import { registerPayeePage } from './http/pages/payee-page.route.ts';
@@ -111,6 +112,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       },
     },
     logController: new OneLinePerRequest(),
+    // Response serializers are compiled at their first answer, not all of them at start-up.
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } },
     // request.log is the server's logger itself, not a child made for each request; lines about a
     // request carry its reqId explicitly.
     childLoggerFactory: (logger) => logger,

@@ -15,8 +15,7 @@ import { PostgresDb } from './store/postgres.ts';
 import { buildDeliveryWorker } from './delivery-worker.ts';
 import { purgeExpired } from './services/idempotency.service.ts';
 import { purgeExpiredSessions } from './services/account.service.ts';
-import { Metrics } from './metrics.ts';
-import { listenForMetrics, type MetricsListener } from './metrics-server.ts';
+import type { MetricsListener } from './metrics-server.ts';
 import { outboxDepth } from './store/outbox.repository.ts';
 import { isTransientDatabaseError } from './store/transient.ts';
 
@@ -52,7 +51,7 @@ function wait(ms: number): Promise<void> {
 export async function openDatabase(config: Config, log: StartLog = pino({ level: config.logLevel })): Promise<Db> {
   const waitMs = (config.database.waitSeconds ?? 0) * 1000;
   const started = Date.now();
-  const db = connect(config.database);
+  const db = connect(config.database, { server: true });
   let delay = FIRST_RETRY_MS;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -93,7 +92,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await db.close().catch(() => undefined);
     throw error;
   });
-  const metrics = config.metrics.token !== '' || config.metrics.port !== null ? new Metrics() : undefined;
+  // prom-client is loaded only when metrics are on (most starts do without them).
+  const metrics =
+    config.metrics.token !== '' || config.metrics.port !== null
+      ? new (await import('./metrics.ts')).Metrics()
+      : undefined;
   if (metrics !== undefined) {
     metrics.watchOutbox(() => outboxDepth(db, Date.now()));
     if (db instanceof PostgresDb) metrics.watchPool(() => db.poolUse());
@@ -107,6 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let metricsListener: MetricsListener | null = null;
   if (metrics !== undefined && config.metrics.port !== null) {
     try {
+      const { listenForMetrics } = await import('./metrics-server.ts');
       metricsListener = await listenForMetrics(metrics, config.metrics.host, config.metrics.port, config.metrics.token);
     } catch (error) {
       await app.close();

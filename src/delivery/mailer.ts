@@ -1,6 +1,6 @@
 // Email leaves through SMTP (nodemailer, pooled connections). The interface is what the worker
 // needs; tests use a real SMTP server on loopback as the peer.
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface OutgoingEmail {
   /** Stable per delivery row, so a retried send is recognisable as the same message. */
@@ -19,7 +19,13 @@ export interface Mailer {
 }
 
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  readonly #url: string;
+  /**
+   * nodemailer is loaded by the first email, not at start-up: a server that sends none (or whose
+   * outbox is drained by a separate worker) never needs it.
+   */
+  #transport: Promise<Transporter> | null = null;
+  #closed = false;
 
   constructor(url: string) {
     // Pooled connections (nodemailer reads transport options from the URL's query) keep a busy
@@ -27,11 +33,18 @@ export class SmtpMailer implements Mailer {
     const pooled = new URL(url);
     if (!pooled.searchParams.has('pool')) pooled.searchParams.set('pool', 'true');
     if (!pooled.searchParams.has('maxConnections')) pooled.searchParams.set('maxConnections', '5');
-    this.transport = createTransport(pooled.toString());
+    this.#url = pooled.toString();
+  }
+
+  #open(): Promise<Transporter> {
+    this.#transport ??= import('nodemailer').then(({ createTransport }) => createTransport(this.#url));
+    return this.#transport;
   }
 
   async send(email: OutgoingEmail): Promise<void> {
-    await this.transport.sendMail({
+    if (this.#closed) throw new Error('the mailer is closed');
+    const transport = await this.#open();
+    await transport.sendMail({
       messageId: email.messageId,
       from: email.from,
       to: email.to,
@@ -43,6 +56,7 @@ export class SmtpMailer implements Mailer {
   }
 
   close(): void {
-    this.transport.close();
+    this.#closed = true;
+    this.#transport?.then((transport) => transport.close()).catch(() => undefined);
   }
 }

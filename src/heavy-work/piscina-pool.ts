@@ -10,7 +10,7 @@
 // hung up) leaves the queue, or its thread is stopped.
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { HeavyWorkConfig } from '../config.ts';
 import { AppError, unavailable, validationError } from '../errors.ts';
 import { CallerGone, FairQueue, type FairQueueCounts, type FairQueueLimits, QueueFull } from './fair-queue.ts';
@@ -75,7 +75,13 @@ function gone(task: TaskName): AppError {
 }
 
 export class PiscinaHeavyWork implements HeavyWork {
-  readonly #pool: Piscina;
+  /**
+   * piscina and its threads, made by the first task, not by the constructor: a thread (and the
+   * modules it loads) costs the start-up a tenth of a second on a small machine, and a server that
+   * is never asked for a PDF or a file never needs one (docs/operations.md, "What starts when").
+   */
+  #pool: Promise<Piscina> | null = null;
+  #closed = false;
   readonly #settings: HeavyWorkConfig;
   readonly #log: HeavyWorkLog | undefined;
   /**
@@ -84,6 +90,8 @@ export class PiscinaHeavyWork implements HeavyWork {
    */
   readonly #queue: FairQueue;
   #stopped = 0;
+  /** Threads started since the pool opened (piscina's own list, once it exists). */
+  #threads: () => number = () => 0;
   /** A running mean of task times, for Retry-After. */
   #meanMs = 1_000;
 
@@ -92,22 +100,35 @@ export class PiscinaHeavyWork implements HeavyWork {
     this.#settings = settings;
     this.#log = log;
     this.#queue = new FairQueue(sharesOf(settings));
-    const entry = threadEntry();
-    this.#pool = new Piscina({
-      filename: entry.filename,
-      name: 'perform',
-      execArgv: entry.execArgv,
-      // One thread always: piscina replaces a stopped thread only up to minThreads, and with none
-      // the tasks queued behind stopped ones waited forever (seen in the bench's hostile load).
-      // More start with the work and stay a minute after their last task.
-      minThreads: 1,
-      maxThreads: settings.threads,
-      idleTimeout: 60_000,
-      maxQueue: settings.queue + settings.threads,
-      resourceLimits: { maxOldGenerationSizeMb: settings.heapMb },
+  }
+
+  /** The worker threads alive now: none until the first task. */
+  get threads(): number {
+    return this.#threads();
+  }
+
+  #open(): Promise<Piscina> {
+    this.#pool ??= import('piscina').then(({ Piscina }) => {
+      const entry = threadEntry();
+      const pool = new Piscina({
+        filename: entry.filename,
+        name: 'perform',
+        execArgv: entry.execArgv,
+        // One thread always: piscina replaces a stopped thread only up to minThreads, and with none
+        // the tasks queued behind stopped ones waited forever (seen in the bench's hostile load).
+        // More start with the work and stay a minute after their last task.
+        minThreads: 1,
+        maxThreads: this.#settings.threads,
+        idleTimeout: 60_000,
+        maxQueue: this.#settings.queue + this.#settings.threads,
+        resourceLimits: { maxOldGenerationSizeMb: this.#settings.heapMb },
+      });
+      // A thread that fails with no task of ours on it is logged, never an unhandled 'error' event.
+      pool.on('error', (error: unknown) => this.#log?.warn({ err: error }, 'heavy work: a worker thread failed'));
+      this.#threads = () => pool.threads.length;
+      return pool;
     });
-    // A thread that fails with no task of ours on it is logged, never an unhandled 'error' event.
-    this.#pool.on('error', (error: unknown) => this.#log?.warn({ err: error }, 'heavy work: a worker thread failed'));
+    return this.#pool;
   }
 
   /** Tasks running or waiting now. */
@@ -151,7 +172,9 @@ export class PiscinaHeavyWork implements HeavyWork {
     signal?.addEventListener('abort', callerAbort, { once: true });
     try {
       const message: ThreadMessage = { task, input, started: started.port2 };
-      const output: TaskOutput<N> = await this.#pool.run(message, {
+      if (this.#closed) throw unavailable('The server is shutting down; try again in a moment.', 1);
+      const pool = await this.#open();
+      const output: TaskOutput<N> = await pool.run(message, {
         transferList: [started.port2],
         signal: controller.signal,
       });
@@ -205,6 +228,9 @@ export class PiscinaHeavyWork implements HeavyWork {
   }
 
   async close(): Promise<void> {
-    await this.#pool.destroy();
+    this.#closed = true;
+    const pool = this.#pool;
+    this.#threads = () => 0;
+    if (pool !== null) await (await pool).destroy();
   }
 }

@@ -12,7 +12,6 @@
 
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
 
 type Pdf = PDFKit.PDFDocument;
 
@@ -61,9 +60,16 @@ const cache = new Map<string, Promise<PreparedImage>>();
 
 let reader: ImageOpener | null = null;
 
-/** pdfkit's image reader, from a document that is never written (opening an image does not touch it). */
-function openImage(data: Buffer): OpenedImage {
-  reader ??= new PDFDocument({ autoFirstPage: false }) as unknown as ImageOpener;
+/**
+ * pdfkit's image reader, from a document that is never written (opening an image does not touch it).
+ * pdfkit is loaded here, at the first image, not when the module is: the server imports this file
+ * (through the check face's box sizes) but draws its PDFs in worker threads.
+ */
+async function openImage(data: Buffer): Promise<OpenedImage> {
+  if (reader === null) {
+    const { default: PDFDocument } = await import('pdfkit');
+    reader ??= new PDFDocument({ autoFirstPage: false }) as unknown as ImageOpener;
+  }
   return reader.openImage(data);
 }
 
@@ -82,7 +88,7 @@ function decodePixels(png: PngReader): Promise<Uint8Array> {
 }
 
 async function prepare(data: Buffer, key: string): Promise<PreparedImage> {
-  const png = openImage(data).image;
+  const png = (await openImage(data)).image;
   // What the server writes with transparency: 8-bit RGBA, not interlaced. Anything else
   // (JPEG, a PNG without alpha) pdfkit embeds without decoding.
   if (png === undefined || !png.hasAlphaChannel || png.bits !== 8 || png.colors !== 3 || png.interlaceMethod !== 0)

@@ -8,16 +8,29 @@
 //
 // sharp's work runs on libuv's threads, off the event loop. The PDF renderer never loads this
 // module (render/ must not need sharp: PDFs are drawn in worker threads, where sharp is unsafe).
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, default as Sharp } from 'sharp';
 import { isJpeg, isPng } from '../domain/file-types.ts';
 import { unavailable } from '../errors.ts';
 import { CallerGone, FairQueue, type FairQueueCounts, QueueFull, WaitedTooLong } from '../heavy-work/fair-queue.ts';
 import { requestSignal } from '../heavy-work/request-signal.ts';
 import { LOGO_BOX, SIGNATURE_BOX } from '../render/check-face.ts';
 
-// libvips keeps recent operations and their pixels in a cache (50 MB by default) for pipelines
-// that read the same file again; uploads never do, so nothing is kept between them.
-sharp.cache(false);
+let loading: Promise<typeof Sharp> | null = null;
+
+/**
+ * sharp (libvips, a native module) is loaded by the first upload, not at start-up: most starts
+ * never decode an image, and loading it costs a tenth of a second. A sharp that cannot load fails
+ * that upload with its own error (a 500), never as a refused image.
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    // libvips keeps recent operations and their pixels in a cache (50 MB by default) for pipelines
+    // that read the same file again; uploads never do, so nothing is kept between them.
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
+}
 
 export type ImagePurpose = 'signature' | 'logo';
 
@@ -136,6 +149,7 @@ async function decode(bytes: Uint8Array, purpose: ImagePurpose): Promise<Normali
   // 'error' refuses corrupt or truncated data; libpng's and libjpeg's warnings (an odd colour
   // profile, a stray byte) do not refuse a picture that decodes whole.
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true } as const;
+  const sharp = await loadSharp();
   let header: Metadata;
   try {
     // The header alone, without the cap (sharp would refuse without saying the size): nothing is

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { createRequire } from 'node:module';
 import type { Owner } from '../domain/owner.ts';
 import { PAYEE_FIELDS, type Payee, type PayeeFields } from '../domain/payee.ts';
 import { newId } from '../domain/ids.ts';
@@ -14,9 +14,23 @@ import { recordFor } from './audit.service.ts';
 /** The payee's fields the audit trail compares: what a person reads on the payee's page. */
 const AUDITED_FIELDS: readonly string[] = PAYEE_FIELDS;
 
+type PhoneParser = typeof import('libphonenumber-js').parsePhoneNumberFromString;
+let parsePhone: PhoneParser | null = null;
+
+/**
+ * libphonenumber-js (its metadata is a hundred modules) is loaded by the first phone number read,
+ * not with every service that may read one: `keys create` and a start without phones never need
+ * it. Synchronously, through its CommonJS build, because its callers are synchronous.
+ */
+function phoneParser(): PhoneParser {
+  parsePhone ??= (createRequire(import.meta.url)('libphonenumber-js') as typeof import('libphonenumber-js'))
+    .parsePhoneNumberFromString;
+  return parsePhone;
+}
+
 /** A phone number in E.164 form, or null when it cannot be a real number (US assumed without +). */
 export function normalisePhone(raw: string): string | null {
-  const parsed = parsePhoneNumberFromString(raw, 'US');
+  const parsed = phoneParser()(raw, 'US');
   return parsed?.isValid() ? parsed.number : null;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { DEFAULT_POOL, type PoolConfig } from '../config.ts';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { ForeignKeyViolation, inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
@@ -7,13 +8,24 @@ import { KEYS_CHANNEL } from './dialect.ts';
 import { type StorageState, StorageRoom } from './storage-room.ts';
 import { asUnavailable, isTransientDatabaseError } from './transient.ts';
 
+let loaded: typeof pg | null = null;
+
+/**
+ * The pg driver, loaded when the first PostgreSQL pool opens rather than with this module: a server
+ * or command on SQLite never needs it. Synchronously (its CommonJS build), because `connect` is.
+ */
+function driver(): typeof pg {
+  loaded ??= createRequire(import.meta.url)('pg') as typeof pg;
+  return loaded;
+}
+
 // int8 (BIGINT) comes back from pg as a string by default; every BIGINT here is cents or epoch
 // milliseconds, far inside Number's exact range.
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === 20
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      : driver().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 interface PgError {
@@ -147,7 +159,7 @@ export class PostgresDb implements Db {
 
   constructor(private readonly options: PostgresOptions) {
     const pool = options.pool ?? DEFAULT_POOL;
-    this.pool = new pg.Pool({
+    this.pool = new (driver().Pool)({
       ...clientConfig(options),
       max: pool.size,
       idleTimeoutMillis: pool.idleTimeoutMs,
@@ -240,7 +252,7 @@ export class PostgresDb implements Db {
    */
   async listenForKeyChanges(): Promise<void> {
     if (this.closed || this.listener !== null) return;
-    const client = new pg.Client(clientConfig(this.options));
+    const client = new (driver().Client)(clientConfig(this.options));
     this.listener = client;
     const drop = (): void => {
       this.listening = false;

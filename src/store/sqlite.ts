@@ -4,6 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { ForeignKeyViolation, inSavepoint, joinedTo, UniqueViolation } from './db.ts';
 import { Database } from './sqlite-driver.ts';
+import { CHECKPOINT_AFTER_BYTES, SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { type StorageState, StorageRoom } from './storage-room.ts';
 import { asUnavailable } from './transient.ts';
 
@@ -91,8 +92,18 @@ export class SqliteDb implements Db {
   private dataVersion: number;
   private readonly direct: Queryable;
   private readonly room = new StorageRoom();
+  /** Checkpoints on a thread of their own, so a large commit never copies the log on this one. */
+  private readonly checkpoints: SqliteCheckpointer | null;
 
-  constructor(private readonly path: string) {
+  /**
+   * `checkpointThread`: the server's choice (store/connect.ts) — checkpoints on a thread of their
+   * own instead of inside a COMMIT. A command's connection keeps SQLite's own: it serves nobody
+   * while it commits, and it would only wait for the thread before it exits.
+   */
+  constructor(
+    private readonly path: string,
+    { checkpointThread = false }: { checkpointThread?: boolean } = {},
+  ) {
     if (path !== ':memory:') {
       mkdirSync(dirname(path), { recursive: true });
       ownerOnly(path);
@@ -101,6 +112,17 @@ export class SqliteDb implements Db {
     switchToWal(this.db);
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
+    if (path === ':memory:' || !checkpointThread) this.checkpoints = null;
+    else {
+      // Never a checkpoint inside this connection's COMMIT (sqlite-checkpointer.ts says why); and
+      // when the log restarts after one, its file is cut back to the size that asks for the next.
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.db.pragma(`journal_size_limit = ${CHECKPOINT_AFTER_BYTES}`);
+      this.checkpoints = new SqliteCheckpointer(path, () => {
+        // The thread failed: the checkpoint is done here, as SQLite would have done it.
+        if (this.db.open && !this.db.inTransaction) this.db.pragma('wal_checkpoint(PASSIVE)');
+      });
+    }
     this.dataVersion = this.readDataVersion();
     this.direct = {
       dialect: 'sqlite',
@@ -139,6 +161,16 @@ export class SqliteDb implements Db {
     }
   }
 
+  private committed(): void {
+    this.room.noteCommit();
+    this.checkpoints?.afterCommit();
+  }
+
+  /** The checkpoint thread, for tests that watch it work. */
+  get checkpointer(): SqliteCheckpointer | null {
+    return this.checkpoints;
+  }
+
   private async idle(): Promise<void> {
     while (this.openTx !== null) await this.openTx;
   }
@@ -162,7 +194,7 @@ export class SqliteDb implements Db {
     if (this.mustWait()) await this.idle();
     const changes = await this.direct.run(sql, params);
     // Outside a transaction a statement commits by itself.
-    if (joinedTo(this) === undefined) this.room.noteCommit();
+    if (joinedTo(this) === undefined) this.committed();
     return changes;
   }
 
@@ -185,7 +217,7 @@ export class SqliteDb implements Db {
       try {
         const result = await fn(this.direct);
         this.exec(() => this.db.exec('COMMIT'));
-        this.room.noteCommit();
+        this.committed();
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -239,6 +271,7 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     await this.idle();
+    await this.checkpoints?.close();
     this.db.close();
   }
 }

@@ -2,7 +2,6 @@ import type { Principal, Owner } from '../../domain/owner.ts';
 import type { Check, NewCheck } from '../../domain/check.ts';
 import type { Voucher, VoucherItem } from '../../domain/voucher.ts';
 import { newId } from '../../domain/ids.ts';
-import { parseAmountToCents, type AmountProblem } from '../../domain/money.ts';
 import { numericValue } from '../../domain/numeric-text.ts';
 import { issueDateProblem, today } from '../../domain/dates.ts';
 import { AppError, duplicate, notFound, validationError } from '../../errors.ts';
@@ -15,6 +14,8 @@ import * as payeeStore from '../../store/payees.repository.ts';
 import * as voucherStore from '../../store/vouchers.repository.ts';
 import { checkChanges, recordFor } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
+import { cents } from './amount-rules.ts';
+import { yieldToLoop } from '../yield-to-loop.ts';
 import { emptyToNull, rules } from '../validation.ts';
 import { checkEventData, emit } from '../events.ts';
 import type { CheckInput, VoucherInput } from '../../schemas/checks.ts';
@@ -30,24 +31,7 @@ export function flag(value: Flag | undefined): boolean {
   return value === true || value === 1 || value === '1';
 }
 
-function amountRule(path: string, problem: AmountProblem) {
-  switch (problem) {
-    case 'format':
-      return rules.custom(path, 'must be a number');
-    case 'precision':
-      return rules.custom(path, 'must have at most 2 decimal places');
-    case 'positive':
-      return rules.custom(path, 'must be greater than 0');
-    case 'max':
-      return rules.custom(path, 'must not be greater than 99999999.99');
-  }
-}
-
-export function cents(path: string, value: number | string): number {
-  const parsed = parseAmountToCents(value);
-  if ('problem' in parsed) throw amountRule(path, parsed.problem);
-  return parsed.cents;
-}
+export { cents } from './amount-rules.ts';
 
 const MAX_QUANTITY = 1_000_000;
 
@@ -112,25 +96,28 @@ const throwFirst: RuleReport = (_index, error) => {
   throw error;
 };
 
-/** The rules that need no database: every item is checked before anything is read or written. */
-function prepare(
+// The rules that need no database, on every item before anything is read or written; with `pause`,
+// the loop is given back every SLICE items (an import's 10,000 rows are more than one turn).
+async function prepare(
   items: readonly CheckInput[],
   principal: Principal,
   now: number,
   report: RuleReport = throwFirst,
-): Prepared[] {
+  pause?: () => Promise<void>,
+): Promise<Prepared[]> {
   const defaultDate = today(principal.timeZone, now);
   const references = new Map<string, number>();
   const serials = new Map<string, number>();
   const out: Prepared[] = [];
-  items.forEach((item, i) => {
+  for (const [i, item] of items.entries()) {
+    if (pause !== undefined && i > 0 && i % SLICE === 0) await pause();
     try {
       out.push(prepareOne(item, i, defaultDate, references, serials, now));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       report(i, error);
     }
-  });
+  }
   return out;
 }
 
@@ -357,7 +344,7 @@ export async function createChecks(
   items: readonly CheckInput[],
 ): Promise<CreatedCheck[]> {
   const now = ctx.now();
-  const prepared = prepare(items, principal, now);
+  const prepared = await prepare(items, principal, now);
   try {
     return await ctx.db.transaction((tx) => verifyAndWrite(tx, principal, prepared, now));
   } catch (error) {
@@ -383,13 +370,16 @@ export async function validateChecks(
   items: readonly CheckInput[],
   report: RuleReport,
 ): Promise<void> {
-  const prepared = prepare(items, principal, ctx.now(), report);
-  // The reads go in slices, so that no statement binds more ids than both databases allow.
-  for (let at = 0; at < prepared.length; at += MAX_BATCH_READ)
-    await verify(ctx.db, principal, prepared.slice(at, at + MAX_BATCH_READ), report);
+  const prepared = await prepare(items, principal, ctx.now(), report, yieldToLoop);
+  // The reads go in slices, the event loop given back between them (an import's preview).
+  for (let at = 0; at < prepared.length; at += SLICE) {
+    await yieldToLoop();
+    await verify(ctx.db, principal, prepared.slice(at, at + SLICE), report);
+  }
 }
 
-const MAX_BATCH_READ = 1000;
+/** Items between two pauses of validateChecks: a few milliseconds of rules or reads. */
+const SLICE = 250;
 
 export async function getCheck(ctx: ServiceContext, owner: Owner, id: string): Promise<Check> {
   const check = await checks.findCheck(ctx.db, owner, id);

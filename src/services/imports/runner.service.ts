@@ -15,6 +15,7 @@ import type { ServiceContext } from '../context.ts';
 import { createPayees } from '../payee.service.ts';
 import { DRAFT_TTL_MS, EMPTY_RESULT, type ImportInput, type ImportResult, type RowError, rowMessage } from './model.ts';
 import { systemActor } from '../../domain/actor.ts';
+import { yieldToLoop } from '../yield-to-loop.ts';
 
 /**
  * Rows per service call inside the import's transaction: the progress steps, and the size of a
@@ -27,14 +28,6 @@ const CHUNK = 50;
 const MAX_ATTEMPTS = 3;
 /** How often the runner looks for stale drafts: one DELETE an hour, not one per 5-s tick. */
 const DRAFT_SWEEP_MS = 60 * 60 * 1000;
-
-/**
- * Lets the event loop run what waits (timers, sockets) before the next chunk. An await on SQLite
- * resolves in the same turn, so without this a 10,000-row import held the loop for seconds.
- */
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** The row of a chunk's error ("The checks.3.serialNumber ..." names the 4th item of the chunk). */
 function rowOfChunkError(message: string, rowsOfChunk: readonly number[]): number {

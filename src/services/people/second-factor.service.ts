@@ -6,14 +6,8 @@
 // factor), recovery codes only as an HMAC under the server secret, passkeys' public keys. No code,
 // secret or recovery code is ever logged or written to the audit trail.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import type { Origin } from '../../domain/audit.ts';
 import type { Actor } from '../../domain/actor.ts';
 import type { Delivery } from '../../domain/delivery.ts';
@@ -27,6 +21,11 @@ import * as factors from '../../store/second-factors.repository.ts';
 import { currentDataKeyId } from '../../store/server-secret.ts';
 import { record as recordAudit } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
+
+// The passkey library (with its X.509 and CBOR parsers) and the QR code writer are loaded by the
+// first enrolment or passkey sign-in, not at start-up: together they were a fifth of a second of
+// every start, and most people never enrol a passkey.
+const webauthn = (): Promise<typeof import('@simplewebauthn/server')> => import('@simplewebauthn/server');
 
 /** Step-up: the riskiest acts ask for the factor again when the last proof is older than this. */
 export const STEP_UP_MS = 10 * 60 * 1000;
@@ -256,6 +255,7 @@ export async function pendingTotp(ctx: ServiceContext, personId: string, label: 
   if (totp === undefined || totp.confirmedAt !== null) return null;
   const secret = ctx.vault.open(totp.sealedSecret, totpSecretContext(personId));
   const uri = totpFor(secret, label).toString();
+  const { default: QRCode } = await import('qrcode');
   const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { secret: secret.replace(/(.{4})/g, '$1 ').trim(), uri, qrSvg };
 }
@@ -447,6 +447,7 @@ export async function passkeyRegistrationOptions(
   sessionToken: string,
 ): Promise<unknown> {
   const existing = await factors.passkeysOf(ctx.db, person.id);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: ISSUER,
     rpID: relyingParty(ctx).rpID,
@@ -473,6 +474,8 @@ export async function registerPasskey(
   if (challenge === null) return { ok: false };
   const { rpID, origin } = relyingParty(ctx);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  // Loaded outside the try: a library that cannot load is a server fault, not a refused passkey.
+  const { verifyRegistrationResponse } = await webauthn();
   try {
     verified = await verifyRegistrationResponse({
       // biome-ignore lint/suspicious/noExplicitAny: the browser's JSON, checked field by field by the library
@@ -514,6 +517,7 @@ export async function passkeyAuthenticationOptions(
   sessionToken: string,
 ): Promise<unknown> {
   const passkeys = await factors.passkeysOf(ctx.db, personId);
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(ctx).rpID,
     allowCredentials: passkeys.map((p) => ({ id: p.id, transports: p.transports as never })),
@@ -543,6 +547,7 @@ export async function proveWithPasskey(
   let passed = false;
   if (challenge !== null && passkey !== undefined) {
     const { rpID, origin } = relyingParty(ctx);
+    const { verifyAuthenticationResponse } = await webauthn();
     try {
       const verified = await verifyAuthenticationResponse({
         // biome-ignore lint/suspicious/noExplicitAny: the browser's JSON, checked field by field by the library

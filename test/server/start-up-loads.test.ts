@@ -1,0 +1,133 @@
+// What a start costs: the heavy-work pool starts no worker thread until heavy work is asked for,
+// and a process loads no module its command does not use (the PDF and image libraries, the mail
+// transport, the passkey library, the PostgreSQL driver on SQLite...) before it is needed. Counts
+// and module lists, never times: the times are the bench's (`npm run bench -- --only startup,keys`).
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { InlineHeavyWork } from '../../src/heavy-work/inline.ts';
+import { PiscinaHeavyWork } from '../../src/heavy-work/piscina-pool.ts';
+import { ApiKeys } from '../../src/services/api-key.service.ts';
+import { freshDatabase, type TestDatabase } from '../support/databases.ts';
+import { runCli, startServerProcess } from '../support/processes.ts';
+
+/** The operating system's threads of this process (Linux), an account independent of the pool's own. */
+function osThreads(): number {
+  return readdirSync('/proc/self/task').length;
+}
+
+/**
+ * A preload for a child process that writes down every module it loads into `file`: ES modules as
+ * the loader resolves them (a hook) and CommonJS ones from require's cache, at exit.
+ */
+function recordingOptions(file: string): string {
+  const hooks = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const found = await next(specifier, context);
+  appendFileSync(${JSON.stringify(file)}, found.url + '\\n');
+  return found;
+}`;
+  const preload = `import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));
+const cache = createRequire('/index.js').cache;
+process.on('exit', () => appendFileSync(${JSON.stringify(file)}, Object.keys(cache).join('\\n') + '\\n'));`;
+  return `--import=data:text/javascript,${encodeURIComponent(preload)}`;
+}
+
+/** The npm packages among the modules written down. */
+function packagesIn(file: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
+    if (match?.[1] !== undefined) names.add(match[1]);
+  }
+  return names;
+}
+
+/** Loaded only by the path that needs them (docs/operations.md, "What starts when"). */
+const ON_FIRST_USE = [
+  'pdfkit',
+  'sharp',
+  'nodemailer',
+  '@simplewebauthn/server',
+  'qrcode',
+  'libphonenumber-js',
+  'prom-client',
+  'piscina',
+  // Fastify's response-serializer compiler (its error serializer, prebuilt, is always loaded).
+  '@fastify/fast-json-stringify-compiler',
+];
+
+describe('start-up', () => {
+  let database: TestDatabase;
+  let dir: string;
+  beforeAll(async () => {
+    database = await freshDatabase('sqlite');
+    dir = mkdtempSync(join(tmpdir(), 'checkwriter-start-'));
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the pool starts no thread while the server builds, listens and answers; the first heavy work starts one', async () => {
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HEAVY_WORK_THREADS: '2', ...database.env });
+    const before = osThreads();
+    const pool = new PiscinaHeavyWork(config.heavyWork);
+    const app = await buildApp(config, {
+      db: database.db,
+      keys: await ApiKeys.open(database.db, config),
+      heavyWork: pool,
+    });
+    try {
+      const url = await app.listen({ host: '127.0.0.1', port: 0 });
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(pool.threads).toBe(0);
+      expect(osThreads()).toBe(before);
+      const owner = { accountId: 'acct_start', env: 'test' as const };
+      const file = {
+        text: 'check,amount,date\n1001,10.00,2026-11-02\n',
+        fallbackDate: '2026-11-02',
+        today: '2026-11-03',
+      };
+      const read = await pool.run('read-cleared-items', file, { owner });
+      expect(read).toEqual(await new InlineHeavyWork().run('read-cleared-items', file));
+      expect(pool.threads).toBeGreaterThanOrEqual(1);
+      expect(osThreads()).toBeGreaterThan(before);
+    } finally {
+      await app.close();
+      await pool.close();
+    }
+  });
+
+  it('a listening server has loaded none of the libraries that wait for their first use', async () => {
+    const file = join(dir, 'serve-modules.txt');
+    const server = await startServerProcess({ ...database.env, NODE_OPTIONS: recordingOptions(file) });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      await server.stop('SIGTERM');
+    }
+    const loaded = packagesIn(file);
+    // The recording works: what every start needs is in it.
+    expect(loaded).toContain('fastify');
+    expect(loaded).toContain('typebox');
+    for (const name of [...ON_FIRST_USE, 'pg']) expect(loaded, name).not.toContain(name);
+  });
+
+  it('keys create loads neither the HTTP server nor the libraries of other commands', async () => {
+    const file = join(dir, 'keys-modules.txt');
+    const created = await runCli(['keys', 'create', '--email', 'loads@example.com'], {
+      ...database.env,
+      NODE_OPTIONS: recordingOptions(file),
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const loaded = packagesIn(file);
+    expect([...loaded].some((name) => name.startsWith('better-sqlite3'))).toBe(true);
+    for (const name of [...ON_FIRST_USE, 'pg', 'fastify', 'typebox', 'ajv']) expect(loaded, name).not.toContain(name);
+  });
+});
