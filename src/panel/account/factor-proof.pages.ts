@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../domain/audit.ts';
 import { AppError } from '../../errors.ts';
 import * as peopleService from '../../services/people/people.service.ts';
+import * as factorProof from '../../services/people/factor-proof.service.ts';
+import * as passkeys from '../../services/people/passkeys.service.ts';
 import * as secondFactor from '../../services/people/second-factor.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { field, queryText } from '../shell/form.ts';
@@ -113,7 +115,7 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
     who: peopleService.SignedIn,
     step: 'sign-in' | 'step-up',
     next: string,
-    outcome: secondFactor.ProveOutcome,
+    outcome: factorProof.ProveOutcome,
     problem: string,
   ): Promise<FastifyReply> => {
     if (typeof outcome === 'object') throw retryAfter(outcome.wait);
@@ -136,7 +138,7 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
   app.post('/sign-in/factor', PUBLIC, async (request, reply) => {
     const next = panelPath(field(request.body, 'next')) ?? '/panel';
     const who = pendingOrExpired(request);
-    const outcome = await secondFactor.proveWithCode(
+    const outcome = await factorProof.proveWithCode(
       ctx,
       limits,
       { ...whoOf(request, who), signingIn: true },
@@ -149,13 +151,13 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
 
   app.post('/sign-in/factor/passkey-options', PUBLIC, async (request, reply) => {
     const who = pendingOrExpired(request);
-    return reply.send(await secondFactor.passkeyAuthenticationOptions(ctx, who.person.id, tokenOf(request)));
+    return reply.send(await passkeys.passkeyAuthenticationOptions(ctx, who.person.id, tokenOf(request)));
   });
 
   app.post('/sign-in/factor/passkey', PUBLIC, async (request, reply) => {
     const next = panelPath(field(request.body, 'next')) ?? '/panel';
     const who = pendingOrExpired(request);
-    const outcome = await secondFactor.proveWithPasskey(
+    const outcome = await passkeys.proveWithPasskey(
       ctx,
       limits,
       { ...whoOf(request, who), signingIn: true },
@@ -178,7 +180,7 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
   app.post('/step-up', STEP_UP, async (request, reply) => {
     const next = panelPath(field(request.body, 'next')) ?? '/panel';
     const who = signedInOf(request);
-    const outcome = await secondFactor.proveWithCode(
+    const outcome = await factorProof.proveWithCode(
       ctx,
       limits,
       whoOf(request, who),
@@ -190,13 +192,13 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
   });
 
   app.post('/step-up/passkey-options', STEP_UP, async (request, reply) =>
-    reply.send(await secondFactor.passkeyAuthenticationOptions(ctx, signedInOf(request).person.id, tokenOf(request))),
+    reply.send(await passkeys.passkeyAuthenticationOptions(ctx, signedInOf(request).person.id, tokenOf(request))),
   );
 
   app.post('/step-up/passkey', STEP_UP, async (request, reply) => {
     const next = panelPath(field(request.body, 'next')) ?? '/panel';
     const who = signedInOf(request);
-    const outcome = await secondFactor.proveWithPasskey(
+    const outcome = await passkeys.proveWithPasskey(
       ctx,
       limits,
       whoOf(request, who),

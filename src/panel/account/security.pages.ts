@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../domain/audit.ts';
 import { AppError } from '../../errors.ts';
 import * as peopleService from '../../services/people/people.service.ts';
+import * as passkeys from '../../services/people/passkeys.service.ts';
 import * as secondFactor from '../../services/people/second-factor.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { field, queryText } from '../shell/form.ts';
@@ -236,12 +237,12 @@ ${policy}`,
       (await secondFactor.stepUpDue(ctx, who.person.id, who.factorAt ?? null))
     )
       throw new AppError('forbidden', 'Confirm it is you first: reload the page.');
-    return reply.send(await secondFactor.passkeyRegistrationOptions(ctx, who.person, tokenOf(request)));
+    return reply.send(await passkeys.passkeyRegistrationOptions(ctx, who.person, tokenOf(request)));
   });
 
   app.post('/security/passkeys', OWN, async (request, reply) => {
     const who = signedInOf(request);
-    const outcome = await secondFactor.registerPasskey(
+    const outcome = await passkeys.registerPasskey(
       ctx,
       whoOf(request, who),
       who.person.id,

@@ -5,27 +5,21 @@
 // What is kept: the TOTP secret sealed like bank account numbers (a database copy yields no
 // factor), recovery codes only as an HMAC under the server secret, passkeys' public keys. No code,
 // secret or recovery code is ever logged or written to the audit trail.
+//
+// Here: enrolment, recovery codes, removal and the policy. Proving a code is factor-proof.service.ts;
+// passkeys are passkeys.service.ts.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { Secret, TOTP } from 'otpauth';
 import type { Origin } from '../../domain/audit.ts';
 import type { Actor } from '../../domain/actor.ts';
-import type { Delivery } from '../../domain/delivery.ts';
-import { newId } from '../../domain/ids.ts';
 import type { Membership } from '../../domain/people/roles.ts';
 import { totpSecretContext } from '../../domain/sealed.ts';
 import { tokenHash } from '../../domain/secret-tokens.ts';
-import * as deliveries from '../../store/deliveries.repository.ts';
 import type { Queryable } from '../../store/db.ts';
 import * as factors from '../../store/second-factors.repository.ts';
 import { currentDataKeyId } from '../../store/server-secret.ts';
 import { record as recordAudit } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
-
-// The passkey library (with its X.509 and CBOR parsers) and the QR code writer are loaded by the
-// first enrolment or passkey sign-in, not at start-up: together they were a fifth of a second of
-// every start, and most people never enrol a passkey.
-const webauthn = (): Promise<typeof import('@simplewebauthn/server')> => import('@simplewebauthn/server');
 
 /** Step-up: the riskiest acts ask for the factor again when the last proof is older than this. */
 export const STEP_UP_MS = 10 * 60 * 1000;
@@ -39,7 +33,7 @@ const PERIOD_SECONDS = 30;
 const DIGITS = 6;
 /** Codes of the step before and after are accepted too: clocks drift, and typing takes time. */
 const WINDOW_STEPS = 1;
-const ISSUER = 'checkwriter';
+export const ISSUER = 'checkwriter';
 
 /** Roles that must have a second factor: those who change money's path or approve it. */
 export function roleRequiresFactor(membership: Membership): boolean {
@@ -57,7 +51,7 @@ export interface FactorActor {
   readonly signingIn?: boolean;
 }
 
-async function recordSignIn(tx: Queryable, who: FactorActor, now: number): Promise<void> {
+export async function recordSignIn(tx: Queryable, who: FactorActor, now: number): Promise<void> {
   if (who.signingIn !== true) return;
   await recordAudit(
     tx,
@@ -72,7 +66,7 @@ async function recordSignIn(tx: Queryable, who: FactorActor, now: number): Promi
   );
 }
 
-async function audit(
+export async function audit(
   tx: Queryable,
   who: FactorActor,
   personId: string,
@@ -149,7 +143,7 @@ export function withdrawRecoveryCodesForNewSecret(tx: Queryable): Promise<number
   return factors.deleteAllRecoveryCodes(tx);
 }
 
-function recoveryHash(secret: Buffer, personId: string, code: string): string {
+export function recoveryHash(secret: Buffer, personId: string, code: string): string {
   return createHmac('sha256', recoveryKey(secret))
     .update(`${personId}\n${normalRecoveryCode(code)}`)
     .digest('hex');
@@ -288,7 +282,12 @@ export async function confirmTotp(
   });
 }
 
-async function newRecoveryCodes(ctx: ServiceContext, tx: Queryable, personId: string, now: number): Promise<string[]> {
+export async function newRecoveryCodes(
+  ctx: ServiceContext,
+  tx: Queryable,
+  personId: string,
+  now: number,
+): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await factors.replaceRecoveryCodes(
     tx,
@@ -345,252 +344,6 @@ export async function removeFactor(
     });
     return 'removed';
   });
-}
-
-// ---- proving the factor (sign-in and step-up) ----
-
-export type ProveOutcome = 'passed' | 'wrong' | 'reused' | { wait: number };
-
-/** What proving needs: the limits shared by the servers (services/shared-limits.service.ts). */
-export interface FactorLimits {
-  attempt(kind: string, subject: string, window: { limit: number; ms: number }): Promise<{ wait: number; at: number }>;
-  giveBack(kind: string, subject: string, at: number): Promise<void>;
-}
-
-/**
- * Proves the factor with a six-digit app code or a recovery code, for the session `sessionToken`.
- * Each attempt counts as a failure before it is checked (so guesses sent at once to several
- * servers cannot overtake the count) and is taken back when it passes. A recovery code used is
- * recorded and emailed to the person.
- */
-export async function proveWithCode(
-  ctx: ServiceContext,
-  limits: FactorLimits,
-  who: FactorActor,
-  person: { id: string; email: string },
-  sessionToken: string,
-  given: string,
-): Promise<ProveOutcome> {
-  const { wait, at } = await limits.attempt('second-factor', person.id, FACTOR_FAILURES);
-  if (wait > 0) return { wait };
-  const now = ctx.now();
-  const code = given.trim().replace(/\s/g, '');
-  const outcome = await ctx.db.transaction(async (tx): Promise<'passed' | 'wrong' | 'reused' | 'recovery'> => {
-    if (/^\d{6}$/.test(code)) {
-      const totp = await factors.findTotp(tx, person.id);
-      if (totp === undefined || totp.confirmedAt === null) return 'wrong';
-      const step = matchingStep(ctx.vault.open(totp.sealedSecret, totpSecretContext(person.id)), code, now);
-      if (step === null) return 'wrong';
-      if ((await factors.acceptTotpStep(tx, person.id, step, now, false)) !== 1) return 'reused';
-      await factors.markSessionFactor(tx, tokenHash(sessionToken), now);
-      await audit(tx, who, person.id, 'second-factor.passed', now, { field: 'factor', value: 'authenticator app' });
-      await recordSignIn(tx, who, now);
-      return 'passed';
-    }
-    if (normalRecoveryCode(code).length !== 10) return 'wrong';
-    if ((await factors.useRecoveryCode(tx, person.id, recoveryHash(ctx.secret, person.id, code), now)) !== 1)
-      return 'wrong';
-    await factors.markSessionFactor(tx, tokenHash(sessionToken), now);
-    await audit(tx, who, person.id, 'second-factor.recovery-code-used', now, {
-      field: 'recoveryCodesLeft',
-      value: String(await factors.unusedRecoveryCodes(tx, person.id)),
-    });
-    await queueRecoveryNotice(tx, who.accountId, person.email, now);
-    await recordSignIn(tx, who, now);
-    return 'recovery';
-  });
-  if (outcome === 'wrong' || outcome === 'reused') {
-    await ctx.db.transaction((tx) =>
-      audit(tx, who, person.id, 'second-factor.failed', now, {
-        field: 'factor',
-        value: outcome === 'reused' ? 'authenticator app code used before' : 'code',
-      }),
-    );
-    return outcome;
-  }
-  await limits.giveBack('second-factor', person.id, at);
-  return 'passed';
-}
-
-/** The email telling a person one of their recovery codes was used (no code in it). */
-async function queueRecoveryNotice(tx: Queryable, accountId: string, email: string, now: number): Promise<void> {
-  const delivery: Delivery = {
-    id: newId('dlv', now),
-    checkId: null,
-    channel: 'email',
-    recipient: email,
-    payload: { account: 'recovery-code-used', usedAt: now },
-    sealedToken: null,
-    status: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    createdAt: now,
-    sentAt: null,
-  };
-  // Like reset links, messages to the company's own people are real whatever the environment.
-  await deliveries.insertDeliveries(tx, { accountId, env: 'live' }, [delivery]);
-}
-
-// ---- passkeys (WebAuthn) ----
-
-/** The relying party: this server's public address names it (PUBLIC_URL). */
-function relyingParty(ctx: ServiceContext): { rpID: string; origin: string } {
-  const url = new URL(ctx.config.publicUrl);
-  return { rpID: url.hostname, origin: url.origin };
-}
-
-/** Options for enrolling a passkey; the challenge is kept on the session until it is answered. */
-export async function passkeyRegistrationOptions(
-  ctx: ServiceContext,
-  person: { id: string; email: string; name: string },
-  sessionToken: string,
-): Promise<unknown> {
-  const existing = await factors.passkeysOf(ctx.db, person.id);
-  const { generateRegistrationOptions } = await webauthn();
-  const options = await generateRegistrationOptions({
-    rpName: ISSUER,
-    rpID: relyingParty(ctx).rpID,
-    userName: person.email,
-    userDisplayName: person.name.trim() === '' ? person.email : person.name,
-    userID: new TextEncoder().encode(person.id),
-    attestationType: 'none',
-    excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
-  });
-  await factors.setSessionChallenge(ctx.db, tokenHash(sessionToken), options.challenge);
-  return options;
-}
-
-export async function registerPasskey(
-  ctx: ServiceContext,
-  who: FactorActor,
-  personId: string,
-  sessionToken: string,
-  response: unknown,
-  name: string,
-): Promise<{ ok: true; recoveryCodes: string[] | null } | { ok: false }> {
-  const challenge = await factors.takeSessionChallenge(ctx.db, tokenHash(sessionToken));
-  if (challenge === null) return { ok: false };
-  const { rpID, origin } = relyingParty(ctx);
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  // Loaded outside the try: a library that cannot load is a server fault, not a refused passkey.
-  const { verifyRegistrationResponse } = await webauthn();
-  try {
-    verified = await verifyRegistrationResponse({
-      // biome-ignore lint/suspicious/noExplicitAny: the browser's JSON, checked field by field by the library
-      response: response as any,
-      expectedChallenge: challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
-    });
-  } catch {
-    return { ok: false };
-  }
-  if (!verified.verified || verified.registrationInfo === undefined) return { ok: false };
-  const { credential } = verified.registrationInfo;
-  const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    await factors.insertPasskey(tx, {
-      id: credential.id,
-      personId,
-      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-      counter: credential.counter,
-      transports: (credential.transports ?? []).map(String),
-      name: name.trim().slice(0, 60) || 'Passkey',
-      createdAt: now,
-      lastUsedAt: null,
-    });
-    const codes =
-      (await factors.unusedRecoveryCodes(tx, personId)) === 0 ? await newRecoveryCodes(ctx, tx, personId, now) : null;
-    await factors.markSessionFactor(tx, tokenHash(sessionToken), now);
-    await audit(tx, who, personId, 'second-factor.enrolled', now, { field: 'factor', value: 'passkey' });
-    return { ok: true, recoveryCodes: codes } as const;
-  });
-}
-
-/** Options for proving the factor with one of the person's passkeys. */
-export async function passkeyAuthenticationOptions(
-  ctx: ServiceContext,
-  personId: string,
-  sessionToken: string,
-): Promise<unknown> {
-  const passkeys = await factors.passkeysOf(ctx.db, personId);
-  const { generateAuthenticationOptions } = await webauthn();
-  const options = await generateAuthenticationOptions({
-    rpID: relyingParty(ctx).rpID,
-    allowCredentials: passkeys.map((p) => ({ id: p.id, transports: p.transports as never })),
-    userVerification: 'preferred',
-  });
-  await factors.setSessionChallenge(ctx.db, tokenHash(sessionToken), options.challenge);
-  return options;
-}
-
-export async function proveWithPasskey(
-  ctx: ServiceContext,
-  limits: FactorLimits,
-  who: FactorActor,
-  personId: string,
-  sessionToken: string,
-  response: unknown,
-): Promise<ProveOutcome> {
-  const { wait, at } = await limits.attempt('second-factor', personId, FACTOR_FAILURES);
-  if (wait > 0) return { wait };
-  const now = ctx.now();
-  const challenge = await factors.takeSessionChallenge(ctx.db, tokenHash(sessionToken));
-  const credentialId =
-    typeof response === 'object' && response !== null && typeof (response as { id?: unknown }).id === 'string'
-      ? (response as { id: string }).id
-      : '';
-  const passkey = (await factors.passkeysOf(ctx.db, personId)).find((p) => p.id === credentialId);
-  let passed = false;
-  if (challenge !== null && passkey !== undefined) {
-    const { rpID, origin } = relyingParty(ctx);
-    const { verifyAuthenticationResponse } = await webauthn();
-    try {
-      const verified = await verifyAuthenticationResponse({
-        // biome-ignore lint/suspicious/noExplicitAny: the browser's JSON, checked field by field by the library
-        response: response as any,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
-        credential: {
-          id: passkey.id,
-          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-          counter: passkey.counter,
-          transports: passkey.transports as never,
-        },
-      });
-      if (verified.verified) {
-        passed = await ctx.db.transaction(async (tx) => {
-          const moved = await factors.usePasskey(
-            tx,
-            passkey.id,
-            passkey.counter,
-            verified.authenticationInfo.newCounter,
-            now,
-          );
-          if (moved !== 1) return false;
-          await factors.markSessionFactor(tx, tokenHash(sessionToken), now);
-          await audit(tx, who, personId, 'second-factor.passed', now, { field: 'factor', value: 'passkey' });
-          await recordSignIn(tx, who, now);
-          return true;
-        });
-      }
-    } catch {
-      passed = false;
-    }
-  }
-  if (!passed) {
-    await ctx.db.transaction((tx) =>
-      audit(tx, who, personId, 'second-factor.failed', now, { field: 'factor', value: 'passkey' }),
-    );
-    return 'wrong';
-  }
-  await limits.giveBack('second-factor', personId, at);
-  return 'passed';
 }
 
 /** Whether the session must prove the factor again before a step-up act. */
