@@ -1,23 +1,25 @@
-// `checkwriter <command>`: serve (what npm start runs), migrate, keys create|list|revoke,
-// accounts verify. Uses the same configuration as the server (DATABASE_URL and friends).
-import { readFileSync, renameSync } from 'node:fs';
+// `checkwriter <command>`: serve (what npm start runs), migrate, keys (keys.ts), secret rotate,
+// people link, accounts verify, and the office's commands in their own files. Uses the same
+// configuration as the server (DATABASE_URL and friends). This entry point alone opens the
+// database and hands each command what it needs (src/layers.ts).
+import { renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Vault } from '../domain/sealed.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
-import { ApiKeys, ensureAccount, verifyAccount } from '../services/api-key.service.ts';
-import { isEmailAddress, passwordLink } from '../services/account.service.ts';
+import { ApiKeys, verifyAccount } from '../services/api-key.service.ts';
+import { passwordLink } from '../services/account.service.ts';
 import type { Db } from '../store/db.ts';
-import { accountByEmail, anyActiveApiKey, setCompanyName } from '../services/operator.service.ts';
+import { anyActiveApiKey } from '../services/operator.service.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { InlineHeavyWork } from '../heavy-work/inline.ts';
 import type { CommandSession, OpenSession } from './command-context.ts';
-import { checkCompany } from '../domain/account.ts';
 import { migrate } from '../store/migrate.ts';
 import { connect } from '../store/connect.ts';
-import { readOrCreateSecretFile, recordSecretCheck, SecretFileError } from '../store/server-secret.ts';
 import { logDestination } from '../log-stream.ts';
+import { readOrCreateSecretFile, recordSecretCheck, SecretFileError } from '../store/server-secret.ts';
+import { required, UsageError } from './command-helpers.ts';
+import { keysCommand } from './keys.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
 // imported inside those commands, so `keys create` starts in a fraction of the server's time
@@ -77,19 +79,6 @@ Commands:
 
 Configuration comes from the environment: DATABASE_URL (default sqlite:./data/checkwriter.db),
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
-
-class UsageError extends Error {}
-
-function envOf(value: string | undefined): Environment {
-  const env = (value ?? 'test') as Environment;
-  if (!ENVIRONMENTS.includes(env)) throw new UsageError(`--env must be test or live, got "${value}"`);
-  return env;
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
-  return value;
-}
 
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   const db = connect(config.database);
@@ -245,93 +234,8 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    case 'keys': {
-      const args = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          email: { type: 'string' },
-          env: { type: 'string' },
-          name: { type: 'string' },
-          company: { type: 'string' },
-          phone: { type: 'string' },
-          unverified: { type: 'boolean', default: false },
-          'previous-secret-file': { type: 'string' },
-        },
-      });
-      return withDb(config, async (db) => {
-        const keys = await ApiKeys.open(db, config);
-        if (sub === 'create') {
-          const email = required(args.values.email, '--email');
-          if (!isEmailAddress(email)) throw new UsageError(`--email must be an email address, got "${email}"`);
-          const env = envOf(args.values.env);
-          const company = args.values.company;
-          const companyProblem = company === undefined ? null : checkCompany(company);
-          if (companyProblem !== null) throw new UsageError(`--company: ${companyProblem}`);
-          const { account, created } = await ensureAccount(db, {
-            email,
-            verified: !args.values.unverified,
-            ...(args.values.company === undefined ? {} : { company: args.values.company }),
-            ...(args.values.phone === undefined ? {} : { phone: args.values.phone }),
-          });
-          // --company names the sender payees see, on a new account or an existing one.
-          if (!created && company !== undefined) await setCompanyName(db, account.id, company.trim());
-          const { key, record } = await keys.create(account.id, env, args.values.name ?? `${env} key`);
-          process.stderr.write(
-            `${created ? 'Created' : 'Using'} account ${account.id} (${account.email}, ${account.emailVerified && account.phoneVerified ? 'verified' : 'unverified'}).\n` +
-              (company !== undefined
-                ? `Company name: ${company.trim()}.\n`
-                : created
-                  ? `No company name: payees see ${account.email} as the sender until you set one (--company NAME, or /panel/settings).\n`
-                  : '') +
-              `Created ${env} key ${record.id}. Keep it secret; it is shown only once:\n`,
-          );
-          // A new account's owner has no password: without this link (or SMTP for the emailed
-          // reset) the panel would stay closed to them.
-          if (created) {
-            const link = await passwordLink(db, config.publicUrl, account.email);
-            if (link !== undefined)
-              process.stderr.write(`Set a password for the panel (one use, within 1 hour):\n  ${link}\n`);
-          }
-          process.stdout.write(`${key}\n`);
-          return 0;
-        }
-        if (sub === 'list') {
-          const account = args.values.email === undefined ? null : await accountByEmail(db, args.values.email);
-          if (args.values.email !== undefined && (account === null || account === undefined))
-            throw new UsageError(`no account with email ${args.values.email}`);
-          const list = await keys.list(account?.id ?? null);
-          for (const k of list) {
-            const state = k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
-            process.stdout.write(
-              `${k.id}\t${k.env}\t${k.displayPrefix}\t${k.name}\tcreated ${new Date(k.createdAt).toISOString()}\t${state}\n`,
-            );
-          }
-          if (list.length === 0) process.stdout.write('no keys\n');
-          return 0;
-        }
-        if (sub === 'revoke') {
-          const keyId = required(args.positionals[0], 'KEY_ID');
-          await keys.revoke(keyId);
-          process.stdout.write(`revoked ${keyId}\n`);
-          return 0;
-        }
-        if (sub === 'rotate-encryption') {
-          const previousFile = args.values['previous-secret-file'];
-          const previous =
-            previousFile === undefined
-              ? null
-              : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
-          const { rotateDataKey } = await import('../services/data-keys.service.ts');
-          const rotation = await rotateDataKey(db, keys.vault, previous);
-          process.stdout.write(
-            `data key ${rotation.keyId} is current (was ${rotation.previousKeyId}); ${rotation.resealed} bank account numbers re-encrypted\n`,
-          );
-          return 0;
-        }
-        throw new UsageError(`unknown keys command "${sub ?? ''}"`);
-      });
-    }
+    case 'keys':
+      return withDb(config, (db) => keysCommand(db, config, sub, rest));
     case 'secret': {
       const args = parseArgs({ args: rest, options: { 'new-secret-file': { type: 'string' } } });
       if (sub !== 'rotate') throw new UsageError(`unknown secret command "${sub ?? ''}"`);

@@ -1,3 +1,7 @@
+// Approvals (docs/approvals.md): the rule a check is written under, the gate every channel a check
+// leaves by passes, and what an edit or a delete does to a check's approvals. Approving and
+// rejecting, a person's act, is decisions.service.ts. Every step is written in the transaction of
+// the act it belongs to, with its audit record and webhook event.
 import {
   approvalsRequired,
   type CheckApproval,
