@@ -20,7 +20,8 @@ function storeModules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'migrations' ? [] : storeModules(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+    // A thread's entry module (`*-thread.ts`) starts working when imported: it defines no table.
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('-thread.ts') ? [path] : [];
   });
 }
 
