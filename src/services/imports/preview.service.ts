@@ -365,6 +365,8 @@ export async function startImport(
   const preview = await previewImport(ctx, principal, options);
   if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
   const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
+  // The rows' text (a few MB for 10,000 rows) and storing it, each in a turn of the loop of its own.
+  await yieldToLoop();
   await ctx.db.transaction(async (tx) => {
     await importStore.insertImport(tx, record);
     await recordStart(tx, principal, record.id, options.kind, preview.rowsTotal, ctx.now());
