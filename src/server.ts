@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp, type Readiness } from './app.ts';
+import { compilePendingValidators } from './http/validation.ts';
 import type { Config } from './config.ts';
 import { redactUrlPassword } from './domain/redact.ts';
 import { ApiKeys } from './services/api-key.service.ts';
@@ -119,6 +120,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
   }
   delivery?.worker.start();
+  // The routes' validators a request has not compiled yet are compiled once the server has started
+  // and answered its first requests (http/validation.ts says why): off the request path, one per
+  // turn of the event loop, and late enough not to delay the first answer, which has its own target.
+  const warmUp = setTimeout(() => {
+    compilePendingValidators().catch((error: unknown) => app.log.warn({ err: error }, 'compiling validators failed'));
+  }, VALIDATORS_WARM_UP_AFTER_MS);
+  warmUp.unref();
   // Idempotency keys are kept 24 hours and panel sessions 7 days; older records are removed here
   // rather than on the request path.
   const housekeeping = (): void => {
@@ -135,6 +143,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     //    load balancer that checks it stops sending here before the listener closes.
     readiness.shuttingDown = true;
     clearInterval(housekeepingTimer);
+    clearTimeout(warmUp);
     if (config.shutdownDrainMs > 0) await wait(config.shutdownDrainMs);
     // 2. Stop accepting; in-flight requests answer (with `Connection: close`), the import runner
     //    finishes the import it runs (app.ts, onClose), the delivery worker sends what it has
@@ -160,6 +169,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   };
   return { app, db, url, metricsUrl: metricsListener?.url ?? null, close };
 }
+
+/** From listening to compiling the validators no request has needed yet (the start-up bench's first answer comes well before). */
+const VALIDATORS_WARM_UP_AFTER_MS = 1_000;
 
 /** Past SHUTDOWN_TIMEOUT_MS, what closing may still take (the pool's own bound, the metrics listener). */
 const EXIT_GRACE_MS = 10_000;

@@ -8,7 +8,8 @@ import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import type { ServiceContext } from '../context.ts';
 import { type ImportOptions, MAX_DRAFTS } from './model.ts';
-import { ImportRefused, newRecord, previewImport, readFileOrRefuse, recordStart } from './preview.service.ts';
+import { ImportRefused, newRecord, previewImport, readFileOrRefuse } from './preview.service.ts';
+import { recordStart } from './records.service.ts';
 import { getImport } from './records.service.ts';
 
 /** Keeps an upload as a draft; a file that cannot be read (or is past a bound) is refused now. */

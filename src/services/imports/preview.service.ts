@@ -3,7 +3,6 @@
 // services' rules (createChecks/createPayees would apply the same) — and every row's errors. Only a
 // file without a single error is accepted: stored as the API requests it will make, then written
 // by the runner (runner.service.ts) in one transaction.
-import { record as recordAudit } from '../audit.service.ts';
 import type { ColumnMapping, ImportField, ImportKind, PayeeRow } from '../../domain/import-columns.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Owner, Principal } from '../../domain/owner.ts';
@@ -12,11 +11,12 @@ import type { CheckInput as CheckRequest } from '../../schemas/checks.ts';
 import * as categoryStore from '../../store/categories.repository.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
 import * as importStore from '../../store/imports.repository.ts';
-import type { Queryable } from '../../store/db.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import { validateChecks } from '../checks/write.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { validatePayees } from '../payee.service.ts';
+import { recordStart } from './records.service.ts';
+import { yieldToLoop } from '../yield-to-loop.ts';
 import {
   type CheckPlan,
   EMPTY_RESULT,
@@ -103,6 +103,9 @@ function withoutFieldsInError(item: CheckRequest, fields: ReadonlySet<string>): 
   return rest as unknown as CheckRequest;
 }
 
+/** Rows between two pauses of the event loop: in one turn, a 10,000-row file held every request. */
+const ROWS_PER_TURN = 500;
+
 /** Passes of the services' rules at most: each pass can only add an error on a field not yet in error. */
 const RULE_PASSES = 4;
 
@@ -115,7 +118,8 @@ async function serviceRules(ctx: ServiceContext, principal: Principal, plans: Ch
   let judged = plans.map((_, i) => i);
   for (let pass = 0; pass < RULE_PASSES && judged.length > 0; pass++) {
     const items: { i: number; item: CheckRequest }[] = [];
-    for (const i of judged) {
+    for (const [n, i] of judged.entries()) {
+      if (n % ROWS_PER_TURN === ROWS_PER_TURN - 1) await yieldToLoop();
       const plan = plans[i];
       if (plan === undefined) continue;
       // A check whose payee the import will create is checked as if it had none: the payee is new.
@@ -175,7 +179,9 @@ async function planChecks(
   const known = await payeesByName(ctx, principal, names);
   const categories = built.some((b) => b.categoryName !== null) ? await categoriesByName(ctx, principal) : new Map();
   const newPayees = new Set<string>();
-  const plans: CheckPlan[] = built.map((b, i) => {
+  const plans: CheckPlan[] = [];
+  for (const [i, b] of built.entries()) {
+    if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await yieldToLoop();
     for (const message of file.cellErrors[i] ?? []) rows.add(i, message);
     let newPayee: string | null = null;
     if (b.payeeName !== null) {
@@ -205,8 +211,8 @@ async function planChecks(
         );
     }
     for (const message of file.schemaErrors[i] ?? []) rows.add(i, message);
-    return { row: i + 1, item: b.item as CheckRequest, newPayee };
-  });
+    plans.push({ row: i + 1, item: b.item as CheckRequest, newPayee });
+  }
   await serviceRules(ctx, principal, plans, rows);
   return { plans, newPayees: [...newPayees] };
 }
@@ -359,36 +365,11 @@ export async function startImport(
   const preview = await previewImport(ctx, principal, options);
   if (preview.errors.length > 0) throw new ImportRefused(preview.errors);
   const record = newRecord(principal, options, 'queued', JSON.stringify(preview.input), preview.rowsTotal, ctx.now());
+  // The rows' text (a few MB for 10,000 rows) and storing it, each in a turn of the loop of its own.
+  await yieldToLoop();
   await ctx.db.transaction(async (tx) => {
     await importStore.insertImport(tx, record);
     await recordStart(tx, principal, record.id, options.kind, preview.rowsTotal, ctx.now());
   });
   return { ...record, layout: preview.layout };
-}
-
-/** The audit record of an import accepted (API, command line, or a panel draft confirmed). */
-export function recordStart(
-  tx: Queryable,
-  principal: Principal,
-  id: string,
-  kind: ImportKind,
-  rowsTotal: number,
-  now: number,
-): Promise<void> {
-  return recordAudit(
-    tx,
-    principal,
-    [
-      {
-        action: 'import.start',
-        objectType: 'import',
-        objectId: id,
-        changes: [
-          { field: 'kind', old: null, new: kind },
-          { field: 'rows', old: null, new: String(rowsTotal) },
-        ],
-      },
-    ],
-    now,
-  );
 }

@@ -1,13 +1,16 @@
 // Imports as records: one import (with the running one's progress), the recent ones, what one
 // made and why one failed.
 import type { Check } from '../../domain/check.ts';
-import type { Owner } from '../../domain/owner.ts';
+import type { ImportKind } from '../../domain/import-columns.ts';
+import type { Owner, Principal } from '../../domain/owner.ts';
 import type { Payee } from '../../domain/payee.ts';
 import { AppError } from '../../errors.ts';
 import * as checkStore from '../../store/checks/checks.repository.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
+import type { Queryable } from '../../store/db.ts';
 import * as importStore from '../../store/imports.repository.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
+import { record as recordAudit } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
 import { EMPTY_RESULT, type ImportResult, type RowError } from './model.ts';
 import { importRunner } from './runner.service.ts';
@@ -44,4 +47,31 @@ export async function createdRecords(
 
 export function errorsOf(record: ImportRecord): RowError[] {
   return JSON.parse(record.errors) as RowError[];
+}
+
+/** The audit record of an import accepted (API, command line, or a panel draft confirmed). */
+export function recordStart(
+  tx: Queryable,
+  principal: Principal,
+  id: string,
+  kind: ImportKind,
+  rowsTotal: number,
+  now: number,
+): Promise<void> {
+  return recordAudit(
+    tx,
+    principal,
+    [
+      {
+        action: 'import.start',
+        objectType: 'import',
+        objectId: id,
+        changes: [
+          { field: 'kind', old: null, new: kind },
+          { field: 'rows', old: null, new: String(rowsTotal) },
+        ],
+      },
+    ],
+    now,
+  );
 }

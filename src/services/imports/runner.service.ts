@@ -145,6 +145,9 @@ export async function runImport(
       const record = await importStore.claimImport(tx, id);
       if (record === undefined) return false;
       owner = { accountId: record.accountId, env: record.env };
+      // A turn of the loop of its own for each long step at the ends of the import (reading its
+      // rows back, the result and the COMMIT): together in one turn they held /healthz too long.
+      await yieldToLoop();
       const input = JSON.parse(record.input) as ImportInput;
       // Written as whoever started it: its checks are theirs (the approvals' "nobody approves a
       // check they wrote" holds for an import too), and the audit trail names them.
@@ -172,6 +175,7 @@ export async function runImport(
         ],
         ctx.now(),
       );
+      await yieldToLoop();
       return true;
     });
     if (!ran) return undefined;
