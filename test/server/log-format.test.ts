@@ -3,6 +3,7 @@
 // credential. The terminal is a real pseudo-terminal (util-linux `script`), not a flag we set.
 // SQLite only: the format is chosen before any database is involved.
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wantsReadableLogs } from '../../src/log-stream.ts';
@@ -57,6 +58,68 @@ describe('log format', () => {
       );
       expect(refused).toMatchObject({ msg: 'request completed', res: { statusCode: 404 } });
       expect(refused.reason).toBe('No route GET /api/v3/no-such-route-….');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('writes each request as one line with the same fields and names, whatever the Host', async () => {
+    const server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
+    try {
+      const port = new URL(server.url).port;
+      // Host as a name with a port, an IPv6 literal with a port, and a bare name: request.hostname
+      // is the host without its port, brackets kept.
+      const hosts = [`names.example:${port}`, `[::1]:${port}`, 'bare.example'];
+      for (const [i, host] of hosts.entries())
+        await new Promise<void>((resolve, reject) => {
+          const sent = request(
+            `${server.url}/api/v3/checks/chk_shape${i}`,
+            { headers: { host, authorization: `Bearer ${SECRET_KEY}`, cookie: `cw_session=${SECRET_KEY}` } },
+            (res) => res.resume().once('end', resolve),
+          );
+          sent.once('error', reject).end();
+        });
+      await until(async () => server.output().includes('chk_shape2'));
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('chk_shape'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map((l) => (l.req as Record<string, unknown>).hostname)).toEqual([
+        'names.example',
+        '[::1]',
+        'bare.example',
+      ]);
+      for (const [i, line] of lines.entries()) {
+        expect(Object.keys(line)).toEqual([
+          'level',
+          'time',
+          'pid',
+          'hostname',
+          'reqId',
+          'req',
+          'res',
+          'responseTime',
+          'reason',
+          'msg',
+        ]);
+        expect(line).toMatchObject({
+          level: 30,
+          msg: 'request completed',
+          reqId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          req: {
+            method: 'GET',
+            url: `/api/v3/checks/chk_shape${i}`,
+            remoteAddress: expect.stringMatching(/127\.0\.0\.1$/),
+          },
+          res: { statusCode: 401 },
+          reason: expect.any(String),
+        });
+        expect(Object.keys(line.req as object)).toEqual(['method', 'url', 'hostname', 'remoteAddress', 'remotePort']);
+        expect(Object.keys(line.res as object)).toEqual(['statusCode']);
+        expect((line.req as Record<string, unknown>).remotePort).toEqual(expect.any(Number));
+      }
+      expect(server.output()).not.toContain(SECRET_KEY);
     } finally {
       await server.stop();
     }

@@ -91,6 +91,15 @@ describe('redaction rules', () => {
     );
   });
 
+  it('a URL with no query, percent sign, payee or invitation link is logged as sent, and one step from it is not', () => {
+    expect(redactUrl('/api/v3/checks/chk_01JD8W2N9Q')).toBe('/api/v3/checks/chk_01JD8W2N9Q');
+    expect(redactUrl('/C/abc')).toBe('/C/abc');
+    expect(redactUrl('/c/')).toBe('/c/');
+    expect(redactUrl('/PANEL/JOIN/Inv1tE')).toBe('/PANEL/JOIN/[redacted]');
+    expect(redactUrl('/x/%2Fpanel%2Fjoin%2FInv1tE')).toBe('/x/%2Fpanel%2Fjoin%2F[redacted]');
+    expect(redactUrl('/api/v3/checks?token=abc')).toBe('/api/v3/checks?token=[redacted]');
+  });
+
   it('connection URLs lose their password, and a refused DATABASE_URL is echoed without it', () => {
     expect(redactUrlPassword('postgres://app:hunter2@db.internal:5432/checks')).toBe(
       'postgres://app:***@db.internal:5432/checks',
