@@ -8,7 +8,6 @@
 // worker thread by changing only its call site: its input and output survive structured cloning.
 import { type CsvLimits, readCsv } from '../csv-reader.ts';
 import {
-  CellError,
   type ColumnMapping,
   type DateOrder,
   type ImportField,
@@ -18,10 +17,6 @@ import {
   type PayeeRow,
   guessMapping,
   resolveMapping,
-  safeCell,
-  sheetAmount,
-  sheetDate,
-  sheetFlag,
 } from '../../domain/import-columns.ts';
 import { unsafeCharacter } from '../../domain/safe-text.ts';
 import { iifRecords, isIif } from './iif-file.ts';

@@ -2,63 +2,23 @@
 // app by QR code (the secret also as text), recovery codes shown once, passkeys — and, for an
 // owner, requiring a factor of everyone. Proving a factor is factor-proof.pages.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { originOf } from '../../domain/audit.ts';
 import { AppError } from '../../errors.ts';
-import * as peopleService from '../../services/people/people.service.ts';
 import * as passkeys from '../../services/people/passkeys.service.ts';
 import * as secondFactor from '../../services/people/second-factor.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
 import { field, queryText } from '../shell/form.ts';
-import { type Html, html } from '../shell/html.ts';
+import { html } from '../shell/html.ts';
 import { csrfField, page, sendPage, when } from '../shell/layout.ts';
 import { signedInOf } from '../shell/session.ts';
 import { enrolmentPage } from '../shell/step-up.ts';
 import { PASSKEY_SCRIPT, WEBAUTHN_SCRIPT } from './factor-assets.ts';
-import { parseJson, tokenOf } from './factor-proof.pages.ts';
+import { parseJson, tokenOf, whoOf } from './factor-proof.pages.ts';
 
-const _PUBLIC = { config: { panelPublic: true } };
 /** Removing a factor or replacing the recovery codes asks for a recent factor too. */
 const ENROLMENT_STEP_UP = { config: { action: 'read' as const, factorEnrolment: true, stepUp: true } };
 
-function _retryAfter(ms: number): AppError {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  const minutes = Math.ceil(seconds / 60);
-  return new AppError(
-    'rate_limited',
-    `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    { 'retry-after': String(seconds) },
-  );
-}
-
-function whoOf(request: FastifyRequest, signedIn: peopleService.SignedIn): secondFactor.FactorActor {
-  return { accountId: signedIn.account.id, actor: peopleService.actorOf(signedIn), origin: originOf(request) };
-}
-
-const _PROBLEMS = {
-  wrong: 'That code is not right. Enter the six digits your app shows now, or one of your recovery codes.',
-  reused: 'That code was already used. Wait for your app to show the next one.',
-  passkey: 'The passkey was not accepted. Try again, or enter a code.',
-} as const;
-
-/** The forms that prove the factor: a code (app or recovery), and a passkey when the person has one. */
-function _proveForms(request: FastifyRequest, action: string, next: string, hasPasskey: boolean): Html {
-  const passkey = hasPasskey
-    ? html`<form method="post" action="${action}/passkey" class="card" data-passkey="prove" data-options="${action}/passkey-options" data-problem="passkey-problem">${csrfField(request)}
-<input type="hidden" name="next" value="${next}"><input type="hidden" name="response" value="">
-<h2>Use a passkey</h2><p class="hint">Your browser asks your device or security key.</p>
-<p id="passkey-problem" class="field-error" role="status"></p>
-<button type="submit">Use a passkey</button></form>`
-    : '';
-  return html`<form method="post" action="${action}" class="card">${csrfField(request)}
-<input type="hidden" name="next" value="${next}">
-<label for="code">Code <span class="hint">— six digits from your authenticator app, or a recovery code</span></label>
-<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" required maxlength="20" autofocus>
-<button type="submit">Continue</button></form>${passkey}`;
-}
-
 export async function securityPages(app: FastifyInstance, deps: PanelDeps): Promise<void> {
-  const { ctx, limits } = deps;
-  // ---- the security page: the person's own factors ----
+  const { ctx } = deps;
 
   const securityPage = async (
     request: FastifyRequest,
