@@ -119,8 +119,15 @@ export class SqliteDb implements Db {
       this.db.pragma('wal_autocheckpoint = 0');
       this.db.pragma(`journal_size_limit = ${CHECKPOINT_AFTER_BYTES}`);
       this.checkpoints = new SqliteCheckpointer(path, () => {
-        // The thread failed: the checkpoint is done here, as SQLite would have done it.
-        if (this.db.open && !this.db.inTransaction) this.db.pragma('wal_checkpoint(PASSIVE)');
+        // The thread failed: the checkpoint is done here, as SQLite would have done it. This runs
+        // in a thread's event handler, where a throw (a full disk) would end the process: a
+        // checkpoint not done now is done by the next commit's request.
+        if (!this.db.open || this.db.inTransaction) return;
+        try {
+          this.db.pragma('wal_checkpoint(PASSIVE)');
+        } catch {
+          // Left for the next one.
+        }
       });
     }
     this.dataVersion = this.readDataVersion();
