@@ -3,7 +3,7 @@
 //   until an app code, a recovery code or a passkey is given;
 // - /panel/step-up: the same proof again before the riskiest acts (shell/step-up.ts), then back.
 // The person's own factors are managed on /panel/security (security.pages.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { originOf } from '../../domain/audit.ts';
 import { AppError } from '../../errors.ts';
 import * as peopleService from '../../services/people/people.service.ts';
@@ -135,38 +135,52 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
     return factorPage(request, reply, who, { step: 'sign-in', next });
   });
 
-  app.post('/sign-in/factor', PUBLIC, async (request, reply) => {
-    const next = panelPath(field(request.body, 'next')) ?? '/panel';
-    const who = pendingOrExpired(request);
-    const outcome = await factorProof.proveWithCode(
-      ctx,
-      limits,
-      { ...whoOf(request, who), signingIn: true },
-      who.person,
-      tokenOf(request),
-      field(request.body, 'code'),
+  /**
+   * The three answers of a factor form at `path`: a code, a passkey's options, a passkey. Sign-in
+   * answers for the half-signed session, step-up for the signed-in one; the same proofs either way.
+   */
+  const proofRoutes = (
+    path: string,
+    options: RouteShorthandOptions,
+    step: 'sign-in' | 'step-up',
+    whoFor: (request: FastifyRequest) => peopleService.SignedIn,
+  ): void => {
+    const actorOf = (request: FastifyRequest, who: peopleService.SignedIn): secondFactor.FactorActor => ({
+      ...whoOf(request, who),
+      ...(step === 'sign-in' ? { signingIn: true } : {}),
+    });
+    app.post(path, options, async (request, reply) => {
+      const next = panelPath(field(request.body, 'next')) ?? '/panel';
+      const who = whoFor(request);
+      const outcome = await factorProof.proveWithCode(
+        ctx,
+        limits,
+        actorOf(request, who),
+        who.person,
+        tokenOf(request),
+        field(request.body, 'code'),
+      );
+      return afterProof(request, reply, who, step, next, outcome, PROBLEMS.wrong);
+    });
+    app.post(`${path}/passkey-options`, options, async (request, reply) =>
+      reply.send(await passkeys.passkeyAuthenticationOptions(ctx, whoFor(request).person.id, tokenOf(request))),
     );
-    return afterProof(request, reply, who, 'sign-in', next, outcome, PROBLEMS.wrong);
-  });
+    app.post(`${path}/passkey`, options, async (request, reply) => {
+      const next = panelPath(field(request.body, 'next')) ?? '/panel';
+      const who = whoFor(request);
+      const outcome = await passkeys.proveWithPasskey(
+        ctx,
+        limits,
+        actorOf(request, who),
+        who.person.id,
+        tokenOf(request),
+        parseJson(field(request.body, 'response')),
+      );
+      return afterProof(request, reply, who, step, next, outcome, PROBLEMS.passkey);
+    });
+  };
 
-  app.post('/sign-in/factor/passkey-options', PUBLIC, async (request, reply) => {
-    const who = pendingOrExpired(request);
-    return reply.send(await passkeys.passkeyAuthenticationOptions(ctx, who.person.id, tokenOf(request)));
-  });
-
-  app.post('/sign-in/factor/passkey', PUBLIC, async (request, reply) => {
-    const next = panelPath(field(request.body, 'next')) ?? '/panel';
-    const who = pendingOrExpired(request);
-    const outcome = await passkeys.proveWithPasskey(
-      ctx,
-      limits,
-      { ...whoOf(request, who), signingIn: true },
-      who.person.id,
-      tokenOf(request),
-      parseJson(field(request.body, 'response')),
-    );
-    return afterProof(request, reply, who, 'sign-in', next, outcome, PROBLEMS.passkey);
-  });
+  proofRoutes('/sign-in/factor', PUBLIC, 'sign-in', pendingOrExpired);
 
   // ---- step-up: the factor again, then back ----
 
@@ -177,37 +191,7 @@ export async function factorProofPages(app: FastifyInstance, deps: PanelDeps): P
     return factorPage(request, reply, signedInOf(request), { step: 'step-up', next });
   });
 
-  app.post('/step-up', STEP_UP, async (request, reply) => {
-    const next = panelPath(field(request.body, 'next')) ?? '/panel';
-    const who = signedInOf(request);
-    const outcome = await factorProof.proveWithCode(
-      ctx,
-      limits,
-      whoOf(request, who),
-      who.person,
-      tokenOf(request),
-      field(request.body, 'code'),
-    );
-    return afterProof(request, reply, who, 'step-up', next, outcome, PROBLEMS.wrong);
-  });
-
-  app.post('/step-up/passkey-options', STEP_UP, async (request, reply) =>
-    reply.send(await passkeys.passkeyAuthenticationOptions(ctx, signedInOf(request).person.id, tokenOf(request))),
-  );
-
-  app.post('/step-up/passkey', STEP_UP, async (request, reply) => {
-    const next = panelPath(field(request.body, 'next')) ?? '/panel';
-    const who = signedInOf(request);
-    const outcome = await passkeys.proveWithPasskey(
-      ctx,
-      limits,
-      whoOf(request, who),
-      who.person.id,
-      tokenOf(request),
-      parseJson(field(request.body, 'response')),
-    );
-    return afterProof(request, reply, who, 'step-up', next, outcome, PROBLEMS.passkey);
-  });
+  proofRoutes('/step-up', STEP_UP, 'step-up', signedInOf);
 }
 
 /** The browser's WebAuthn answer, or null when it is not JSON (the service then refuses it). */
