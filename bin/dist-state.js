@@ -1,13 +1,17 @@
 // Whether dist/ holds the compiled form of today's src/: the command (bin/checkwriter.js) runs the
 // sources through tsx when it does not, and `npm install`'s prepare step (bin/prepare.js) compiles
 // only when it does not.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-export const compiled = `${root}dist/cli/main.js`;
+/** Where bin/build.js bundles the command (its start-up reads a few files, not a thousand). */
+export const bundleDir = `${root}dist/bundle`;
+const bundled = `${bundleDir}/main.js`;
+/** The command's compiled entry point: the bundle, or tsc's output where no bundle was made. */
+export const compiled = existsSync(bundled) ? bundled : `${root}dist/cli/main.js`;
 
-/** When dist/ was last built (the CLI's entry point, which every build writes), or -1 when it never was. */
+/** When dist/ was last built (the entry point, which every build writes last), or -1 when it never was. */
 export function builtAt() {
   try {
     return statSync(compiled).mtimeMs;

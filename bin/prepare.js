@@ -4,12 +4,10 @@
 // checkout), links the checkout into its own cache and runs this step there again before the
 // first answer; compiling every time made a fresh clone's first `npx checkwriter keys create`
 // sit silent for 16 s. `npm run build` always compiles.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { distIsCurrent, root } from './dist-state.js';
+import { bundle, compile } from './build.js';
+import { distIsCurrent } from './dist-state.js';
 
 if (!distIsCurrent()) {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  process.exit(run.status ?? 1);
+  const status = compile();
+  process.exit(status === 0 ? await bundle() : status);
 }

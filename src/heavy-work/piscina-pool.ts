@@ -24,18 +24,21 @@ export interface HeavyWorkLog {
 }
 
 /**
- * The module the threads load: the compiled thread.js beside this file when the server runs dist/,
- * or thread.ts through tsx when it runs the sources (bin/checkwriter.js in development, vitest).
+ * The module the threads load: the compiled thread.js of dist/heavy-work/ when the server runs
+ * dist/, or thread.ts through tsx when it runs the sources (bin/checkwriter.js in development,
+ * vitest). The path climbs to the folder's name and back down so that it resolves the same from
+ * dist/bundle/ (bin/build.js), where this code runs when bundled.
  * Not `--import tsx`: on Node 20 tsx registers its ESM hooks on the main thread only, and the
  * tasks' own imports failed in the thread ("Unknown file extension .ts"); its API's register(),
  * preloaded from a data: URL naming tsx by its resolved file URL, works on every Node we support.
  */
 export function threadEntry(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
-  if (!moduleUrl.endsWith('.ts')) return { filename: fileURLToPath(new URL('./thread.js', moduleUrl)), execArgv: [] };
+  if (!moduleUrl.endsWith('.ts'))
+    return { filename: fileURLToPath(new URL('../heavy-work/thread.js', moduleUrl)), execArgv: [] };
   const tsx = import.meta.resolve('tsx/esm/api');
   const preload = `import { register } from ${JSON.stringify(tsx)}; register();`;
   return {
-    filename: fileURLToPath(new URL('./thread.ts', moduleUrl)),
+    filename: fileURLToPath(new URL('../heavy-work/thread.ts', moduleUrl)),
     execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
   };
 }

@@ -14,15 +14,18 @@ import { Worker } from 'node:worker_threads';
 /** SQLite's own threshold (1,000 pages of 4 KiB): past it, a checkpoint is due. */
 export const CHECKPOINT_AFTER_BYTES = 1000 * 4096;
 
-/** The thread's module: the compiled .js beside this file, or the .ts through tsx (tests, sources). */
+/**
+ * The thread's module: the compiled .js in dist/store/, or the .ts through tsx (tests, sources);
+ * the path names the folder so that it resolves the same from dist/bundle/ (bin/build.js).
+ */
 function threadEntry(): { filename: string; execArgv: string[] } {
   const here = import.meta.url;
   if (!here.endsWith('.ts'))
-    return { filename: fileURLToPath(new URL('./sqlite-checkpoint-thread.js', here)), execArgv: [] };
+    return { filename: fileURLToPath(new URL('../store/sqlite-checkpoint-thread.js', here)), execArgv: [] };
   const tsx = import.meta.resolve('tsx/esm/api');
   const preload = `import { register } from ${JSON.stringify(tsx)}; register();`;
   return {
-    filename: fileURLToPath(new URL('./sqlite-checkpoint-thread.ts', here)),
+    filename: fileURLToPath(new URL('../store/sqlite-checkpoint-thread.ts', here)),
     execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
   };
 }
