@@ -154,6 +154,9 @@ const STATUS = at('status');
 const CLEARED_DATE = at('cleared_date');
 const CREATED_AT = at('created_at');
 
+/** Where the check's id sits in a row read as an array. */
+export const CHECK_ID_INDEX = ID;
+
 /**
  * toCheck of a row read as an array of values (Queryable.allValues), CHECK_COLUMNS first: the
  * same Check, built straight from the values without a row object in between.
