@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { DEFAULT_POOL, type PoolConfig } from '../config.ts';
 import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
-import { ForeignKeyViolation, inSavepoint, joinedTo, LockTimeout, UniqueViolation } from './db.ts';
+import { ForeignKeyViolation, inSavepoint, joinedTo, LockTimeout, UniqueViolation, valuesOf } from './db.ts';
 import { KEYS_CHANNEL } from './dialect.ts';
 import { type StorageState, StorageRoom } from './storage-room.ts';
 import { asUnavailable, isTransientDatabaseError } from './transient.ts';
@@ -86,13 +86,18 @@ const CLOSE_WAIT_MS = 5_000;
 const NO_QUERY_TIMEOUT = 2_147_483_647;
 
 function queryable(client: pg.Pool | pg.PoolClient, unbounded = false): Queryable {
-  const query = async <T>(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult<T & pg.QueryResultRow>> => {
+  const query = async <T>(
+    sql: string,
+    params: readonly SqlValue[],
+    asArrays = false,
+  ): Promise<pg.QueryResult<T & pg.QueryResultRow>> => {
     const { name, text } = compile(sql);
     try {
       return await client.query<T & pg.QueryResultRow>({
         name,
         text,
         values: params as SqlValue[],
+        ...(asArrays ? { rowMode: 'array' } : {}),
         ...(unbounded ? { query_timeout: NO_QUERY_TIMEOUT } : {}),
       });
     } catch (error) {
@@ -102,6 +107,8 @@ function queryable(client: pg.Pool | pg.PoolClient, unbounded = false): Queryabl
   return {
     dialect: 'postgres',
     all: async <T>(sql: string, params: readonly SqlValue[] = []) => (await query<T>(sql, params)).rows,
+    allValues: async (sql: string, params: readonly SqlValue[] = []) =>
+      (await query<SqlValue[]>(sql, params, true)).rows as unknown as SqlValue[][],
     get: async <T>(sql: string, params: readonly SqlValue[] = []) => (await query<T>(sql, params)).rows[0],
     run: async (sql: string, params: readonly SqlValue[] = []) =>
       (await query<Record<string, unknown>>(sql, params)).rowCount ?? 0,
@@ -183,6 +190,10 @@ export class PostgresDb implements Db {
 
   all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
     return this.target().all<T>(sql, params);
+  }
+
+  allValues(sql: string, params: readonly SqlValue[] = []): Promise<SqlValue[][]> {
+    return valuesOf(this.target(), sql, params);
   }
 
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {

@@ -87,6 +87,8 @@ export class SqliteDb implements Db {
   readonly dialect = 'sqlite' as const;
   private readonly db: BetterSqlite3.Database;
   private readonly statements = new Map<string, Statement>();
+  /** The same texts prepared apart in raw mode (rows as arrays), for allValues. */
+  private readonly valueStatements = new Map<string, Statement>();
   private txTail: Promise<void> = Promise.resolve();
   private openTx: Promise<void> | null = null;
   private dataVersion: number;
@@ -135,6 +137,7 @@ export class SqliteDb implements Db {
       dialect: 'sqlite',
       all: async <T>(sql: string, params: readonly SqlValue[] = []) =>
         this.exec(() => this.prepare(sql).all(...params) as T[]),
+      allValues: async (sql: string, params: readonly SqlValue[] = []) => this.valuesNow(sql, params),
       get: async <T>(sql: string, params: readonly SqlValue[] = []) =>
         this.exec(() => this.prepare(sql).get(...params) as T | undefined),
       run: async (sql: string, params: readonly SqlValue[] = []) =>
@@ -157,6 +160,21 @@ export class SqliteDb implements Db {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** exec of a raw statement's rows, without a closure: this is the hottest read's path. */
+  private valuesNow(sql: string, params: readonly SqlValue[]): SqlValue[][] {
+    try {
+      let statement = this.valueStatements.get(sql);
+      if (statement === undefined) {
+        statement = this.db.prepare(sql).raw(true);
+        this.valueStatements.set(sql, statement);
+      }
+      return statement.all(...params) as SqlValue[][];
+    } catch (error) {
+      this.room.noteError(error);
+      throw translateError(error);
+    }
   }
 
   private exec<T>(fn: () => T): T {
@@ -190,6 +208,11 @@ export class SqliteDb implements Db {
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     if (this.mustWait()) await this.idle();
     return this.direct.all<T>(sql, params);
+  }
+
+  async allValues(sql: string, params: readonly SqlValue[] = []): Promise<SqlValue[][]> {
+    if (this.mustWait()) await this.idle();
+    return this.valuesNow(sql, params);
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {

@@ -35,7 +35,7 @@ describe.each(dialects())('reading one check (%s)', (dialect) => {
     const db = new Proxy(base.db, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver);
-        if (prop !== 'all' && prop !== 'get' && prop !== 'run')
+        if (prop !== 'all' && prop !== 'allValues' && prop !== 'get' && prop !== 'run')
           return typeof value === 'function' ? value.bind(target) : value;
         return (...args: unknown[]) => {
           n += 1;

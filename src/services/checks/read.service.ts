@@ -5,6 +5,7 @@
 // approvals, one more for a check ever queued for mail.
 import { type CheckApproval, NOT_REQUIRED } from '../../domain/approvals/policy.ts';
 import type { Check } from '../../domain/check.ts';
+import { MAILING_QUEUED_STATEMENT } from '../../domain/mailing.ts';
 import type { Owner } from '../../domain/owner.ts';
 import { notFound } from '../../errors.ts';
 import { approvalsOfVersion } from '../../store/approvals/approvals.repository.ts';
@@ -20,8 +21,7 @@ export interface CheckRead {
 }
 
 /** The approval a rule stands for, with the approvals of its current version. */
-async function approvalOf(q: Queryable, checkId: string, rule: ReadRule | null): Promise<CheckApproval> {
-  if (rule === null) return NOT_REQUIRED;
+async function approvalOf(q: Queryable, checkId: string, rule: ReadRule): Promise<CheckApproval> {
   const approvals = await approvalsOfVersion(q, checkId, rule.version);
   return {
     status: rule.state === 'approved' ? 'approved' : rule.state === 'rejected' ? 'rejected' : 'pending',
@@ -37,7 +37,10 @@ export async function readCheck(ctx: ServiceContext, owner: Owner, id: string): 
   const found = await findCheckToRead(ctx.db, owner, id);
   if (found === undefined) throw notFound('Check');
   const { check, rule } = found;
-  const approval = await approvalOf(ctx.db, check.id, rule);
-  const mailing = (await mailingsOfChecks(ctx, owner, [check])).get(check.id);
+  // Most checks have neither an approval rule nor a mailing: nothing is called (and no promise
+  // made and awaited) for what the check has not got, on the hottest read.
+  const approval = rule === null ? NOT_REQUIRED : await approvalOf(ctx.db, check.id, rule);
+  const queued = check.statements.some((s) => s.status === MAILING_QUEUED_STATEMENT);
+  const mailing = queued ? (await mailingsOfChecks(ctx, owner, [check])).get(check.id) : undefined;
   return { check, approval, mailing };
 }

@@ -6,7 +6,9 @@ import type { Check, CheckStatement, NewCheck } from '../../domain/check.ts';
 import type { Owner } from '../../domain/owner.ts';
 import { addToCount } from './counts.repository.ts';
 import {
+  CHECK_COLUMN_COUNT,
   CHECK_COLUMNS,
+  CHECK_ID_INDEX,
   CHECK_FROM,
   CHECK_STATEMENTS,
   CHECKS,
@@ -15,8 +17,9 @@ import {
   searchText,
   statementsFor,
   toCheck,
+  toCheckFromValues,
 } from './rows.ts';
-import type { Queryable } from '../db.ts';
+import { type Queryable, type SqlValue, valuesOf } from '../db.ts';
 import { owned } from '../owned-queries.ts';
 import { inList, joinSql, raw, Sql, sql } from '../sql.ts';
 import { insertRows } from '../table.ts';
@@ -116,16 +119,20 @@ export async function insertStatements(
   );
 }
 
-/** A row of findCheck's query: the check's columns and one statement (none: nulls). */
-type CheckStatementRow = CheckRow & { st_status: string | null; st_at: number | null };
+/** Where findCheck's statement columns sit in its rows (read as arrays), after the check's own. */
+const ST_STATUS = CHECK_COLUMN_COUNT;
+const ST_AT = CHECK_COLUMN_COUNT + 1;
 
 /** The check of the first row with the statements of all of them, oldest first. */
-function checkOfRows(rows: readonly CheckStatementRow[]): Check | undefined {
-  const [first] = rows;
+function checkOfRows(rows: readonly (readonly SqlValue[])[]): Check | undefined {
+  const first = rows[0];
   if (first === undefined) return undefined;
   const statements: CheckStatement[] = [];
-  for (const r of rows) if (r.st_status !== null) statements.push({ status: r.st_status, at: Number(r.st_at) });
-  return toCheck(first, statements);
+  for (const r of rows) {
+    const status = r[ST_STATUS];
+    if (status !== null && status !== undefined) statements.push({ status: status as string, at: Number(r[ST_AT]) });
+  }
+  return toCheckFromValues(first, statements);
 }
 
 /**
@@ -137,7 +144,7 @@ export async function findCheck(q: Queryable, owner: Owner, id: string): Promise
   const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at ${CHECK_FROM}
      LEFT JOIN check_statements s ON s.check_id = c.id
      WHERE c.id = ${id} AND ${owned(owner, { alias: 'c' })} ORDER BY s.id`;
-  return checkOfRows(await q.all<CheckStatementRow>(s.text, s.params));
+  return checkOfRows(await valuesOf(q, s.text, s.params));
 }
 
 /** The approval rule of a check as its read shows it (check_approval_rules, migration 031). */
@@ -150,14 +157,8 @@ export interface ReadRule {
   reason: string | null;
 }
 
-type ReadRow = CheckStatementRow & {
-  r_state: string | null;
-  r_required: number | null;
-  r_version: number | null;
-  r_rejected_by_label: string | null;
-  r_rejected_at: number | null;
-  r_reason: string | null;
-};
+/** Where findCheckToRead's rule columns (RULE_COLUMNS) sit in its rows, after the statement's. */
+const RULE = CHECK_COLUMN_COUNT + 2;
 
 /**
  * What GET /checks/{id} reads, in one statement: findCheck's check and statements, and the
@@ -176,20 +177,22 @@ export async function findCheckToRead(
      LEFT JOIN check_statements s ON s.check_id = c.id
      LEFT JOIN check_approval_rules r ON r.check_id = c.id
      WHERE c.id = ${id} AND ${owned(owner, { alias: 'c' })} ORDER BY s.id`;
-  const rows = await q.all<ReadRow>(s.text, s.params);
+  const rows = await valuesOf(q, s.text, s.params);
   const check = checkOfRows(rows);
   const first = rows[0];
   if (check === undefined || first === undefined) return undefined;
+  const state = first[RULE];
+  const rejectedAt = first[RULE + 4];
   const rule: ReadRule | null =
-    first.r_state === null
+    state === null || state === undefined
       ? null
       : {
-          state: first.r_state,
-          required: Number(first.r_required),
-          version: Number(first.r_version),
-          rejectedByLabel: first.r_rejected_by_label,
-          rejectedAt: first.r_rejected_at === null ? null : Number(first.r_rejected_at),
-          reason: first.r_reason,
+          state: state as string,
+          required: Number(first[RULE + 1]),
+          version: Number(first[RULE + 2]),
+          rejectedByLabel: first[RULE + 3] as string | null,
+          rejectedAt: rejectedAt === null ? null : Number(rejectedAt),
+          reason: first[RULE + 5] as string | null,
         };
   return { check, rule };
 }
@@ -215,9 +218,11 @@ export async function findChecks(q: Queryable, owner: Owner, ids: readonly strin
 export async function checksInListOrder(q: Queryable, ids: readonly string[]): Promise<Check[]> {
   if (ids.length === 0) return [];
   const s = sql`SELECT ${CHECK_COLUMNS} ${CHECK_FROM} WHERE c.id IN ${inList(ids)} ORDER BY c.created_at DESC, c.id DESC`;
-  const rows = await q.all<CheckRow>(s.text, s.params);
+  // Rows as arrays: a page is up to 100 rows of CHECK_COLUMNS, each an object the drivers build a
+  // property at a time (findCheck says why that costs).
+  const rows = await valuesOf(q, s.text, s.params);
   const statements = await statementsFor(q, ids);
-  return rows.map((row) => toCheck(row, statements.get(row.id) ?? []));
+  return rows.map((row) => toCheckFromValues(row, statements.get(row[CHECK_ID_INDEX] as string) ?? []));
 }
 
 /** Serial numbers already used on these bank accounts, among `serials`. */

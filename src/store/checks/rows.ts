@@ -2,7 +2,7 @@
 // for writes, one SELECT for reads, and the mapping from a row to a Check. Shared by the check
 // repositories (checks.repository.ts: rows by id and writes; pages.repository.ts: list pages).
 import type { Check, CheckStatement, NewCheck } from '../../domain/check.ts';
-import type { Queryable } from '../db.ts';
+import type { Queryable, SqlValue } from '../db.ts';
 import { inList, raw, sql } from '../sql.ts';
 import { columnList, defineTable } from '../table.ts';
 
@@ -111,10 +111,85 @@ export function toCheck(row: CheckRow, statements: CheckStatement[]): Check {
   };
 }
 
+/** The columns of the table a read leaves out: the owner is the caller's, the search text is for searching. */
+const NOT_READ: readonly (keyof ChecksRow)[] = ['account_id', 'env', 'search_text'];
+
 // What a read selects: the row's own columns (from the one table definition) and the joined names.
 export const CHECK_COLUMNS = raw(
-  `${columnList(CHECKS, { alias: 'c', except: ['account_id', 'env', 'search_text'] })}, b.name AS bank_account_name, p.name AS payee_name`,
+  `${columnList(CHECKS, { alias: 'c', except: NOT_READ })}, b.name AS bank_account_name, p.name AS payee_name`,
 );
+
+/** CHECK_COLUMNS' names, in its order: where each value sits in a row read as an array. */
+const READ_NAMES: readonly string[] = [
+  ...CHECKS.columns.filter((column) => !NOT_READ.includes(column)),
+  'bank_account_name',
+  'payee_name',
+];
+
+/** How many values CHECK_COLUMNS puts first in a row; a query's own columns follow them. */
+export const CHECK_COLUMN_COUNT = READ_NAMES.length;
+
+const at = (name: keyof CheckRow): number => READ_NAMES.indexOf(name);
+const ID = at('id');
+const BANK_ACCOUNT_ID = at('bank_account_id');
+const BANK_ACCOUNT_NAME = at('bank_account_name');
+const PAYEE_ID = at('payee_id');
+const PAYEE_NAME = at('payee_name');
+const CATEGORY_ID = at('category_id');
+const VOUCHER_ID = at('voucher_id');
+const SERIAL_NUMBER = at('serial_number');
+const ISSUE_DATE = at('issue_date');
+const AMOUNT_CENTS = at('amount_cents');
+const MEMO = at('memo');
+const NOTE = at('note');
+const ACCOUNT_NUMBER = at('account_number');
+const INVOICE_NUMBER = at('invoice_number');
+const REFERENCE_ID = at('reference_id');
+const NO_SIGN = at('no_sign');
+const NO_AMOUNT = at('no_amount');
+const NO_DATE = at('no_date');
+const NO_PAYEE = at('no_payee');
+const CUSTOM_ELEMENTS = at('custom_elements');
+const STATUS = at('status');
+const CLEARED_DATE = at('cleared_date');
+const CREATED_AT = at('created_at');
+
+/** Where the check's id sits in a row read as an array. */
+export const CHECK_ID_INDEX = ID;
+
+/**
+ * toCheck of a row read as an array of values (Queryable.allValues), CHECK_COLUMNS first: the
+ * same Check, built straight from the values without a row object in between.
+ */
+export function toCheckFromValues(v: readonly SqlValue[], statements: CheckStatement[]): Check {
+  const amountCents = v[AMOUNT_CENTS];
+  return {
+    id: v[ID] as string,
+    bankAccountId: v[BANK_ACCOUNT_ID] as string,
+    bankAccountName: v[BANK_ACCOUNT_NAME] as string,
+    payeeId: v[PAYEE_ID] as string | null,
+    payeeName: v[PAYEE_NAME] as string | null,
+    categoryId: v[CATEGORY_ID] as string | null,
+    voucherId: v[VOUCHER_ID] as string | null,
+    serialNumber: v[SERIAL_NUMBER] as string,
+    issueDate: v[ISSUE_DATE] as string,
+    amountCents: amountCents === null ? null : Number(amountCents),
+    memo: v[MEMO] as string | null,
+    note: v[NOTE] as string | null,
+    accountNumber: v[ACCOUNT_NUMBER] as string | null,
+    invoiceNumber: v[INVOICE_NUMBER] as string | null,
+    referenceId: v[REFERENCE_ID] as string | null,
+    noSign: v[NO_SIGN] === 1,
+    noAmount: v[NO_AMOUNT] === 1,
+    noDate: v[NO_DATE] === 1,
+    noPayee: v[NO_PAYEE] === 1,
+    customElements: JSON.parse(v[CUSTOM_ELEMENTS] as string) as Record<string, string>,
+    status: Number(v[STATUS]),
+    clearedDate: v[CLEARED_DATE] as string | null,
+    createdAt: Number(v[CREATED_AT]),
+    statements,
+  };
+}
 export const CHECK_FROM = raw(
   'FROM checks c JOIN bank_accounts b ON b.id = c.bank_account_id LEFT JOIN payees p ON p.id = c.payee_id',
 );
