@@ -34,8 +34,12 @@ export interface GetDetails {
   findCheck: CallTiming;
   /** What GET /checks/{id} reads for a check without approval or mailing (findCheckToRead). */
   findCheckToRead: CallTiming;
-  /** SQLite only: the same SQL as findCheck on a prepared statement of the driver's own, no layer of ours. */
+  /**
+   * SQLite only: the same SQL as findCheck on a prepared statement of the driver's own, no layer of
+   * ours, its rows as arrays (as findCheck reads them) and, for comparison, as objects.
+   */
   driverStatement: CallTiming | null;
+  driverStatementObjects: CallTiming | null;
   ratio: number;
   bareFastifyRatio: number;
   /**
@@ -89,10 +93,10 @@ function describeCalls(t: CallTiming): string {
 }
 
 /** findCheck's SQL on a prepared statement of a connection of its own: what the driver alone costs. */
-async function timeDriverStatement(file: string, owner: { accountId: string; env: string }, id: string) {
+async function timeDriverStatement(file: string, owner: { accountId: string; env: string }, id: string, raw: boolean) {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const statement = db.prepare(FIND_CHECK);
+    const statement = db.prepare(FIND_CHECK).raw(raw);
     return await timeCalls(async () => statement.all(id, owner.accountId, owner.env), {
       callsPerRound: 20_000,
       rounds: 5,
@@ -211,7 +215,9 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
   const rounds = { callsPerRound, rounds: 5 };
   const found = await timeCalls(() => findCheck(ctx.database.db, owner, checkId), rounds);
   const toRead = await timeCalls(() => findCheckToRead(ctx.database.db, owner, checkId), rounds);
-  const driverStatement = config.kind === 'sqlite' ? await timeDriverStatement(config.url, owner, checkId) : null;
+  const driverStatement = config.kind === 'sqlite' ? await timeDriverStatement(config.url, owner, checkId, true) : null;
+  const driverStatementObjects =
+    config.kind === 'sqlite' ? await timeDriverStatement(config.url, owner, checkId, false) : null;
   const ratio = real.reqPerSec / raw.reqPerSec;
   const bareRatio = real.reqPerSec / bare.reqPerSec;
   const rawCpu = cpuRatio(raw, real);
@@ -239,6 +245,7 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
       findCheck: found,
       findCheckToRead: toRead,
       driverStatement,
+      driverStatementObjects,
       ratio,
       bareFastifyRatio: bareRatio,
       cpuRatio: rawCpu,
@@ -276,7 +283,7 @@ export async function runGet(ctx: ScenarioContext): Promise<ScenarioOutcome<GetD
       },
       bounded(
         'findCheck in-process (CPU µs/call)',
-        `${describeCalls(found)}${driverStatement === null ? '' : `; the driver's own statement of the same SQL: ${describeCalls(driverStatement)}`}`,
+        `${describeCalls(found)}${driverStatement === null ? '' : `; the driver's own statement of the same SQL, rows as arrays like findCheck's: ${describeCalls(driverStatement)}`}${driverStatementObjects === null ? '' : ` (rows as objects: ${fmt(driverStatementObjects.cpuUsPerCall, 1)} µs CPU)`}`,
         found.cpuUsPerCall,
         TARGETS.findCheckUs[ctx.dialect],
         'max',
