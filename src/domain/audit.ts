@@ -1,7 +1,7 @@
 // The audit trail's records (docs/audit.md): who did what, from where, with the fields changed.
 // Each record carries the hash of its company's previous record, so a record changed or removed
 // by hand no longer fits the chain and `checkwriter audit verify` names it.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Actor } from './actor.ts';
 import { actorLabel } from './actor.ts';
 import { maskAccountNumber } from './account-number.ts';
@@ -101,8 +101,10 @@ export function canonicalForm(record: Omit<AuditRecord, 'hash'>): string {
   ]);
 }
 
+// The one-shot hash (a string is hashed as its UTF-8 bytes, as update(text, 'utf8') did): half the
+// CPU of a Hash object per record, and a 500-check batch writes 500 records.
 export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
-  return createHash('sha256').update(canonicalForm(record), 'utf8').digest('hex');
+  return hash('sha256', canonicalForm(record), 'hex');
 }
 
 // Field names whose values never enter the trail: the change is recorded, the value is not.

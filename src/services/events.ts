@@ -10,16 +10,28 @@ import type { Queryable } from '../store/db.ts';
 import * as events from '../store/events.repository.ts';
 import type { EventType } from '../domain/event-types.ts';
 
+type EventFields = Pick<Check, 'id' | 'serialNumber' | 'amountCents' | 'referenceId' | 'bankAccountId' | 'payeeId'>;
+
 /** The check as events describe it. */
-export function checkEventData(
-  check: Pick<Check, 'id' | 'serialNumber' | 'amountCents' | 'status' | 'referenceId' | 'bankAccountId' | 'payeeId'>,
-): Record<string, unknown> {
+export function checkEventData(check: EventFields & Pick<Check, 'status'>): Record<string, unknown> {
+  return eventData(check, check.status);
+}
+
+/**
+ * A check just written (status new) as events describe it: the same object as
+ * `checkEventData({ ...check, status: 0 })` without a copy of the whole check (500 in a batch).
+ */
+export function newCheckEventData(check: EventFields): Record<string, unknown> {
+  return eventData(check, 0);
+}
+
+function eventData(check: EventFields, status: number): Record<string, unknown> {
   return {
     checkId: check.id,
     serialNumber: check.serialNumber,
     amount: check.amountCents === null ? null : centsToNumber(check.amountCents),
-    status: check.status,
-    statusDescription: statusDescription(check.status),
+    status,
+    statusDescription: statusDescription(status),
     referenceId: check.referenceId,
     bankAccountId: check.bankAccountId,
     payeeId: check.payeeId,

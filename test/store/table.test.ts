@@ -71,6 +71,34 @@ describe.each(dialects())('insertRows (%s)', (dialect) => {
     expect(new Set(statements).size).toBe(4);
   });
 
+  it('writes a 517-row batch (a full 500-check batch and then some) as 2×250 + 3×5 + 2×1', async () => {
+    const statements: string[] = [];
+    const recording = (tx: Queryable): Queryable => ({
+      dialect: tx.dialect,
+      all: (sql, params) => tx.all(sql, params),
+      get: (sql, params) => tx.get(sql, params),
+      run: (sql: string, params?: readonly SqlValue[]) => {
+        statements.push(sql);
+        return tx.run(sql, params);
+      },
+    });
+    const rows: CategoriesRow[] = Array.from({ length: 517 }, (_, i) => ({
+      id: `cat_large_${String(i).padStart(3, '0')}`,
+      account_id: accountId,
+      env: 'test',
+      name: `Large ${i}`,
+      type: 'expense',
+      created_at: 1_700_000_000_000 + i,
+    }));
+    await database.db.transaction((tx) => insertRows(recording(tx), CATEGORIES, rows));
+    const back = await database.db.all<CategoriesRow>(
+      "SELECT id, account_id, env, name, type, created_at FROM categories WHERE id LIKE 'cat_large_%' ORDER BY id",
+    );
+    expect(back.map((r) => ({ ...r, created_at: Number(r.created_at) }))).toEqual(rows);
+    expect(statements).toHaveLength(7);
+    expect(new Set(statements).size).toBe(3);
+  });
+
   it('writes nothing for an empty batch', async () => {
     const before = await database.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM categories');
     await insertRows(database.db, CATEGORIES, []);

@@ -20,7 +20,7 @@ import * as checks from '../../store/checks/checks.repository.ts';
 import type { Queryable } from '../../store/db.ts';
 import { principalIn, recordFor } from '../audit.service.ts';
 import type { ServiceContext } from '../context.ts';
-import { checkEventData, emit } from '../events.ts';
+import { checkEventData, emit, newCheckEventData } from '../events.ts';
 import * as payeeStore from '../../store/payees.repository.ts';
 import { newsOf, tellApprovers } from './approval-news.service.ts';
 
@@ -124,11 +124,13 @@ export async function holdNewChecks(
     if (required > 0) rows.push(ruleRow(owner, check.id, required, creator, now));
   }
   await store.insertRules(tx, rows);
-  const held = written.filter((c) => rows.some((r) => r.check_id === c.id));
+  // A set, not rows.some per check: a 500-check batch under a policy would compare 250,000 pairs.
+  const heldIds = new Set(rows.map((r) => r.check_id));
+  const held = written.filter((c) => heldIds.has(c.id));
   await emit(
     tx,
     owner,
-    held.map((c) => ({ type: 'check.approval_required' as const, data: checkEventData({ ...c, status: 0 }) })),
+    held.map((c) => ({ type: 'check.approval_required' as const, data: newCheckEventData(c) })),
     now,
   );
   const payees = await payeeStore.findPayees(tx, owner, [

@@ -17,7 +17,7 @@ import type { ServiceContext } from '../context.ts';
 import { cents } from './amount-rules.ts';
 import { yieldToLoop } from '../yield-to-loop.ts';
 import { emptyToNull, rules } from '../validation.ts';
-import { checkEventData, emit } from '../events.ts';
+import { emit, newCheckEventData } from '../events.ts';
 import type { CheckInput, VoucherInput } from '../../schemas/checks.ts';
 import { holdNewChecks } from '../approvals/approvals.service.ts';
 
@@ -298,7 +298,7 @@ async function verifyAndWrite(tx: Queryable, owner: Owner, prepared: Prepared[],
   await emit(
     tx,
     owner,
-    prepared.map((p) => ({ type: 'check.created' as const, data: checkEventData({ ...p.check, status: 0 }) })),
+    prepared.map((p) => ({ type: 'check.created' as const, data: newCheckEventData(p.check) })),
     now,
   );
   // A check the company's policy covers waits for its approvals before it can leave.
