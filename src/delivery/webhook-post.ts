@@ -5,8 +5,7 @@
 // address is checked once more when it connects. Redirects are not followed (a 3xx is an answer
 // like any other), and each delivery uses its own connection, so no pooled socket skips the check.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { nonPublicReason, refusedUrl } from '../domain/public-address.ts';
 
@@ -73,7 +72,13 @@ export function postWebhook(
     const why = refusedUrl(url);
     if (why !== null) return Promise.reject(new RefusedDestination(`${why}; ${SWITCH}`));
   }
-  const send = url.protocol === 'https:' ? https.request : http.request;
+  // Required at the first POST, not imported: on Node 22 and 24 an ES import of node:http reads every
+  // export, and one of them loads Node's bundled fetch library — about 35 ms of every start.
+  const load = createRequire(import.meta.url);
+  const send =
+    url.protocol === 'https:'
+      ? (load('node:https') as typeof import('node:https')).request
+      : (load('node:http') as typeof import('node:http')).request;
   return new Promise<number>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, status = 0): void => {

@@ -1,14 +1,18 @@
 // The one error handler: AppErrors map through their code, schema failures become the decided
 // 422 (or 400 when there is no JSON body at all), parser failures 400/413, and anything else a
 // 500 whose details stay in the log next to the request id.
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { loggableReason } from '../../domain/redact.ts';
 import { AppError, toWire, logUnavailable, type ErrorCode } from '../../errors.ts';
 import { describeValidationError } from '../validation.ts';
 import type { AddressLimiter } from './address-limiter.ts';
+
+// Through require, not `import`: on Node 22 and 24 an ES import of node:http reads every export of
+// the module, and one of them loads Node's bundled fetch library — about 35 ms of every start.
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 declare module 'fastify' {
   interface FastifyReply {
