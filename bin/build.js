@@ -5,10 +5,11 @@
 // Why a bundle: on Node 20 (no compile cache) a start spent most of its time finding, reading and
 // linking about a thousand small modules — our own ~380 and TypeBox's ~370 (the schemas' `Type`
 // builders) — before the first answer (docs/benchmarks.md, "Start-up: one bundle"). The bundle
-// holds our code and TypeBox in a few files; every other package stays an ordinary import from
-// node_modules (native code, files read beside their own modules, and CommonJS packages that read
-// __dirname would not survive being moved), and the dynamic imports of what starts on first use
-// (the server, the pool, PDF and mail) stay separate chunks, loaded only when asked for.
+// holds our code, TypeBox, Fastify and the other packages of BUNDLED_PACKAGES in a few files;
+// every other package stays an ordinary import from node_modules (native code, files read beside
+// their own modules, and packages that read __dirname would not survive being moved), and the
+// dynamic imports of what starts on first use (the server, the pool, PDF and mail) stay separate
+// chunks, loaded only when asked for.
 //
 // dist/ keeps the unbundled tree too: the worker threads load their modules from it
 // (heavy-work/thread.js, store/sqlite-checkpoint-thread.js), by paths that resolve the same from
@@ -20,8 +21,62 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { bundleDir, root } from './dist-state.js';
 
-/** Packages compiled into the bundle: many small ES modules, pure code, no files of their own. */
-const BUNDLED_PACKAGES = new Set(['typebox']);
+/**
+ * Packages compiled into the bundle: what every start loads, pure JavaScript that reads no file of
+ * its own (no __dirname, require.resolve or import.meta; checked by hand for each) and imports no
+ * CommonJS module dynamically — TypeBox's ~370 ES modules, Fastify and what it requires (semver
+ * alone is ~50 files), Ajv, the multipart and CSV parsers. Not @fastify/cookie: its
+ * `await import('cookie')` of a CommonJS module loses the named exports in a bundle's interop (every
+ * page that sets a cookie answered 500), and light-my-request requires its own copy of that module.
+ */
+const BUNDLED_PACKAGES = new Set([
+  'typebox',
+  'fastify',
+  'avvio',
+  'find-my-way',
+  'semver',
+  'abstract-logging',
+  'process-warning',
+  'rfdc',
+  'reusify',
+  'fastq',
+  'toad-cache',
+  'secure-json-parse',
+  'fast-querystring',
+  'fast-decode-uri-component',
+  'ret',
+  'safe-regex2',
+  'ipaddr.js',
+  'fastify-plugin',
+  '@fastify/error',
+  '@fastify/proxy-addr',
+  '@fastify/forwarded',
+  '@fastify/deepmerge',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  '@fastify/merge-json-schemas',
+  'json-schema-ref-resolver',
+  'dequal',
+  'fast-json-stringify',
+  'ajv',
+  'ajv-formats',
+  'fast-uri',
+  'json-schema-traverse',
+  'fast-deep-equal',
+  '@fastify/multipart',
+  '@fastify/busboy',
+  'csv-parse',
+  'otpauth',
+]);
+
+/** Which file `specifier` means to a module at `from` (null: not found by require's rules). */
+function foundFrom(from, specifier) {
+  try {
+    return createRequire(from).resolve(specifier);
+  } catch {
+    return null;
+  }
+}
 
 function packageName(specifier) {
   const parts = specifier.split('/');
@@ -55,6 +110,13 @@ export async function bundle() {
         if (BUNDLED_PACKAGES.has(name)) return undefined;
         if (!known.has(name) && !args.importer.includes('node_modules'))
           return { errors: [{ text: `${args.path} is not a dependency in package.json` }] };
+        // Left as an import, it is found from dist/bundle/ at run time: that must be the copy the
+        // bundled package would have found from its own folder (not a nested other version).
+        if (
+          args.importer.includes('node_modules') &&
+          foundFrom(args.importer, args.path) !== foundFrom(root, args.path)
+        )
+          return { errors: [{ text: `${args.path} from ${args.importer} is a nested copy: bundle it too` }] };
         return { external: true };
       });
     },
@@ -70,6 +132,11 @@ export async function bundle() {
     target: 'node20',
     plugins: [externals],
     logLevel: 'warning',
+    // Bundled CommonJS that requires a package left outside calls `require`, which an ES module has
+    // not: the banner gives each output file one.
+    banner: {
+      js: "import { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);",
+    },
   });
   return 0;
 }
