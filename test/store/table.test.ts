@@ -29,6 +29,19 @@ const CATEGORIES = defineTable<CategoriesRow>()('categories', [
 // @ts-expect-error: 'created_at' is missing
 defineTable<CategoriesRow>()('categories', ['id', 'account_id', 'env', 'name', 'type']);
 
+/** The transaction's own connection, with every statement it runs written down in `statements`. */
+function recordingInto(statements: string[]): (tx: Queryable) => Queryable {
+  return (tx) => ({
+    dialect: tx.dialect,
+    all: (sql, params) => tx.all(sql, params),
+    get: (sql, params) => tx.get(sql, params),
+    run: (sql: string, params?: readonly SqlValue[]) => {
+      statements.push(sql);
+      return tx.run(sql, params);
+    },
+  });
+}
+
 describe.each(dialects())('insertRows (%s)', (dialect) => {
   let database: TestDatabase;
   let accountId = '';
@@ -43,16 +56,7 @@ describe.each(dialects())('insertRows (%s)', (dialect) => {
 
   it('writes every row of a 137-row batch, each column in its place, in at most 4 statement shapes', async () => {
     const statements: string[] = [];
-    // The transaction's own connection, with every statement it runs written down.
-    const recording = (tx: Queryable): Queryable => ({
-      dialect: tx.dialect,
-      all: (sql, params) => tx.all(sql, params),
-      get: (sql, params) => tx.get(sql, params),
-      run: (sql: string, params?: readonly SqlValue[]) => {
-        statements.push(sql);
-        return tx.run(sql, params);
-      },
-    });
+    const recording = recordingInto(statements);
     const rows: CategoriesRow[] = Array.from({ length: 137 }, (_, i) => ({
       id: `cat_table_${String(i).padStart(3, '0')}`,
       account_id: accountId,
@@ -73,15 +77,7 @@ describe.each(dialects())('insertRows (%s)', (dialect) => {
 
   it('writes a 517-row batch (a full 500-check batch and then some) as 2×250 + 3×5 + 2×1', async () => {
     const statements: string[] = [];
-    const recording = (tx: Queryable): Queryable => ({
-      dialect: tx.dialect,
-      all: (sql, params) => tx.all(sql, params),
-      get: (sql, params) => tx.get(sql, params),
-      run: (sql: string, params?: readonly SqlValue[]) => {
-        statements.push(sql);
-        return tx.run(sql, params);
-      },
-    });
+    const recording = recordingInto(statements);
     const rows: CategoriesRow[] = Array.from({ length: 517 }, (_, i) => ({
       id: `cat_large_${String(i).padStart(3, '0')}`,
       account_id: accountId,

@@ -63,8 +63,8 @@ const EDITED = [
 ] as const satisfies readonly (keyof ChecksRow)[];
 const EDIT_SET = EDITED.map((column) => `${column} = ?`).join(', ');
 
-/** The edited columns of a check as stored (an insert writes them too). */
-function editedColumns(c: CheckChanges, serialNumber: string): Pick<ChecksRow, (typeof EDITED)[number]> {
+/** The edited columns of a check as stored (an insert writes them too), `search` its search text. */
+function editedColumns(c: CheckChanges, search: string): Pick<ChecksRow, (typeof EDITED)[number]> {
   return {
     payee_id: c.payeeId,
     category_id: c.categoryId,
@@ -80,40 +80,25 @@ function editedColumns(c: CheckChanges, serialNumber: string): Pick<ChecksRow, (
     no_date: c.noDate ? 1 : 0,
     no_payee: c.noPayee ? 1 : 0,
     custom_elements: JSON.stringify(c.customElements),
-    search_text: searchText({ ...c, serialNumber }),
+    search_text: search,
   };
 }
 
-// One literal, not `{ ...editedColumns(c), id, ... }`: a spread followed by more properties makes
-// V8 build each row the slow way (13 µs a row against 0.2 µs, measured), and a 500-check batch
-// builds 500 of them. The columns are the ones editedColumns writes, plus the insert's own.
+// The edited columns, then the insert's own set one by one: `{ ...editedColumns(c), id, ... }`
+// makes V8 build each row the slow way (15 µs a row against 0.15 µs, measured), and a 500-check
+// batch builds 500 of them.
 function checkRow(owner: Owner, c: NewCheck): ChecksRow {
-  return {
-    id: c.id,
-    account_id: owner.accountId,
-    env: owner.env,
-    bank_account_id: c.bankAccountId,
-    voucher_id: c.voucherId,
-    serial_number: c.serialNumber,
-    status: 0,
-    created_at: c.createdAt,
-    cleared_date: null,
-    payee_id: c.payeeId,
-    category_id: c.categoryId,
-    issue_date: c.issueDate,
-    amount_cents: c.amountCents,
-    memo: c.memo,
-    note: c.note,
-    account_number: c.accountNumber,
-    invoice_number: c.invoiceNumber,
-    reference_id: c.referenceId,
-    no_sign: c.noSign ? 1 : 0,
-    no_amount: c.noAmount ? 1 : 0,
-    no_date: c.noDate ? 1 : 0,
-    no_payee: c.noPayee ? 1 : 0,
-    custom_elements: JSON.stringify(c.customElements),
-    search_text: searchText(c),
-  };
+  const row = editedColumns(c, searchText(c)) as ChecksRow;
+  row.id = c.id;
+  row.account_id = owner.accountId;
+  row.env = owner.env;
+  row.bank_account_id = c.bankAccountId;
+  row.voucher_id = c.voucherId;
+  row.serial_number = c.serialNumber;
+  row.status = 0;
+  row.created_at = c.createdAt;
+  row.cleared_date = null;
+  return row;
 }
 
 export async function insertChecks(q: Queryable, owner: Owner, checks: readonly NewCheck[]): Promise<void> {
@@ -344,7 +329,7 @@ export async function updateCheck(
   serialNumber: string,
   c: CheckChanges,
 ): Promise<number> {
-  const values = editedColumns(c, serialNumber);
+  const values = editedColumns(c, searchText({ ...c, serialNumber }));
   const set = new Sql(
     EDIT_SET,
     EDITED.map((column) => values[column]),
