@@ -1,8 +1,9 @@
 // Real processes: the `checkwriter` command as a user runs it, for tests that need more than one
 // process (concurrency across servers, the CLI revoking a key of a running server, signals).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: bin/ is plain JavaScript without declarations
+import { compiled, distIsCurrent } from '../../bin/dist-state.js';
 import { freshDatabaseConfig, type TestDialect } from './databases.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/checkwriter.js', import.meta.url));
@@ -10,8 +11,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * How a server process runs: `bin` as a user runs it (bin/checkwriter.js picks dist/ when it is
- * up to date, else the sources), or forced: `dist` the compiled JavaScript, `sources` the
- * TypeScript through tsx.
+ * up to date, else the sources), or forced: `dist` the compiled JavaScript (the bundle, as
+ * bin/checkwriter.js runs it), `sources` the TypeScript through tsx.
  */
 export type ServerEntry = 'bin' | 'dist' | 'sources';
 
@@ -23,25 +24,14 @@ function entryArgs(entry: ServerEntry): string[] {
     case 'bin':
       return [BIN];
     case 'dist':
-      return [`${ROOT}dist/cli/main.js`];
+      return [compiled as string];
     case 'sources':
       return ['--import', 'tsx', `${ROOT}src/cli/main.ts`];
   }
 }
 
 /** Whether dist/ holds a build at least as new as every source file (what bin/checkwriter.js checks). */
-export function distIsCurrent(): boolean {
-  let built: number;
-  try {
-    built = statSync(`${ROOT}dist/cli/main.js`).mtimeMs;
-  } catch {
-    return false;
-  }
-  for (const entry of readdirSync(`${ROOT}src`, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && statSync(`${entry.parentPath}/${entry.name}`).mtimeMs > built) return false;
-  }
-  return true;
-}
+export { distIsCurrent };
 
 // Every process a test starts dies with the test process, even when the test timed out before
 // its own clean-up: an orphaned server or worker would slow every later test on the machine.
