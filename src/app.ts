@@ -2,20 +2,14 @@
 // listening: tests drive it through inject or a port, server.ts listens. The only place where
 // real implementations meet.
 import { randomUUID } from 'node:crypto';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { REDACTED, redactUrl } from './domain/redact.ts';
+import { HEADER_PATHS, OneLinePerRequest } from './http/access-line.ts';
 import { logDestination } from './log-stream.ts';
-import pino from 'pino';
 import type { Db } from './store/db.ts';
 import type { ApiKeys } from './services/api-key.service.ts';
 import type { ServiceContext } from './services/context.ts';
@@ -68,62 +62,6 @@ export interface AppDeps {
    */
   heavyWork?: HeavyWork;
 }
-
-/**
- * One log line per request, written when it ends, instead of Fastify's two, and no per-request
- * child logger: both cost time on every request. Errors are logged where they are handled
- * (errors.ts).
- *
- * The line's fields are built here, once and flat, from a fixed list, and written through a logger
- * of its own whose `req` and `res` serializers take them as they are: the server logger's
- * serializer (which reads the request's getters) and the redact paths under `req` and `res` (a
- * walk and a generic JSON.stringify of each object) were most of what a line cost beyond pino's
- * own work (4.85 µs a line before, 3.1 after: docs/benchmarks.md), and this line cannot hold a
- * header to censor. Every other line keeps both guards.
- */
-class OneLinePerRequest extends LogController {
-  #lines: FastifyBaseLogger | null = null;
-
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    // At LOG_LEVEL=warn nothing is built for a request that went well.
-    const threshold = pino.levels.values[request.log.level] ?? Number.POSITIVE_INFINITY;
-    if (threshold > (error ? LEVEL_ERROR : LEVEL_INFO)) return;
-    this.#lines ??= request.log.child({}, { serializers: BUILT, redact: { paths: HEADER_PATHS, censor: REDACTED } });
-    // A tenth of a millisecond is all the precision a request's time has (54.0, not 54.006998999).
-    const responseTime = Math.round(reply.elapsedTime * 10) / 10;
-    const req = {
-      method: request.method,
-      url: redactUrl(request.url),
-      hostname: hostnameOf(request.host),
-      remoteAddress: request.ip,
-      remotePort: request.socket?.remotePort,
-    };
-    const res = { statusCode: reply.statusCode };
-    if (error) this.#lines.error({ reqId: request.id, req, res, responseTime, err: error }, 'request errored');
-    else if (reply.refusal !== null)
-      this.#lines.info({ reqId: request.id, req, res, responseTime, reason: reply.refusal }, 'request completed');
-    else this.#lines.info({ reqId: request.id, req, res, responseTime }, 'request completed');
-  }
-}
-
-/** Fastify's request.hostname from its host, read once (its getter reads the host twice). */
-function hostnameOf(host: string): string {
-  if (host[0] === '[') return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.indexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
-}
-
-const LEVEL_INFO = pino.levels.values.info ?? 30;
-const LEVEL_ERROR = pino.levels.values.error ?? 50;
-
-/** The access line's `req` and `res`, built already: written as they are. */
-const asBuilt = (value: unknown): unknown => value;
-const BUILT = { req: asBuilt, res: asBuilt };
-
-/** Credential headers, censored should a line ever carry them (docs/security.md). */
-const HEADER_PATHS = ['headers.authorization', 'headers.cookie'];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 

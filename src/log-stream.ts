@@ -2,7 +2,8 @@
 // line, and that stays the format whenever the output is a file, a pipe or a log collector. A person
 // starting the server in a terminal gets readable lines instead — pino-pretty, the convention of
 // pino-based servers — with the request line shortened to what one looks for ("GET /x 200 3ms").
-// Redaction happens in pino before a line reaches either, so both carry no credential.
+// Redaction happens before a line reaches either (in pino; the access line is written from a fixed
+// list of fields, src/http/access-line.ts), so both carry no credential.
 //
 // JSON lines are written asynchronously (pino.destination with sync: false, i.e. sonic-boom): a
 // line starts a write at once (no delay on a quiet server), and the lines logged while that write
