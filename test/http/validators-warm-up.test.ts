@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compilePendingValidators } from '../../src/http/validation.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { turnCounter } from '../support/loop-turns.ts';
 
 describe.each(dialects())('route validators on %s', (dialect) => {
   // An app of its own for each attempt: a retry on the same app would find the validators compiled
@@ -22,16 +23,9 @@ describe.each(dialects())('route validators on %s', (dialect) => {
     t = await startTestApp(dialect);
     const client = await t.client('warm-up@example.com');
     const basics = await seedBasics(client);
-    let turns = 0;
-    let counting = true;
-    const count = (): void => {
-      if (!counting) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    setImmediate(count);
+    const counter = turnCounter();
     const warmed = await compilePendingValidators();
-    counting = false;
+    const turns = counter.stop();
     // Every route of the API has at least one validator; seedBasics compiled only a few.
     expect(warmed).toBeGreaterThan(50);
     expect(turns).toBeGreaterThanOrEqual(warmed);

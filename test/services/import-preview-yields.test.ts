@@ -9,6 +9,7 @@ import { InlineHeavyWork } from '../../src/heavy-work/inline.ts';
 import { previewImport } from '../../src/services/imports/preview.service.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { turnCounter } from '../support/loop-turns.ts';
 
 const ROWS = 10_000;
 
@@ -33,16 +34,9 @@ describe.each(dialects())('an import preview on %s', (dialect) => {
     const options = { kind: 'checks' as const, csv: checkDetailCsv(ROWS), bankAccountId, createPayees: true };
     // Once first, so that loading the reading task's modules is not counted.
     await previewImport(ctx, principal, { ...options, csv: checkDetailCsv(2) });
-    let turns = 0;
-    let counting = true;
-    const count = (): void => {
-      if (!counting) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    setImmediate(count);
+    const counter = turnCounter();
     const preview = await previewImport(ctx, principal, options);
-    counting = false;
+    const turns = counter.stop();
     expect(preview.errors).toEqual([]);
     expect(preview.input.checks).toHaveLength(ROWS);
     expect(preview.newPayees).toHaveLength(1000);

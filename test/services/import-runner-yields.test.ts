@@ -9,28 +9,12 @@ import { previewImport, startImport } from '../../src/services/imports/preview.s
 import { runImport } from '../../src/services/imports/runner.service.ts';
 import { seedBasics, startTestApp, type Client, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { turnCounter } from '../support/loop-turns.ts';
 
 const ROWS = 500;
 const NEW_PAYEES = 100;
 /** Rows per service call of the runner (runner.service.ts): each chunk is one turn. */
 const RUNNER_CHUNK = 50;
-
-function turnCounter(): { stop(): number } {
-  let turns = 0;
-  let counting = true;
-  const count = (): void => {
-    if (!counting) return;
-    turns += 1;
-    setImmediate(count);
-  };
-  setImmediate(count);
-  return {
-    stop: () => {
-      counting = false;
-      return turns;
-    },
-  };
-}
 
 describe.each(dialects())('an import on %s', (dialect) => {
   let t: TestApp;

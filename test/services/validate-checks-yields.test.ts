@@ -7,6 +7,7 @@ import type { AppError } from '../../src/errors.ts';
 import { validateChecks } from '../../src/services/checks/write.service.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { turnCounter } from '../support/loop-turns.ts';
 
 const ITEMS = 2_000;
 
@@ -27,19 +28,12 @@ describe.each(dialects())('validateChecks on %s', (dialect) => {
       amount: i % 100 === 99 ? '0' : '12.50',
       memo: `Row ${i}`,
     }));
-    let turns = 0;
-    let counting = true;
-    const count = (): void => {
-      if (!counting) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    setImmediate(count);
+    const counter = turnCounter();
     const refused: number[] = [];
     await validateChecks(t.serviceContext(), principal, items, (index: number, _error: AppError) => {
       refused.push(index);
     });
-    counting = false;
+    const turns = counter.stop();
     expect(refused).toEqual(Array.from({ length: ITEMS / 100 }, (_, k) => k * 100 + 99));
     expect(turns).toBeGreaterThanOrEqual(ITEMS / 250);
   });
