@@ -20,6 +20,34 @@ export interface Delivery {
   sealedToken?: string | null;
 }
 
+/**
+ * A message to one of the company's own people (a sign-in code, an invitation, an approval's news),
+ * queued for its first attempt now: not about a check, and carrying at most a sealed token.
+ */
+export function queuedMessage(
+  id: string,
+  channel: 'email' | 'sms',
+  recipient: string,
+  payload: Record<string, unknown>,
+  sealedToken: string | null,
+  now: number,
+): Delivery {
+  return {
+    id,
+    checkId: null,
+    channel,
+    recipient,
+    payload,
+    sealedToken,
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    createdAt: now,
+    sentAt: null,
+  };
+}
+
 // ---- sandbox ----
 
 export interface SandboxMessage {

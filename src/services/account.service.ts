@@ -12,7 +12,7 @@ import { randomToken, sameSecret, tokenHash } from '../domain/secret-tokens.ts';
 import { deliveryTokenContext } from '../domain/sealed.ts';
 import { currentDataKeyId } from '../store/server-secret.ts';
 import type { Account } from '../domain/account.ts';
-import type { Delivery } from '../domain/delivery.ts';
+import { type Delivery, queuedMessage } from '../domain/delivery.ts';
 import { newId } from '../domain/ids.ts';
 import { validationError } from '../errors.ts';
 import type { Db, Queryable } from '../store/db.ts';
@@ -64,21 +64,14 @@ async function queueAccountMessage(
   // in the outbox row until the email is sent. The six-digit phone code stays derived from the
   // row id with the server secret (a hash of six digits would hide nothing).
   const token = channel === 'email' ? randomToken() : accountToken(ctx.secret, id);
-  const delivery: Delivery = {
+  const delivery = queuedMessage(
     id,
-    checkId: null,
     channel,
-    recipient: channel === 'sms' ? account.phone : (person?.email ?? account.email),
-    payload: { account: purpose },
-    sealedToken:
-      channel === 'email' ? ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)) : null,
-    status: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    createdAt: now,
-    sentAt: null,
-  };
+    channel === 'sms' ? account.phone : (person?.email ?? account.email),
+    { account: purpose },
+    channel === 'email' ? ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)) : null,
+    now,
+  );
   // Account messages go to the account's own people: they are real (`live`) whatever key is used.
   await deliveries.insertDeliveries(tx, { accountId: account.id, env: 'live' }, [delivery]);
   await sessions.insertToken(tx, {

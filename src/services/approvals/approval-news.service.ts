@@ -5,7 +5,7 @@ import type { Check } from '../../domain/check.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Owner } from '../../domain/owner.ts';
 import { isRole, may } from '../../domain/people/roles.ts';
-import type { Delivery } from '../../domain/delivery.ts';
+import { type Delivery, queuedMessage } from '../../domain/delivery.ts';
 import * as store from '../../store/approvals/approvals.repository.ts';
 import type { Queryable } from '../../store/db.ts';
 import * as deliveries from '../../store/deliveries.repository.ts';
@@ -17,20 +17,7 @@ export interface NewsCheck {
 }
 
 function email(recipient: string, payload: Record<string, unknown>, now: number): Delivery {
-  return {
-    id: newId('dlv', now),
-    checkId: null,
-    channel: 'email',
-    recipient,
-    payload,
-    sealedToken: null,
-    status: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    createdAt: now,
-    sentAt: null,
-  };
+  return queuedMessage(newId('dlv', now), 'email', recipient, payload, null, now);
 }
 
 /** One email to each approver of the company but the checks' writer, listing the checks that wait. */

@@ -1,7 +1,7 @@
 // Proving the second factor, at sign-in and at step-up: a six-digit app code or a recovery code
 // (docs/team.md, "Second factor"). Every attempt counts against the person's limit before it is
 // checked; a pass marks the session, a recovery code used is emailed to the person.
-import type { Delivery } from '../../domain/delivery.ts';
+import { type Delivery, queuedMessage } from '../../domain/delivery.ts';
 import { newId } from '../../domain/ids.ts';
 import { totpSecretContext } from '../../domain/sealed.ts';
 import { tokenHash } from '../../domain/secret-tokens.ts';
@@ -84,20 +84,14 @@ export async function proveWithCode(
 
 /** The email telling a person one of their recovery codes was used (no code in it). */
 async function queueRecoveryNotice(tx: Queryable, accountId: string, email: string, now: number): Promise<void> {
-  const delivery: Delivery = {
-    id: newId('dlv', now),
-    checkId: null,
-    channel: 'email',
-    recipient: email,
-    payload: { account: 'recovery-code-used', usedAt: now },
-    sealedToken: null,
-    status: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    createdAt: now,
-    sentAt: null,
-  };
+  const delivery = queuedMessage(
+    newId('dlv', now),
+    'email',
+    email,
+    { account: 'recovery-code-used', usedAt: now },
+    null,
+    now,
+  );
   // Like reset links, messages to the company's own people are real whatever the environment.
   await deliveries.insertDeliveries(tx, { accountId, env: 'live' }, [delivery]);
 }

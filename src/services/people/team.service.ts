@@ -4,7 +4,7 @@
 import { randomToken, tokenHash } from '../../domain/secret-tokens.ts';
 import { deliveryTokenContext } from '../../domain/sealed.ts';
 import type { Origin } from '../../domain/audit.ts';
-import type { Delivery } from '../../domain/delivery.ts';
+import { type Delivery, queuedMessage } from '../../domain/delivery.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../domain/owner.ts';
 import {
@@ -103,20 +103,14 @@ async function queueInvitation(
   now: number,
 ): Promise<void> {
   const id = newId('dlv', now);
-  const delivery: Delivery = {
+  const delivery = queuedMessage(
     id,
-    checkId: null,
-    channel: 'email',
-    recipient: email,
-    payload: { account: 'invite', role: ROLE_NAMES[role], inviter },
-    sealedToken: ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)),
-    status: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    createdAt: now,
-    sentAt: null,
-  };
+    'email',
+    email,
+    { account: 'invite', role: ROLE_NAMES[role], inviter },
+    ctx.vault.seal(token, await currentDataKeyId(tx), deliveryTokenContext(id)),
+    now,
+  );
   // A sandbox invitation is a test message: it lands in the company's sandbox inbox, nothing leaves.
   const env: Environment = via === 'sandbox' ? 'test' : 'live';
   await deliveries.insertDeliveries(tx, { accountId, env }, [delivery]);
