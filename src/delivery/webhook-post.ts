@@ -9,6 +9,11 @@ import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { nonPublicReason, refusedUrl } from '../domain/public-address.ts';
 
+// node:http and node:https are required at the first POST, not imported: on Node 22 and 24 an ES
+// import of node:http reads every export, and one of them loads Node's bundled fetch library —
+// about 35 ms of every start.
+const requireBuiltin = createRequire(import.meta.url);
+
 /** The endpoint may not be reached: recorded as a permanent failure with this reason. */
 export class RefusedDestination extends Error {
   override name = 'RefusedDestination';
@@ -72,13 +77,10 @@ export function postWebhook(
     const why = refusedUrl(url);
     if (why !== null) return Promise.reject(new RefusedDestination(`${why}; ${SWITCH}`));
   }
-  // Required at the first POST, not imported: on Node 22 and 24 an ES import of node:http reads every
-  // export, and one of them loads Node's bundled fetch library — about 35 ms of every start.
-  const load = createRequire(import.meta.url);
   const send =
     url.protocol === 'https:'
-      ? (load('node:https') as typeof import('node:https')).request
-      : (load('node:http') as typeof import('node:http')).request;
+      ? (requireBuiltin('node:https') as typeof import('node:https')).request
+      : (requireBuiltin('node:http') as typeof import('node:http')).request;
   return new Promise<number>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, status = 0): void => {
