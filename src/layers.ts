@@ -29,9 +29,9 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'shared',
-    paths: ['config.ts', 'errors.ts', 'metrics.ts'],
+    paths: ['config.ts', 'errors.ts', 'metrics.ts', 'thread-module.ts'],
     imports: ['domain'],
-    role: 'the settings, the one error model and the metrics registry, used by every layer',
+    role: 'the settings, the one error model, the metrics registry and how a worker thread finds its module, used by every layer',
   },
   { name: 'rules', paths: ['layers.ts'], imports: [], role: 'this table' },
   {

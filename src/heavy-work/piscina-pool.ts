@@ -18,29 +18,10 @@ import { type HeavyWork, type RunOptions, tenantOf } from './heavy-work.ts';
 import { requestSignal } from './request-signal.ts';
 import { TASK_WORDS, type TaskInput, type TaskName, type TaskOutput } from './tasks/index.ts';
 import type { ThreadMessage } from './thread.ts';
+import { threadModule } from '../thread-module.ts';
 
 export interface HeavyWorkLog {
   warn(entry: object, message: string): void;
-}
-
-/**
- * The module the threads load: the compiled thread.js of dist/heavy-work/ when the server runs
- * dist/, or thread.ts through tsx when it runs the sources (bin/checkwriter.js in development,
- * vitest). The path climbs to the folder's name and back down so that it resolves the same from
- * dist/bundle/ (bin/build.js), where this code runs when bundled.
- * Not `--import tsx`: on Node 20 tsx registers its ESM hooks on the main thread only, and the
- * tasks' own imports failed in the thread ("Unknown file extension .ts"); its API's register(),
- * preloaded from a data: URL naming tsx by its resolved file URL, works on every Node we support.
- */
-export function threadEntry(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
-  if (!moduleUrl.endsWith('.ts'))
-    return { filename: fileURLToPath(new URL('../heavy-work/thread.js', moduleUrl)), execArgv: [] };
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const preload = `import { register } from ${JSON.stringify(tsx)}; register();`;
-  return {
-    filename: fileURLToPath(new URL('../heavy-work/thread.ts', moduleUrl)),
-    execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
-  };
 }
 
 /** A thread the heap cap stopped (Node's code for it). */
@@ -112,7 +93,8 @@ export class PiscinaHeavyWork implements HeavyWork {
 
   #open(): Promise<Piscina> {
     this.#pool ??= import('piscina').then(({ Piscina }) => {
-      const entry = threadEntry();
+      // The path names its folder so that it resolves the same from the bundle (thread-module.ts).
+      const entry = threadModule(import.meta.url, '../heavy-work/thread');
       const pool = new Piscina({
         filename: entry.filename,
         name: 'perform',

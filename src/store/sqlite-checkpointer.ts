@@ -10,25 +10,10 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { threadModule } from '../thread-module.ts';
 
 /** SQLite's own threshold (1,000 pages of 4 KiB): past it, a checkpoint is due. */
 export const CHECKPOINT_AFTER_BYTES = 1000 * 4096;
-
-/**
- * The thread's module: the compiled .js in dist/store/, or the .ts through tsx (tests, sources);
- * the path names the folder so that it resolves the same from dist/bundle/ (bin/build.js).
- */
-function threadEntry(): { filename: string; execArgv: string[] } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts'))
-    return { filename: fileURLToPath(new URL('../store/sqlite-checkpoint-thread.js', here)), execArgv: [] };
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const preload = `import { register } from ${JSON.stringify(tsx)}; register();`;
-  return {
-    filename: fileURLToPath(new URL('../store/sqlite-checkpoint-thread.ts', here)),
-    execArgv: ['--import', `data:text/javascript,${encodeURIComponent(preload)}`],
-  };
-}
 
 /** What the thread answers for each checkpoint. */
 export interface CheckpointReply {
@@ -91,7 +76,8 @@ export class SqliteCheckpointer {
 
   #thread(): Worker {
     if (this.#worker !== null) return this.#worker;
-    const entry = threadEntry();
+    // The path names its folder so that it resolves the same from the bundle (thread-module.ts).
+    const entry = threadModule(import.meta.url, '../store/sqlite-checkpoint-thread');
     const worker = new Worker(entry.filename, { execArgv: entry.execArgv, workerData: { path: this.path } });
     // The thread never keeps the process alive: a checkpoint not done now is done by the next one.
     worker.unref();
