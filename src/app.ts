@@ -2,7 +2,7 @@
 // listening: tests drive it through inject or a port, server.ts listens. The only place where
 // real implementations meet.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -35,7 +35,7 @@ import { registerPanel } from './panel/panel.ts';
 import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { ImportRunner } from './services/imports/runner.service.ts';
 import type { HeavyWork } from './heavy-work/heavy-work.ts';
-import { withClientSignal } from './heavy-work/request-signal.ts';
+import { clientSignalDone, withClientSignal } from './heavy-work/request-signal.ts';
 import { openHeavyWork } from './heavy-work/open-heavy-work.ts';
 
 export const API_PREFIX = '/api/v3';
@@ -64,6 +64,33 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the route's handler never starts heavy work, so it runs without the client signal (app.ts). */
+    startsHeavyWork?: false;
+  }
+}
+
+function enterClientSignal(_request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  withClientSignal(reply.raw, done);
+}
+
+function leaveClientSignal(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  clientSignalDone(reply.raw);
+  done(null, payload);
+}
+
+/** A route's own hooks of one kind as a list (Fastify takes one function or a list). */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const destination = await logDestination(config.logFormat);
@@ -128,8 +155,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorateRequest('principal', null);
   // The handler runs with a signal that aborts when its client hangs up: heavy work it started
   // for nobody leaves the pool's queue or is stopped (heavy-work/request-signal.ts). preHandler,
-  // after the body is read: the body's stream events would run outside the signal's context.
-  app.addHook('preHandler', (_request, reply, done) => withClientSignal(reply.raw, done));
+  // after the body is read: the body's stream events would run outside the signal's context; left
+  // at onSend, when the handler has answered. A route that never starts heavy work says so
+  // (`config: { startsHeavyWork: false }`, the hot reads) and runs without it: entering the
+  // signal's AsyncLocalStorage turns on async hooks for the whole process while any handler is
+  // inside it (docs/benchmarks.md, "GET /checks/{id}: async hooks off").
+  app.addHook('onRoute', (route) => {
+    if (route.config?.startsHeavyWork === false) return;
+    route.preHandler = [enterClientSignal, ...hooksOf(route.preHandler)];
+    route.onSend = [leaveClientSignal, ...hooksOf(route.onSend)];
+  });
   // Hooks on every request are callback-style, not async: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -55,6 +55,7 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         querystring: ListChecksQuery,
         response: { 200: ListChecksResponse, ...errorResponses() },
       },
+      config: { startsHeavyWork: false },
     },
     async (request) => {
       const principal = principalOf(request);
@@ -99,6 +100,8 @@ export const checkRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       },
       // An ETag on every 200; If-None-Match with it answers 304 (http/etag.ts).
       onSend: answerNotModified,
+      // A read: no heavy work, so no client signal and no async hooks on its path (app.ts).
+      config: { startsHeavyWork: false },
     },
     async (request) => {
       const principal = principalOf(request);
