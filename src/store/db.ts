@@ -21,6 +21,31 @@ export interface Queryable {
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /** Runs a statement and answers how many rows it changed. */
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /**
+   * `read` of `key`, possibly sent to the database in one statement with the same read of other
+   * keys asked for meanwhile (PostgreSQL outside a transaction: postgres.ts says when). Optional:
+   * a Queryable without it answers each key on its own (`readBatched` below).
+   */
+  readBatched?<K, R>(read: BatchedRead<K, R>, key: K): Promise<R>;
+}
+
+/**
+ * A read by key that concurrent callers may share one statement for: GET /checks/{id} under load
+ * is many primary-key reads at once, and on PostgreSQL each statement costs a round trip, the
+ * driver's work on both ends and a backend's CPU, whatever few rows it finds. `many` answers keys
+ * in one statement (duplicates allowed) with an answer per key, in order and each its own object
+ * (two requests for one check must not share one to mutate); `one` is the same read of one key,
+ * what a transaction, SQLite or a batch of one runs. Each key carries its owner scope, so a batch
+ * answers every key within its own scope only.
+ */
+export interface BatchedRead<K, R> {
+  one(q: Queryable, key: K): Promise<R>;
+  many(q: Queryable, keys: readonly K[]): Promise<R[]>;
+}
+
+/** `read` of `key`: batched with other callers' where `q` can (PostgreSQL), else on its own. */
+export function readBatched<K, R>(q: Queryable, read: BatchedRead<K, R>, key: K): Promise<R> {
+  return q.readBatched !== undefined ? q.readBatched(read, key) : read.one(q, key);
 }
 
 /** Rows as arrays of values: through allValues where the Queryable has it, else from its row objects. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { DEFAULT_POOL, type PoolConfig } from '../config.ts';
-import type { Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
+import type { BatchedRead, Db, Queryable, SqlValue, TransactionOptions } from './db.ts';
 import { ForeignKeyViolation, inSavepoint, joinedTo, LockTimeout, UniqueViolation, valuesOf } from './db.ts';
 import { KEYS_CHANNEL } from './dialect.ts';
 import { type StorageState, StorageRoom } from './storage-room.ts';
@@ -147,6 +147,22 @@ function clientConfig(options: PostgresOptions): pg.ClientConfig {
   };
 }
 
+/** Reads of one kind asked for and not yet sent: they go to the database in one statement. */
+interface OpenBatch {
+  readonly keys: unknown[];
+  readonly answers: { resolve: (value: unknown) => void; reject: (error: unknown) => void }[];
+}
+
+/**
+ * How many batches of one read may be at the database at once; the next one waits, and grows, until
+ * one answers. One: measured under GET load (50 connections, 2 cores, docs/benchmarks.md), a limit of
+ * 1 made batches of ~18 reads and cost the server ~160–200 µs CPU a request and PostgreSQL ~25–40,
+ * against ~210–260 and ~45–65 µs with 2 (batches of ~10) and ~300 and ~140 µs with the pool's 10
+ * (batches of ~2.5). The next batch is sent the moment the one out answers, before that one's
+ * callers are answered, so the database is not left idle meanwhile.
+ */
+export const BATCHES_IN_FLIGHT = 1;
+
 export class PostgresDb implements Db {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
@@ -155,6 +171,12 @@ export class PostgresDb implements Db {
   private keysChanged = false;
   private listening = false;
   private closed = false;
+  /** Per batched read (readBatched), the batch later callers join until it is sent. */
+  private readonly openBatches = new Map<BatchedRead<unknown, unknown>, OpenBatch>();
+  /** Per batched read, how many of its batches are at the database. */
+  private readonly batchesInFlight = new Map<BatchedRead<unknown, unknown>, number>();
+  /** Batches that asked the pool for a connection and have not got it yet. */
+  private readonly sending = new Set<OpenBatch>();
   /** Clients checked out by transaction(): ended by close() if they outlive its bound. */
   private readonly checkedOut = new Set<pg.PoolClient>();
   private readonly room = new StorageRoom();
@@ -198,6 +220,77 @@ export class PostgresDb implements Db {
 
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
     return this.target().get<T>(sql, params);
+  }
+
+  /**
+   * `read` of `key`, in one statement with the same read of every key asked for until that
+   * statement is sent. Inside a joined transaction it reads there, alone: it must see the
+   * transaction's own writes.
+   *
+   * Never stale: a caller joins only a batch not yet sent, so the statement that answers it leaves
+   * after it was asked, and sees every commit acknowledged before that (on this server or another).
+   * A batch is sent as soon as a pool connection is free for it (at once when one is idle) and
+   * fewer than BATCHES_IN_FLIGHT of its kind are at the database; meanwhile it grows. On a quiet
+   * server each read is therefore sent at once, alone; under load, the reads that arrive while the
+   * others are at the database share one statement instead of each queueing for a connection.
+   */
+  readBatched<K, R>(read: BatchedRead<K, R>, key: K): Promise<R> {
+    const joined = joinedTo(this);
+    if (joined !== undefined) return read.one(joined.tx, key);
+    const kind = read as BatchedRead<unknown, unknown>;
+    let batch = this.openBatches.get(kind);
+    const opened = batch === undefined;
+    if (batch === undefined) {
+      batch = { keys: [], answers: [] };
+      this.openBatches.set(kind, batch);
+    }
+    const joining = batch;
+    const answer = new Promise<R>((resolve, reject) => {
+      joining.keys.push(key);
+      joining.answers.push({ resolve: resolve as (value: unknown) => void, reject });
+    });
+    if (opened && (this.batchesInFlight.get(kind) ?? 0) < BATCHES_IN_FLIGHT) this.sendBatch(kind, joining);
+    return answer;
+  }
+
+  /** Takes a connection for `batch`, closes it to newcomers and runs it; then sends the next one waiting. */
+  private sendBatch(read: BatchedRead<unknown, unknown>, batch: OpenBatch): void {
+    this.batchesInFlight.set(read, (this.batchesInFlight.get(read) ?? 0) + 1);
+    const settled = (): void => {
+      const left = (this.batchesInFlight.get(read) ?? 1) - 1;
+      this.batchesInFlight.set(read, left);
+      const waiting = this.openBatches.get(read);
+      if (waiting !== undefined && waiting !== batch && left < BATCHES_IN_FLIGHT && !this.sending.has(waiting))
+        this.sendBatch(read, waiting);
+    };
+    this.sending.add(batch);
+    this.pool.connect((error, client, release) => {
+      // From here on a caller opens the next batch: this one's statement is about to leave.
+      if (this.openBatches.get(read) === batch) this.openBatches.delete(read);
+      this.sending.delete(batch);
+      if (error !== undefined || client === undefined) {
+        const failure = translateError(error);
+        for (const a of batch.answers) a.reject(failure);
+        settled();
+        return;
+      }
+      const q = queryable(client);
+      const keys = batch.keys;
+      const answered = keys.length === 1 ? read.one(q, keys[0]).then((one) => [one]) : read.many(q, keys);
+      answered.then(
+        (results) => {
+          release();
+          settled();
+          for (let i = 0; i < batch.answers.length; i += 1) batch.answers[i]?.resolve(results[i]);
+        },
+        (failure: unknown) => {
+          // As pool.query does: a connection whose statement failed is closed, not reused.
+          release(failure instanceof Error ? failure : new Error(String(failure)));
+          settled();
+          for (const a of batch.answers) a.reject(failure);
+        },
+      );
+    });
   }
 
   async run(sql: string, params?: readonly SqlValue[]): Promise<number> {

@@ -19,7 +19,7 @@ import {
   toCheck,
   toCheckFromValues,
 } from './rows.ts';
-import { type Queryable, type SqlValue, valuesOf } from '../db.ts';
+import { type BatchedRead, type Queryable, readBatched, type SqlValue, valuesOf } from '../db.ts';
 import { owned } from '../owned-queries.ts';
 import { inList, joinSql, raw, Sql, sql } from '../sql.ts';
 import { insertRows } from '../table.ts';
@@ -162,24 +162,18 @@ export interface ReadRule {
 /** Where findCheckToRead's rule columns (RULE_COLUMNS) sit in its rows, after the statement's. */
 const RULE = CHECK_COLUMN_COUNT + 2;
 
-/**
- * What GET /checks/{id} reads, in one statement: findCheck's check and statements, and the
- * approval rule the check was written under (null: none, as for every check of a company without
- * an approval policy). Folding the rule in saves the read shape a second query on every GET (a
- * round trip on PostgreSQL), and needs no cache that another server's write could make stale: the
- * rule is read with the check, in the same snapshot. The rule is one row per check (its key is the
- * check's id), so the join adds no rows.
- */
-export async function findCheckToRead(
-  q: Queryable,
-  owner: Owner,
-  id: string,
-): Promise<{ check: Check; rule: ReadRule | null } | undefined> {
-  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS} ${CHECK_FROM}
-     LEFT JOIN check_statements s ON s.check_id = c.id
-     LEFT JOIN check_approval_rules r ON r.check_id = c.id
-     WHERE c.id = ${id} AND ${owned(owner, { alias: 'c' })} ORDER BY s.id`;
-  const rows = await valuesOf(q, s.text, s.params);
+/** What GET /checks/{id} reads of a check (findCheckToRead). */
+export interface CheckToRead {
+  check: Check;
+  rule: ReadRule | null;
+}
+
+const RULE_COLUMNS = raw(
+  'r.state AS r_state, r.required AS r_required, r.version AS r_version, r.rejected_by_label AS r_rejected_by_label, r.rejected_at AS r_rejected_at, r.reason AS r_reason',
+);
+
+/** A check's read from its rows (findCheckToRead's shape: check, statement, rule columns). */
+function checkToReadOfRows(rows: readonly (readonly SqlValue[])[]): CheckToRead | undefined {
   const check = checkOfRows(rows);
   const first = rows[0];
   if (check === undefined || first === undefined) return undefined;
@@ -199,9 +193,86 @@ export async function findCheckToRead(
   return { check, rule };
 }
 
-const RULE_COLUMNS = raw(
-  'r.state AS r_state, r.required AS r_required, r.version AS r_version, r.rejected_by_label AS r_rejected_by_label, r.rejected_at AS r_rejected_at, r.reason AS r_reason',
-);
+/** One check to read: its id and the owner it must belong to. */
+interface CheckKey {
+  readonly owner: Owner;
+  readonly id: string;
+}
+
+/** Where the batch's key number (k.i, from 1) sits in its rows: after the rule columns. */
+const KEY_INDEX = RULE + 6;
+
+/** `{"a","b"}`: a PostgreSQL text array literal, for `?::text[]` (every element quoted and escaped). */
+function textArray(values: readonly string[]): string {
+  let text = '{';
+  for (let i = 0; i < values.length; i += 1) {
+    if (i > 0) text += ',';
+    text += `"${(values[i] as string).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  }
+  return `${text}}`;
+}
+
+/**
+ * findCheckToRead's statement for many checks at once (PostgreSQL: readBatched in postgres.ts
+ * sends it for the GETs that arrive together). Each key is matched as its own (id, account, env)
+ * triple, so a key finds only a check of its own owner, as findCheckToRead's WHERE does. The
+ * same check asked for twice is read once; each caller gets objects of its own.
+ */
+async function checksToRead(q: Queryable, keys: readonly CheckKey[]): Promise<(CheckToRead | undefined)[]> {
+  const slotOf = new Map<string, number>();
+  const ids: string[] = [];
+  const accounts: string[] = [];
+  const envs: string[] = [];
+  const slots = keys.map((k) => {
+    const name = `${k.id}\u0000${k.owner.accountId}\u0000${k.owner.env}`;
+    let slot = slotOf.get(name);
+    if (slot === undefined) {
+      slot = ids.length;
+      slotOf.set(name, slot);
+      ids.push(k.id);
+      accounts.push(k.owner.accountId);
+      envs.push(k.owner.env);
+    }
+    return slot;
+  });
+  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS}, k.i ${CHECK_FROM}
+     JOIN unnest(${textArray(ids)}::text[], ${textArray(accounts)}::text[], ${textArray(envs)}::text[])
+       WITH ORDINALITY AS k(id, account_id, env, i)
+       ON c.id = k.id AND c.account_id = k.account_id AND c.env = k.env
+     LEFT JOIN check_statements s ON s.check_id = c.id
+     LEFT JOIN check_approval_rules r ON r.check_id = c.id
+     ORDER BY k.i, s.id`;
+  const rows = await valuesOf(q, s.text, s.params);
+  // The rows of each slot, in statement order (k.i counts from 1).
+  const rowsOf: SqlValue[][][] = ids.map(() => []);
+  for (const row of rows) rowsOf[Number(row[KEY_INDEX]) - 1]?.push(row);
+  return slots.map((slot) => checkToReadOfRows(rowsOf[slot] ?? []));
+}
+
+async function checkToRead(q: Queryable, key: CheckKey): Promise<CheckToRead | undefined> {
+  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS} ${CHECK_FROM}
+     LEFT JOIN check_statements s ON s.check_id = c.id
+     LEFT JOIN check_approval_rules r ON r.check_id = c.id
+     WHERE c.id = ${key.id} AND ${owned(key.owner, { alias: 'c' })} ORDER BY s.id`;
+  return checkToReadOfRows(await valuesOf(q, s.text, s.params));
+}
+
+const CHECKS_TO_READ: BatchedRead<CheckKey, CheckToRead | undefined> = { one: checkToRead, many: checksToRead };
+
+/**
+ * What GET /checks/{id} reads, in one statement: findCheck's check and statements, and the
+ * approval rule the check was written under (null: none, as for every check of a company without
+ * an approval policy). Folding the rule in saves the read shape a second query on every GET (a
+ * round trip on PostgreSQL), and needs no cache that another server's write could make stale: the
+ * rule is read with the check, in the same snapshot. The rule is one row per check (its key is the
+ * check's id), so the join adds no rows.
+ *
+ * On PostgreSQL, outside a transaction, the GETs that arrive together share one statement
+ * (readBatched, postgres.ts); each still sees every commit made before it asked.
+ */
+export function findCheckToRead(q: Queryable, owner: Owner, id: string): Promise<CheckToRead | undefined> {
+  return readBatched(q, CHECKS_TO_READ, { owner, id });
+}
 
 export async function findChecks(q: Queryable, owner: Owner, ids: readonly string[]): Promise<Map<string, Check>> {
   const found = new Map<string, Check>();
