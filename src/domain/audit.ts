@@ -107,6 +107,107 @@ export function recordHash(record: Omit<AuditRecord, 'hash'>): string {
   return hash('sha256', canonicalForm(record), 'hex');
 }
 
+/** A record as it is written: signed, and its changes already in their stored JSON. */
+export interface WrittenRecord extends AuditRecord {
+  /** `JSON.stringify(changes)`, the `changes` column. */
+  readonly changesJson: string;
+}
+
+/**
+ * Signs the record (its `hash`) and writes its stored changes (`changesJson`), in place: the same
+ * canonical form, hash and JSON as `recordHash` and `JSON.stringify(changes)` give, byte for byte
+ * (test/domain/audit-forms.test.ts holds them to it, and `audit verify` reads them back through
+ * `canonicalForm`), made in one pass.
+ * A 500-check batch writes 500 records of a dozen changes: JSON.stringify of the canonical array
+ * and of the changes again was ~14 µs a record, this ~8 µs (measured in one process, busy cores).
+ * Each string is written out once for both texts, and the part every record of one write shares
+ * (company, time, environment, actor, origin) once for all of them.
+ */
+export function signRecord(record: { -readonly [K in keyof WrittenRecord]: WrittenRecord[K] }): void {
+  let triples = '';
+  let objects = '';
+  const changes = record.changes;
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i] as FieldChange;
+    const field = jsonString(change.field);
+    const old = jsonString(change.old);
+    const now = jsonString(change.new);
+    const comma = i === 0 ? '' : ',';
+    triples += `${comma}[${field},${old},${now}]`;
+    objects += `${comma}{"field":${field},"old":${old},"new":${now}}`;
+  }
+  const canonical = `[${jsonString(record.id)},${jsonString(record.accountId)},${jsonNumber(record.seq)},${sharedPart(record)},${jsonString(record.objectId)},[${triples}],${jsonString(record.prevHash)}]`;
+  // Set in place: a copy of the record with two more fields costs as much as the rest of it.
+  record.hash = hash('sha256', canonical, 'hex');
+  record.changesJson = `[${objects}]`;
+}
+
+// Characters JSON.stringify writes otherwise than as themselves: the quote, the backslash, control
+// characters and (well-formed JSON.stringify) a lone surrogate; a pair goes the slow way too.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** JSON.stringify of a finite number (seq and time are integers). */
+function jsonNumber(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
+
+/** JSON.stringify of a string or null; a string with nothing to escape needs no call of it. */
+function jsonString(text: string | null): string {
+  if (text === null) return 'null';
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** The canonical form's fields from `at` to `objectType`, as last written (one write's records share them). */
+let shared: Omit<AuditRecord, 'id' | 'accountId' | 'seq' | 'objectId' | 'changes' | 'prevHash' | 'hash'> | null = null;
+let sharedText = '';
+
+function sharedPart(r: Omit<AuditRecord, 'hash'>): string {
+  const s = shared;
+  if (
+    s === null ||
+    s.at !== r.at ||
+    s.env !== r.env ||
+    s.actorKind !== r.actorKind ||
+    s.actorId !== r.actorId ||
+    s.actorLabel !== r.actorLabel ||
+    s.role !== r.role ||
+    s.ip !== r.ip ||
+    s.userAgent !== r.userAgent ||
+    s.requestId !== r.requestId ||
+    s.action !== r.action ||
+    s.objectType !== r.objectType
+  ) {
+    shared = {
+      at: r.at,
+      env: r.env,
+      actorKind: r.actorKind,
+      actorId: r.actorId,
+      actorLabel: r.actorLabel,
+      role: r.role,
+      ip: r.ip,
+      userAgent: r.userAgent,
+      requestId: r.requestId,
+      action: r.action,
+      objectType: r.objectType,
+    };
+    sharedText = [
+      jsonNumber(r.at),
+      jsonString(r.env),
+      jsonString(r.actorKind),
+      jsonString(r.actorId),
+      jsonString(r.actorLabel),
+      jsonString(r.role),
+      jsonString(r.ip),
+      jsonString(r.userAgent),
+      jsonString(r.requestId),
+      jsonString(r.action),
+      jsonString(r.objectType),
+    ].join(',');
+  }
+  return sharedText;
+}
+
 // Field names whose values never enter the trail: the change is recorded, the value is not.
 const SECRET_FIELD = /pass(word)?|secret|token|otp|totp|recovery|code_hash|key_hash|signing|private/i;
 // Field names holding a bank account number: recorded by their last four digits.
@@ -161,9 +262,12 @@ export function changesBetween(before: object | null, after: object | null, fiel
 /** Bounds of what one record may hold, so a hostile value cannot swell the trail. */
 const MAX_VALUE = 500;
 
-export function boundedChanges(changes: readonly FieldChange[]): FieldChange[] {
-  const cut = (value: string | null): string | null =>
-    value === null || value.length <= MAX_VALUE ? value : `${value.slice(0, MAX_VALUE)}…`;
+const tooLong = (value: string | null): boolean => value !== null && value.length > MAX_VALUE;
+
+/** The changes with each value cut to its bound; the same list when none is over it (the usual case). */
+export function boundedChanges(changes: readonly FieldChange[]): readonly FieldChange[] {
+  if (!changes.some((change) => tooLong(change.old) || tooLong(change.new))) return changes;
+  const cut = (value: string | null): string | null => (tooLong(value) ? `${value?.slice(0, MAX_VALUE)}…` : value);
   return changes.map((change) => ({ field: change.field, old: cut(change.old), new: cut(change.new) }));
 }
 

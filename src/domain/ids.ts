@@ -33,6 +33,8 @@ export type IdPrefix =
 
 let lastTime = -1;
 let lastRandom: Uint8Array = new Uint8Array(10);
+/** encodeTime(lastTime): ids made in the same millisecond (a 500-check batch makes 1,000) share it. */
+let lastTimeText = '';
 
 function encodeTime(ms: number): string {
   let out = '';
@@ -60,22 +62,22 @@ function encodeRandom(bytes: Uint8Array): string {
   return out;
 }
 
-function increment(bytes: Uint8Array): Uint8Array {
-  const next: Uint8Array = Uint8Array.from(bytes);
-  for (let i = next.length - 1; i >= 0; i -= 1) {
-    const value = (next[i] as number) + 1;
-    next[i] = value & 0xff;
+/** Adds one to the 80-bit number in place (the array is this module's own, never handed out). */
+function increment(bytes: Uint8Array): void {
+  for (let i = bytes.length - 1; i >= 0; i -= 1) {
+    const value = (bytes[i] as number) + 1;
+    bytes[i] = value & 0xff;
     if (value <= 0xff) break;
   }
-  return next;
 }
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   if (now <= lastTime) {
-    lastRandom = increment(lastRandom);
+    increment(lastRandom);
   } else {
     lastTime = now;
+    lastTimeText = encodeTime(now);
     lastRandom = new Uint8Array(randomBytes(10));
   }
-  return `${prefix}_${encodeTime(lastTime)}${encodeRandom(lastRandom)}`;
+  return `${prefix}_${lastTimeText}${encodeRandom(lastRandom)}`;
 }

@@ -13,6 +13,8 @@ import {
   NO_ORIGIN,
   type Origin,
   recordHash,
+  signRecord,
+  type WrittenRecord,
 } from '../domain/audit.ts';
 import { newId } from '../domain/ids.ts';
 import type { Environment, Owner, Principal } from '../domain/owner.ts';
@@ -47,12 +49,12 @@ export async function record(
   const origin = who.origin ?? NO_ORIGIN;
   const actor = actorColumns(who.actor);
   const userAgent = origin.userAgent.slice(0, 500);
-  let prev = head;
-  const records: AuditRecord[] = [];
+  let prev: { readonly seq: number; readonly hash: string } = head;
+  const records: WrittenRecord[] = [];
   for (const event of events) {
     // Made whole and then signed in place (the canonical form leaves the hash out): a copy of
     // each record with its hash added cost as much as the rest of the record (500 in a batch).
-    const record: { -readonly [K in keyof AuditRecord]: AuditRecord[K] } = {
+    const record: { -readonly [K in keyof WrittenRecord]: WrittenRecord[K] } = {
       id: newId('aud', now),
       accountId: who.accountId,
       seq: prev.seq + 1,
@@ -71,8 +73,9 @@ export async function record(
       changes: boundedChanges(event.changes ?? []),
       prevHash: prev.hash,
       hash: '',
+      changesJson: '',
     };
-    record.hash = recordHash(record);
+    signRecord(record);
     records.push(record);
     prev = record;
   }

@@ -1,7 +1,7 @@
 // The audit trail's rows (migration 028). Append-only: this module has no UPDATE or DELETE of
 // `audit_events`, and no sweep touches the table (docs/audit.md). Appends lock the company's head
 // row first, so concurrent writers extend the chain one after the other and it never forks.
-import type { FieldChange, AuditRecord } from '../domain/audit.ts';
+import type { FieldChange, AuditRecord, WrittenRecord } from '../domain/audit.ts';
 import { GENESIS_HASH } from '../domain/audit.ts';
 import type { Environment } from '../domain/owner.ts';
 import type { Queryable } from './db.ts';
@@ -86,7 +86,7 @@ export async function lockHead(tx: Queryable, accountId: string): Promise<Head> 
 }
 
 /** Appends records that follow the locked head, and moves the head to the last of them. */
-export async function append(tx: Queryable, records: readonly AuditRecord[]): Promise<void> {
+export async function append(tx: Queryable, records: readonly WrittenRecord[]): Promise<void> {
   const last = records[records.length - 1];
   if (last === undefined) return;
   await insertRows(tx, AUDIT, records.map(toRow));
@@ -94,7 +94,7 @@ export async function append(tx: Queryable, records: readonly AuditRecord[]): Pr
   await tx.run(s.text, s.params);
 }
 
-function toRow(record: AuditRecord): AuditRow {
+function toRow(record: WrittenRecord): AuditRow {
   return {
     id: record.id,
     account_id: record.accountId,
@@ -111,7 +111,7 @@ function toRow(record: AuditRecord): AuditRow {
     action: record.action,
     object_type: record.objectType,
     object_id: record.objectId,
-    changes: JSON.stringify(record.changes),
+    changes: record.changesJson,
     prev_hash: record.prevHash,
     hash: record.hash,
   };
