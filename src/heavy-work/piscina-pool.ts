@@ -8,7 +8,6 @@
 // and the next free thread goes to the tenants in turn; a tenant past its share is answered 503
 // for its own excess while the others are served. A task whose request has gone (the client
 // hung up) leaves the queue, or its thread is stopped.
-import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { HeavyWorkConfig } from '../config.ts';

@@ -123,9 +123,31 @@ export interface JoinedTransaction {
 
 const joinedTransactions = new AsyncLocalStorage<JoinedTransaction>();
 
+/**
+ * How many joined transactions' call chains are running now. When the last one ends, the storage
+ * is disabled: on Node 20 and 22 an AsyncLocalStorage that has run keeps async hooks on for every
+ * promise of the process until it is, ~10 µs of a 100 µs GET (docs/benchmarks.md, "async hooks
+ * off"); the next run() turns it back on. A call chain that outlives its transaction (work left
+ * running after fn answered) then finds no transaction, which is right: that one has ended.
+ */
+let joinedNow = 0;
+
 /** Runs `fn` in a new transaction of `db` that every query of `db` made by `fn`'s call chain joins. */
 export function transactionJoinedByCalls<T>(db: Db, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => joinedTransactions.run({ db, tx, savepoints: 0 }, () => fn(tx)));
+  return db.transaction(async (tx) => {
+    joinedNow += 1;
+    try {
+      return await joinedTransactions.run({ db, tx, savepoints: 0 }, () => fn(tx));
+    } finally {
+      joinedNow -= 1;
+      if (joinedNow === 0) joinedTransactions.disable();
+    }
+  });
+}
+
+/** Joined transactions whose call chains run now (tests read it). */
+export function joinedTransactionsNow(): number {
+  return joinedNow;
 }
 
 /** The transaction of `db` the caller runs inside, if any. */

@@ -151,6 +151,8 @@ function clientConfig(options: PostgresOptions): pg.ClientConfig {
 interface OpenBatch {
   readonly keys: unknown[];
   readonly answers: { resolve: (value: unknown) => void; reject: (error: unknown) => void }[];
+  /** Sends the batch though the slots are taken, if it still waits after BATCH_STALL_MS. */
+  stallGuard: NodeJS.Timeout | null;
 }
 
 /**
@@ -162,6 +164,16 @@ interface OpenBatch {
  * callers are answered, so the database is not left idle meanwhile.
  */
 export const BATCHES_IN_FLIGHT = 1;
+
+/**
+ * A batch waiting this long for the one out (a connection that stopped answering, a statement
+ * stuck behind a lock) is sent anyway, on a connection of its own: one stalled statement must not
+ * hold every GET of the process until the query timeout, as it would not have held them when each
+ * read had its own connection. A batch answers in about a millisecond under load
+ * (docs/benchmarks.md), so this fires only for a stall, or on a database too busy to answer in
+ * time, where more statements at once is what every read did before batching.
+ */
+export const BATCH_STALL_MS = 100;
 
 export class PostgresDb implements Db {
   readonly dialect = 'postgres' as const;
@@ -241,7 +253,7 @@ export class PostgresDb implements Db {
     let batch = this.openBatches.get(kind);
     const opened = batch === undefined;
     if (batch === undefined) {
-      batch = { keys: [], answers: [] };
+      batch = { keys: [], answers: [], stallGuard: null };
       this.openBatches.set(kind, batch);
     }
     const joining = batch;
@@ -249,12 +261,25 @@ export class PostgresDb implements Db {
       joining.keys.push(key);
       joining.answers.push({ resolve: resolve as (value: unknown) => void, reject });
     });
-    if (opened && (this.batchesInFlight.get(kind) ?? 0) < BATCHES_IN_FLIGHT) this.sendBatch(kind, joining);
+    if (!opened) return answer;
+    if ((this.batchesInFlight.get(kind) ?? 0) < BATCHES_IN_FLIGHT) this.sendBatch(kind, joining);
+    else {
+      joining.stallGuard = setTimeout(() => {
+        joining.stallGuard = null;
+        if (this.openBatches.get(kind) === joining && !this.sending.has(joining)) this.sendBatch(kind, joining);
+      }, BATCH_STALL_MS);
+      // A batch waiting for its turn keeps nothing alive: close() settles what is out.
+      joining.stallGuard.unref();
+    }
     return answer;
   }
 
   /** Takes a connection for `batch`, closes it to newcomers and runs it; then sends the next one waiting. */
   private sendBatch(read: BatchedRead<unknown, unknown>, batch: OpenBatch): void {
+    if (batch.stallGuard !== null) {
+      clearTimeout(batch.stallGuard);
+      batch.stallGuard = null;
+    }
     this.batchesInFlight.set(read, (this.batchesInFlight.get(read) ?? 0) + 1);
     const settled = (): void => {
       const left = (this.batchesInFlight.get(read) ?? 1) - 1;

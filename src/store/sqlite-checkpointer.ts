@@ -8,7 +8,6 @@
 // blocks no writer — and the log restarts from its beginning at the next write after it.
 // The thread starts at the first commit that needs it, and ends when the database closes.
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { threadModule } from '../thread-module.ts';
 

@@ -316,13 +316,39 @@ describe.each(dialects().filter((d) => d === 'postgres'))('batched check reads o
     expect(edited.status, edited.raw).toBe(200);
     const sentBefore = watch.checkReads().length;
     const late = findCheckToRead(t.database.db, ownerA, checkA);
-    // Not sent while every slot is out; and it joined nothing already sent.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Not sent while every slot is out (looked at in this turn, well before BATCH_STALL_MS); and
+    // it joined nothing already sent.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(watch.checkReads().length).toBe(sentBefore);
     for (const h of holds) h.release();
     expect((await late)?.check.memo).toBe('second');
     expect(watch.checkReads().length).toBe(sentBefore + 1);
     expect((await early[0])?.check.memo).toBe('first');
+  });
+
+  it('a batch out that stalls holds the next one back only for BATCH_STALL_MS: it is then sent on its own connection', async () => {
+    await a.put(`/checks/${checkA}`, { memo: 'stalled' });
+    // Every slot taken by a batch whose answer never comes until the end of the test.
+    const holds: Held[] = [];
+    const early: Promise<CheckToRead | undefined>[] = [];
+    for (let i = 0; i < BATCHES_IN_FLIGHT; i += 1) {
+      const held = watch.holdNextCheckRead();
+      holds.push(held);
+      early.push(findCheckToRead(t.database.db, ownerB, checkB));
+      await held.answered;
+    }
+    const edited = await a.put(`/checks/${checkA}`, { memo: 'past the stall' });
+    expect(edited.status, edited.raw).toBe(200);
+    const sentBefore = watch.checkReads().length;
+    // Two reads asked for while the slots are out share the batch the guard sends.
+    const late = [findCheckToRead(t.database.db, ownerA, checkA), findCheckToRead(t.database.db, ownerB, checkB)];
+    const answers = await Promise.all(late);
+    expect(answers[0]?.check.memo).toBe('past the stall');
+    expect(answers[1]?.check.id).toBe(checkB);
+    expect(watch.checkReads().length).toBe(sentBefore + 1);
+    // The stalled batch is still out, and answers when it comes back.
+    for (const h of holds) h.release();
+    expect((await early[0])?.check.id).toBe(checkB);
   });
 
   it('inside a transaction a read is not batched: it sees the transaction’s own write', async () => {

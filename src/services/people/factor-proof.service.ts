@@ -1,7 +1,7 @@
 // Proving the second factor, at sign-in and at step-up: a six-digit app code or a recovery code
 // (docs/team.md, "Second factor"). Every attempt counts against the person's limit before it is
 // checked; a pass marks the session, a recovery code used is emailed to the person.
-import { type Delivery, queuedMessage } from '../../domain/delivery.ts';
+import { queuedMessage } from '../../domain/delivery.ts';
 import { newId } from '../../domain/ids.ts';
 import { totpSecretContext } from '../../domain/sealed.ts';
 import { tokenHash } from '../../domain/secret-tokens.ts';

@@ -4,7 +4,7 @@
 import { randomToken, tokenHash } from '../../domain/secret-tokens.ts';
 import { deliveryTokenContext } from '../../domain/sealed.ts';
 import type { Origin } from '../../domain/audit.ts';
-import { type Delivery, queuedMessage } from '../../domain/delivery.ts';
+import { queuedMessage } from '../../domain/delivery.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../domain/owner.ts';
 import {
