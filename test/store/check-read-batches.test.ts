@@ -300,18 +300,28 @@ describe.each(dialects().filter((d) => d === 'postgres'))('batched check reads o
     expect((await early)?.check.memo).toBe('before');
   });
 
-  it('with every batch slot taken, the next read waits for a slot and is sent after the commit', async () => {
-    await a.put(`/checks/${checkA}`, { memo: 'first' });
-    // As many batches out as may be (BATCHES_IN_FLIGHT), each answer held.
+  /**
+   * As many batches out as may be (BATCHES_IN_FLIGHT), each a read of `id` whose answer has come
+   * back and is held: the next read opens a batch of its own, which must wait for a slot.
+   */
+  const takeEverySlot = async (
+    owner: Owner,
+    id: string,
+  ): Promise<{ holds: Held[]; early: Promise<CheckToRead | undefined>[] }> => {
     const holds: Held[] = [];
     const early: Promise<CheckToRead | undefined>[] = [];
     for (let i = 0; i < BATCHES_IN_FLIGHT; i += 1) {
       const held = watch.holdNextCheckRead();
       holds.push(held);
-      early.push(findCheckToRead(t.database.db, i % 2 === 0 ? ownerA : ownerB, i % 2 === 0 ? checkA : checkB));
-      // Out and answered: the next read opens a batch of its own.
+      early.push(findCheckToRead(t.database.db, owner, id));
       await held.answered;
     }
+    return { holds, early };
+  };
+
+  it('with every batch slot taken, the next read waits for a slot and is sent after the commit', async () => {
+    await a.put(`/checks/${checkA}`, { memo: 'first' });
+    const { holds, early } = await takeEverySlot(ownerA, checkA);
     const edited = await a.put(`/checks/${checkA}`, { memo: 'second' });
     expect(edited.status, edited.raw).toBe(200);
     const sentBefore = watch.checkReads().length;
@@ -328,15 +338,8 @@ describe.each(dialects().filter((d) => d === 'postgres'))('batched check reads o
 
   it('a batch out that stalls holds the next one back only for BATCH_STALL_MS: it is then sent on its own connection', async () => {
     await a.put(`/checks/${checkA}`, { memo: 'stalled' });
-    // Every slot taken by a batch whose answer never comes until the end of the test.
-    const holds: Held[] = [];
-    const early: Promise<CheckToRead | undefined>[] = [];
-    for (let i = 0; i < BATCHES_IN_FLIGHT; i += 1) {
-      const held = watch.holdNextCheckRead();
-      holds.push(held);
-      early.push(findCheckToRead(t.database.db, ownerB, checkB));
-      await held.answered;
-    }
+    // Every slot taken by a batch whose answer does not come until the end of the test.
+    const { holds, early } = await takeEverySlot(ownerB, checkB);
     const edited = await a.put(`/checks/${checkA}`, { memo: 'past the stall' });
     expect(edited.status, edited.raw).toBe(200);
     const sentBefore = watch.checkReads().length;
