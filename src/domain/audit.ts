@@ -78,27 +78,34 @@ export function actorColumns(actor: Actor): { kind: Actor['kind']; id: string; l
  * The canonical text a record's hash is taken over: every field but the hash itself, in a fixed
  * order, as one JSON array (numbers as numbers, the changes as their own array of
  * [field, old, new]), so the same record always gives the same bytes on every server and database.
+ * It is exactly `JSON.stringify` of that array (test/domain/audit-forms.test.ts holds it to that),
+ * written out here so that signing can share each change's text with its stored JSON (signRecord).
  */
 export function canonicalForm(record: Omit<AuditRecord, 'hash'>): string {
-  return JSON.stringify([
-    record.id,
-    record.accountId,
-    record.seq,
-    record.at,
-    record.env,
-    record.actorKind,
-    record.actorId,
-    record.actorLabel,
-    record.role,
-    record.ip,
-    record.userAgent,
-    record.requestId,
-    record.action,
-    record.objectType,
-    record.objectId,
-    record.changes.map((change) => [change.field, change.old, change.new]),
-    record.prevHash,
-  ]);
+  return canonicalText(record, writeChanges(record.changes).triples);
+}
+
+function canonicalText(record: Omit<AuditRecord, 'hash'>, triples: string): string {
+  return `[${jsonString(record.id)},${jsonString(record.accountId)},${jsonNumber(record.seq)},${jsonNumber(record.at)},${jsonString(record.env)},${jsonString(record.actorKind)},${jsonString(record.actorId)},${jsonString(record.actorLabel)},${jsonString(record.role)},${jsonString(record.ip)},${jsonString(record.userAgent)},${jsonString(record.requestId)},${jsonString(record.action)},${jsonString(record.objectType)},${jsonString(record.objectId)},[${triples}],${jsonString(record.prevHash)}]`;
+}
+
+/**
+ * The changes as the canonical form's triples (`["field","old","new"],…`) and as their stored JSON
+ * objects (`{"field":…,"old":…,"new":…},…`), each string escaped once for both.
+ */
+function writeChanges(changes: readonly FieldChange[]): { triples: string; objects: string } {
+  let triples = '';
+  let objects = '';
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i] as FieldChange;
+    const field = jsonString(change.field);
+    const old = jsonString(change.old);
+    const now = jsonString(change.new);
+    const comma = i === 0 ? '' : ',';
+    triples += `${comma}[${field},${old},${now}]`;
+    objects += `${comma}{"field":${field},"old":${old},"new":${now}}`;
+  }
+  return { triples, objects };
 }
 
 // The one-shot hash (a string is hashed as its UTF-8 bytes, as update(text, 'utf8') did): half the
@@ -114,31 +121,15 @@ export interface WrittenRecord extends AuditRecord {
 }
 
 /**
- * Signs the record (its `hash`) and writes its stored changes (`changesJson`), in place: the same
- * canonical form, hash and JSON as `recordHash` and `JSON.stringify(changes)` give, byte for byte
- * (test/domain/audit-forms.test.ts holds them to it, and `audit verify` reads them back through
- * `canonicalForm`), made in one pass.
- * A 500-check batch writes 500 records of a dozen changes: JSON.stringify of the canonical array
- * and of the changes again was ~14 µs a record, this ~8 µs (measured in one process, busy cores).
- * Each string is written out once for both texts, and the part every record of one write shares
- * (company, time, environment, actor, origin) once for all of them.
+ * Signs the record (its `hash`, recordHash's) and writes its stored changes (`changesJson`,
+ * `JSON.stringify(changes)`), in place, from one pass over the changes. A 500-check batch writes
+ * 500 records of a dozen changes: JSON.stringify of the canonical array and of the changes again
+ * was ~14 µs a record, one pass ~8 µs (measured in one process, busy cores).
  */
 export function signRecord(record: { -readonly [K in keyof WrittenRecord]: WrittenRecord[K] }): void {
-  let triples = '';
-  let objects = '';
-  const changes = record.changes;
-  for (let i = 0; i < changes.length; i++) {
-    const change = changes[i] as FieldChange;
-    const field = jsonString(change.field);
-    const old = jsonString(change.old);
-    const now = jsonString(change.new);
-    const comma = i === 0 ? '' : ',';
-    triples += `${comma}[${field},${old},${now}]`;
-    objects += `${comma}{"field":${field},"old":${old},"new":${now}}`;
-  }
-  const canonical = `[${jsonString(record.id)},${jsonString(record.accountId)},${jsonNumber(record.seq)},${sharedPart(record)},${jsonString(record.objectId)},[${triples}],${jsonString(record.prevHash)}]`;
+  const { triples, objects } = writeChanges(record.changes);
   // Set in place: a copy of the record with two more fields costs as much as the rest of it.
-  record.hash = hash('sha256', canonical, 'hex');
+  record.hash = hash('sha256', canonicalText(record, triples), 'hex');
   record.changesJson = `[${objects}]`;
 }
 
@@ -147,65 +138,15 @@ export function signRecord(record: { -readonly [K in keyof WrittenRecord]: Writt
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
-/** JSON.stringify of a finite number (seq and time are integers). */
+/** JSON.stringify of a number in an array (seq and time are integers; anything else is null). */
 function jsonNumber(n: number): string {
   return Number.isFinite(n) ? String(n) : 'null';
 }
 
-/** JSON.stringify of a string or null; a string with nothing to escape needs no call of it. */
-function jsonString(text: string | null): string {
-  if (text === null) return 'null';
+/** JSON.stringify of a string in an array (null, and undefined as an array writes it, are null). */
+function jsonString(text: string | null | undefined): string {
+  if (text === null || text === undefined) return 'null';
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
-/** The canonical form's fields from `at` to `objectType`, as last written (one write's records share them). */
-let shared: Omit<AuditRecord, 'id' | 'accountId' | 'seq' | 'objectId' | 'changes' | 'prevHash' | 'hash'> | null = null;
-let sharedText = '';
-
-function sharedPart(r: Omit<AuditRecord, 'hash'>): string {
-  const s = shared;
-  if (
-    s === null ||
-    s.at !== r.at ||
-    s.env !== r.env ||
-    s.actorKind !== r.actorKind ||
-    s.actorId !== r.actorId ||
-    s.actorLabel !== r.actorLabel ||
-    s.role !== r.role ||
-    s.ip !== r.ip ||
-    s.userAgent !== r.userAgent ||
-    s.requestId !== r.requestId ||
-    s.action !== r.action ||
-    s.objectType !== r.objectType
-  ) {
-    shared = {
-      at: r.at,
-      env: r.env,
-      actorKind: r.actorKind,
-      actorId: r.actorId,
-      actorLabel: r.actorLabel,
-      role: r.role,
-      ip: r.ip,
-      userAgent: r.userAgent,
-      requestId: r.requestId,
-      action: r.action,
-      objectType: r.objectType,
-    };
-    sharedText = [
-      jsonNumber(r.at),
-      jsonString(r.env),
-      jsonString(r.actorKind),
-      jsonString(r.actorId),
-      jsonString(r.actorLabel),
-      jsonString(r.role),
-      jsonString(r.ip),
-      jsonString(r.userAgent),
-      jsonString(r.requestId),
-      jsonString(r.action),
-      jsonString(r.objectType),
-    ].join(',');
-  }
-  return sharedText;
 }
 
 // Field names whose values never enter the trail: the change is recorded, the value is not.

@@ -1,6 +1,9 @@
-// signRecord writes a record's hash and stored changes in one pass; they must be byte for byte
-// what the chain's definition gives (canonicalForm, recordHash) and JSON.stringify of the changes,
-// or `audit verify` would call a fresh record tampered with.
+// The chain's canonical text is written out by hand (canonicalForm, signRecord); it must be byte
+// for byte the chain's definition, JSON.stringify of the fields in their order, and the stored
+// changes JSON.stringify of the changes, or `audit verify` would call a record tampered with (and
+// the chains already stored, hashed when canonicalForm was that JSON.stringify, would no longer
+// verify). The reference below is JSON.stringify and node:crypto, not our code.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type AuditRecord,
@@ -61,21 +64,46 @@ function record(
   };
 }
 
+/** The definition: JSON.stringify of every field but the hash, in the chain's order. */
+function definedForm(r: Omit<AuditRecord, 'hash'>): string {
+  return JSON.stringify([
+    r.id,
+    r.accountId,
+    r.seq,
+    r.at,
+    r.env,
+    r.actorKind,
+    r.actorId,
+    r.actorLabel,
+    r.role,
+    r.ip,
+    r.userAgent,
+    r.requestId,
+    r.action,
+    r.objectType,
+    r.objectId,
+    r.changes.map((c) => [c.field, c.old, c.new]),
+    r.prevHash,
+  ]);
+}
+
 function expectSameAsDefinition(r: { -readonly [K in keyof WrittenRecord]: WrittenRecord[K] }): void {
   const { hash: _hash, changesJson: _json, ...unsigned } = r;
   signRecord(r);
+  expect(canonicalForm(unsigned)).toBe(definedForm(unsigned));
+  expect(r.hash).toBe(createHash('sha256').update(definedForm(unsigned), 'utf8').digest('hex'));
   expect(r.hash).toBe(recordHash(unsigned));
   expect(r.changesJson).toBe(JSON.stringify(r.changes));
   expect(JSON.parse(r.changesJson)).toEqual(r.changes);
   expect(canonicalForm(unsigned)).toContain(JSON.stringify(r.changes.map((c) => [c.field, c.old, c.new])));
 }
 
-describe('signRecord', () => {
+describe('canonicalForm and signRecord', () => {
   it('gives the hash of the canonical form and the JSON of the changes, for awkward strings', () => {
     for (let i = 0; i < AWKWARD.length * 3; i++) expectSameAsDefinition(record(i));
   });
 
-  it('follows every shared field that changes from one record to the next', () => {
+  it('follows every field that changes from one record to the next', () => {
     const changes: Partial<AuditRecord>[] = [
       {},
       { at: 1 },
