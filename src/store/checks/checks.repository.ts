@@ -199,6 +199,15 @@ interface CheckKey {
   readonly id: string;
 }
 
+/** What a check's read selects (one row per statement): the check, the statement, the rule. */
+const TO_READ_COLUMNS = raw(
+  `${CHECK_COLUMNS.text}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS.text}`,
+);
+/** Its statements and approval rule, joined after the check's own FROM (CHECK_FROM). */
+const TO_READ_JOINS = raw(
+  'LEFT JOIN check_statements s ON s.check_id = c.id LEFT JOIN check_approval_rules r ON r.check_id = c.id',
+);
+
 /** Where the batch's key number (k.i, from 1) sits in its rows: after the rule columns. */
 const KEY_INDEX = RULE + 6;
 
@@ -235,12 +244,11 @@ async function checksToRead(q: Queryable, keys: readonly CheckKey[]): Promise<(C
     }
     return slot;
   });
-  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS}, k.i ${CHECK_FROM}
+  const s = sql`SELECT ${TO_READ_COLUMNS}, k.i ${CHECK_FROM}
      JOIN unnest(${textArray(ids)}::text[], ${textArray(accounts)}::text[], ${textArray(envs)}::text[])
        WITH ORDINALITY AS k(id, account_id, env, i)
        ON c.id = k.id AND c.account_id = k.account_id AND c.env = k.env
-     LEFT JOIN check_statements s ON s.check_id = c.id
-     LEFT JOIN check_approval_rules r ON r.check_id = c.id
+     ${TO_READ_JOINS}
      ORDER BY k.i, s.id`;
   const rows = await valuesOf(q, s.text, s.params);
   // The rows of each slot, in statement order (k.i counts from 1).
@@ -250,9 +258,7 @@ async function checksToRead(q: Queryable, keys: readonly CheckKey[]): Promise<(C
 }
 
 async function checkToRead(q: Queryable, key: CheckKey): Promise<CheckToRead | undefined> {
-  const s = sql`SELECT ${CHECK_COLUMNS}, s.status AS st_status, s.created_at AS st_at, ${RULE_COLUMNS} ${CHECK_FROM}
-     LEFT JOIN check_statements s ON s.check_id = c.id
-     LEFT JOIN check_approval_rules r ON r.check_id = c.id
+  const s = sql`SELECT ${TO_READ_COLUMNS} ${CHECK_FROM} ${TO_READ_JOINS}
      WHERE c.id = ${key.id} AND ${owned(key.owner, { alias: 'c' })} ORDER BY s.id`;
   return checkToReadOfRows(await valuesOf(q, s.text, s.params));
 }
