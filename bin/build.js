@@ -7,7 +7,8 @@
 // builders) — before the first answer (docs/benchmarks.md, "Start-up: one bundle"). The bundle
 // holds our code, TypeBox, Fastify and the other packages of BUNDLED_PACKAGES in a few files;
 // every other package stays an ordinary import from node_modules (native code, files read beside
-// their own modules, and packages that read __dirname would not survive being moved), and the
+// their own modules, and packages that read __dirname would not survive being moved, except the
+// few READS_BESIDE_ITSELF tells where they are), and the
 // dynamic imports of what starts on first use (the server, the pool, PDF and mail) stay separate
 // chunks, loaded only when asked for.
 //
@@ -24,7 +25,8 @@ import { bundleDir, root } from './dist-state.js';
 
 /**
  * Packages compiled into the bundle: what every start loads, pure JavaScript that reads no file of
- * its own (no __dirname, require.resolve or import.meta; checked by hand for each) and imports no
+ * its own (no __dirname, require.resolve or import.meta; checked by hand for each; the two of
+ * READS_BESIDE_ITSELF read theirs through __dirname, which the build gives them) and imports no
  * CommonJS module dynamically — TypeBox's ~370 ES modules, Fastify and what it requires (semver
  * alone is ~50 files), Ajv, the multipart and CSV parsers. Not @fastify/cookie: its
  * `await import('cookie')` of a CommonJS module loses the named exports in a bundle's interop (every
