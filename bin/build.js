@@ -162,7 +162,11 @@ export async function bundle() {
         if (!READS_BESIDE_ITSELF.has(name)) return undefined;
         const contents = readFileSync(args.path, 'utf8');
         if (!contents.includes('__dirname')) return undefined;
-        const packageRoot = dirname(createRequire(args.path).resolve(`${name}/package.json`));
+        const manifest = createRequire(args.path).resolve(`${name}/package.json`);
+        // Found again at run time from the bundle: that must be this very copy.
+        if (foundFrom(root, `${name}/package.json`) !== manifest)
+          return { errors: [{ text: `${args.path} reads beside itself, from a nested copy of ${name}` }] };
+        const packageRoot = dirname(manifest);
         const folder = relative(packageRoot, dirname(args.path));
         const found = `require('node:path').join(require('node:path').dirname(require.resolve(${JSON.stringify(`${name}/package.json`)})), ${JSON.stringify(folder)})`;
         return { contents: `var __dirname = ${found};\n${contents}`, loader: 'js' };
