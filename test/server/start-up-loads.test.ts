@@ -16,7 +16,7 @@ import { PiscinaHeavyWork } from '../../src/heavy-work/piscina-pool.ts';
 import { ApiKeys } from '../../src/services/api-key.service.ts';
 import { freshDatabase, type TestDatabase } from '../support/databases.ts';
 import { requiredInCiElseSkipped } from '../support/optional-tool.ts';
-import { runCli, startServerProcess } from '../support/processes.ts';
+import { createKeyWithCli, runCli, startServerProcess } from '../support/processes.ts';
 
 /** The operating system's threads of this process (Linux), an account independent of the pool's own. */
 function osThreads(): number {
@@ -64,6 +64,8 @@ const ON_FIRST_USE = [
   'piscina',
   // Fastify's response-serializer compiler (its error serializer, prebuilt, is always loaded).
   '@fastify/fast-json-stringify-compiler',
+  // The form-body parser (http/plugins/form-body.ts).
+  'qs',
 ];
 
 describe('start-up', () => {
@@ -131,7 +133,56 @@ describe('start-up', () => {
       expect(lines).toContain(pathToFileURL(compiled).href);
       const ours = pathToFileURL(`${root}dist/`).href;
       expect(lines.filter((line) => line.startsWith(ours) && !line.startsWith(`${ours}bundle/`))).toEqual([]);
-      for (const name of ['typebox', 'fastify', 'semver', 'ajv']) expect(loaded, name).not.toContain(name);
+      for (const name of [
+        'typebox',
+        'fastify',
+        'semver',
+        'ajv',
+        '@fastify/swagger',
+        '@fastify/swagger-ui',
+        '@fastify/static',
+      ])
+        expect(loaded, name).not.toContain(name);
+      // The YAML writer of the OpenAPI document waits for its first use in the bundle only
+      // (bin/build.js, LOADED_AT_FIRST_USE): run from the sources, the swagger packages load it.
+      expect(loaded).not.toContain('yaml');
+    }
+  });
+
+  it('what waits for its first use answers at its first use: a form body, the OpenAPI document, its YAML and docs pages', async () => {
+    const key = await createKeyWithCli('first-use@example.com', database.env);
+    const server = await startServerProcess(database.env);
+    try {
+      const api = `${server.url}/api/v3`;
+      const created = await fetch(`${api}/categories`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'name=First+use&type=expense',
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      expect(await created.json()).toMatchObject({ success: true, data: { name: 'First use', type: 'expense' } });
+      const document = await fetch(`${api}/openapi.json`);
+      expect(document.status).toBe(200);
+      const paths = Object.keys(((await document.json()) as { paths: object }).paths);
+      expect(paths).toContain('/checks');
+      const yaml = await fetch(`${api}/docs/yaml`);
+      expect(yaml.status).toBe(200);
+      expect(yaml.headers.get('content-type')).toContain('application/x-yaml');
+      const text = await yaml.text();
+      expect(text).toMatch(/^openapi: 3\.1\.0$/m);
+      expect(text).toContain('  /checks:');
+      // swagger-ui's page, and its files read from its own folder (bundled, it is told where).
+      const page = await fetch(`${api}/docs/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(await page.text()).toContain('swagger-initializer.js');
+      const script = await fetch(`${api}/docs/static/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+      expect((await fetch(`${api}/docs/static/logo.svg`)).status).toBe(200);
+      expect((await fetch(`${api}/docs/static/missing.js`)).status).toBe(404);
+    } finally {
+      await server.stop('SIGTERM');
     }
   });
 

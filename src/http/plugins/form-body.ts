@@ -24,12 +24,26 @@
 // - malformed percent-encoding (400; qs would keep the text as it is);
 // - the body size is the JSON path's (Fastify's bodyLimit, BODY_LIMIT_BYTES: 413).
 // `qs` is still given its own limits, as a second line should the two ever disagree.
+import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import qs from 'qs';
+import type { IParseOptions, ParsedQs } from 'qs';
 import { AppError, validationError } from '../../errors.ts';
 import { MAX_BATCH } from '../../schemas/common.ts';
 import { type FormProblem, formShapeProblem } from './form-shape.ts';
 import { MAX_DEPTH, MAX_MEMBERS, unsafeBodyText } from './json-body.ts';
+
+// `qs` is required at the first form body, not when the server starts: loading it (and the
+// packages it requires) took ~25 ms of each start on Node 20, for a body type few clients send
+// (docs/benchmarks.md, "Results (2026-11-29 night: start-up)"). A synchronous require, so the
+// parser's callback stays as it is.
+const loadPackage = createRequire(import.meta.url);
+type ParseForm = (text: string, options: IParseOptions) => ParsedQs;
+let qsParse: ParseForm | null = null;
+
+function formParser(): ParseForm {
+  qsParse ??= (loadPackage('qs') as { parse: ParseForm }).parse;
+  return qsParse;
+}
 
 /** 500 items of 40 fields each: the largest batch of the API, with room. */
 export const MAX_FORM_PARAMETERS = 20_000;
@@ -168,9 +182,10 @@ export function registerFormBody(scope: FastifyInstance): void {
       arrayIndex: MAX_FORM_ARRAY,
     });
     if (problem !== null) return done(refusal(problem, request), undefined);
+    const parse = formParser();
     let parsed: unknown;
     try {
-      parsed = qs.parse(text, {
+      parsed = parse(text, {
         depth: MAX_DEPTH,
         strictDepth: true,
         arrayLimit: MAX_FORM_ARRAY,
