@@ -17,8 +17,9 @@ export const name = 'amounts-by-owner';
  * 300,000 (docs/benchmarks.md, "Results (2026-11-29 night: POST /checks in 500-check batches)").
  * FTS5 is append-shaped: a transaction's entries are one new segment, merged in the background of
  * later writes. A count of one owner's checks of an amount is a rowid range of one token's doclist,
- * exact, never reading `checks`; `detail=none` and `columnsize=0` keep no positions and no sizes,
- * which a one-token match needs neither of.
+ * exact, never reading `checks`; `detail=none` keeps no positions, which a one-token match does not
+ * need. (The sizes are kept, FTS5's default: without them the table refuses a plain
+ * `SELECT * FROM check_amounts`, as a dump of every table does.)
  *
  * The token is the amount as SQLite writes the integer (`-`, `.` are token characters, so any
  * stored number is one token and the match is an exact equality). Checks without an amount get no
@@ -69,7 +70,7 @@ function sqliteStatements(): string[] {
     'DROP TRIGGER IF EXISTS check_search_delete',
     'DROP INDEX IF EXISTS checks_amount',
     `CREATE VIRTUAL TABLE check_amounts USING fts5(
-      amount_cents, content='', detail=none, columnsize=0, tokenize="unicode61 tokenchars '-.'")`,
+      amount_cents, content='', detail=none, tokenize="unicode61 tokenchars '-.'")`,
     `INSERT INTO check_amounts (rowid, amount_cents)
        SELECT (o.owner_no << 40) | c.rowid, c.amount_cents
        FROM checks c JOIN search_owners o ON o.account_id = c.account_id AND o.env = c.env
