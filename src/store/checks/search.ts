@@ -73,6 +73,8 @@ function phrase(term: string): string {
 
 /** The low 40 bits of an FTS5 key (migration 017): the check's rowid. Part of the text, not a parameter. */
 const ROWID_BITS = raw('1099511627775');
+const F_ROWID = raw('f.rowid');
+const A_ROWID = raw('a.rowid');
 
 /**
  * SQLite: the owner's text matches in the FTS5 index `f`, a rowid range there (FTS5 seeks it in
@@ -83,9 +85,6 @@ const ROWID_BITS = raw('1099511627775');
 function ownMatches(owner: Owner, needle: string): Sql {
   return sql`check_search MATCH ${phrase(needle)} AND ${inOwnRange(F_ROWID, owner)}`;
 }
-
-const F_ROWID = raw('f.rowid');
-const A_ROWID = raw('a.rowid');
 
 /** SQLite: an FTS5 key (`f.rowid`, `a.rowid`) in the owner's range (migrations 017, 035). */
 function inOwnRange(rowid: Sql, owner: Owner): Sql {
