@@ -30,6 +30,7 @@ import * as auditTrail from './migrations/028-audit-trail.ts';
 import * as secondFactors from './migrations/030-second-factors.ts';
 import * as approvals from './migrations/031-approvals.ts';
 import * as positivePayLayouts from './migrations/033-positive-pay-layouts.ts';
+import * as amountsByOwner from './migrations/035-amounts-by-owner.ts';
 import type { SecretSource } from './server-secret.ts';
 
 interface Migration {
@@ -72,6 +73,7 @@ const MIGRATIONS: readonly Migration[] = [
   secondFactors,
   approvals,
   positivePayLayouts,
+  amountsByOwner,
 ];
 
 /**

@@ -152,6 +152,12 @@ describe.each(dialects())('check search at %s', (dialect) => {
     const n = await expectSearch('term=15', '15', 1500);
     expect(n).toBeGreaterThan(list.filter((c) => Number(c.amount) === 15).length);
     expect(await expectSearch('term=15.00&referenceId=ref-7', '15.00', 1500, { referenceId: 'ref-7' })).toBe(1);
+    // Three characters or more: the amount counted as a difference, from the amount's own index
+    // alone, and with a status (each check of the amount read).
+    expect(await expectSearch('term=15.00', '15.00', 1500)).toBeGreaterThanOrEqual(
+      list.filter((c) => Number(c.amount) === 15).length,
+    );
+    expect(await expectSearch('term=15.00&status=new', '15.00', 1500, { status: 0 })).toBeGreaterThan(0);
   });
 
   it('a remembered total moves at once with a new check, an edit, a payee rename, a void and a delete', async () => {

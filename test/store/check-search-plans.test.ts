@@ -1,7 +1,9 @@
 // The ways a search is counted (store/checks/search.ts) against the rule itself, counted here in plain
 // SQL: on SQLite the text part in the owner's range of the FTS5 index (migration 017), kept by
-// triggers through inserts, edits and deletes, and built from 011's index's database on upgrade; on both
-// databases the amount part as a difference of counts. They must agree exactly, for every owner.
+// triggers through inserts, edits and deletes, and built from 011's index's database on upgrade; the
+// amount part from the owner's range of the FTS5 amount table (migration 035, kept by the same
+// triggers); on both databases the amount part as a difference of counts. They must agree exactly,
+// for every owner.
 // On PostgreSQL the trigram index holds the owner too (migration 019, btree_gin): its bitmap is the
 // owner's candidates alone, which the plan shape below pins. A term matching a good share of the
 // owner's checks is counted over the owner's narrow texts instead (migration 022, check_texts,
@@ -14,6 +16,7 @@ import { data as checkSearch011 } from '../../src/store/migrations/011-check-sea
 import { data as searchByOwner } from '../../src/store/migrations/017-search-by-owner.ts';
 import { data as searchIndexByOwner } from '../../src/store/migrations/019-search-index-by-owner.ts';
 import { data as searchTextsByOwner } from '../../src/store/migrations/022-search-texts-by-owner.ts';
+import { data as amountsByOwner } from '../../src/store/migrations/035-amounts-by-owner.ts';
 import { seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -142,6 +145,20 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
         await db.run("UPDATE checks SET search_text = replace(search_text, 'services', 'overhaul') WHERE id = ?", [
           row.id,
         ]);
+      // Amounts edited every way: 12.50 to 7.00 and back, and to and from no amount at all.
+      const left = ids.filter((_, i) => i % 10 !== 0);
+      for (const [i, row] of left.entries()) {
+        if (i % 7 === 0)
+          await db.run(
+            'UPDATE checks SET amount_cents = CASE WHEN amount_cents = 1250 THEN 700 ELSE 1250 END WHERE id = ?',
+            [row.id],
+          );
+        if (i % 11 === 1) await db.run('UPDATE checks SET amount_cents = NULL WHERE id = ?', [row.id]);
+        if (i % 11 === 2) {
+          await db.run('UPDATE checks SET amount_cents = NULL WHERE id = ?', [row.id]);
+          await db.run('UPDATE checks SET amount_cents = 1250 WHERE id = ?', [row.id]);
+        }
+      }
     }
     await expectAgreement();
     await expectMirror();
@@ -155,6 +172,15 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
     expect(await countMatches(db, owner, { status: null, referenceId: null, term: 'overhaul', termCents: null })).toBe(
       Number(rewritten?.n),
     );
+    // Not vacuous either: some amounts are gone, and the amount's count moved from 88.
+    const noAmount = await db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM checks WHERE account_id = ? AND env = ? AND amount_cents IS NULL',
+      [owner.accountId, owner.env],
+    );
+    expect(Number(noAmount?.n)).toBeGreaterThan(0);
+    expect(await countMatches(db, owner, { status: null, referenceId: null, term: '12.50', termCents: 1250 })).not.toBe(
+      88,
+    );
   });
 
   it.runIf(dialect === 'sqlite')(
@@ -162,21 +188,25 @@ describe.each(dialects())('check search counts (%s): every plan agrees with the 
     async () => {
       const db = t.database.db;
       await db.transaction(async (tx) => {
-        // Back to 016's state: 011's triggers and its external-content index, no owner numbers;
-        // then 017 as the upgrade runs it.
+        // Back to 016's state: 011's triggers and its external-content index, no owner numbers,
+        // no amount table (035); then 017 and 035 as the upgrade runs them.
         for (const trigger of [
           'check_search_insert',
           'check_search_update',
           'check_search_delete',
+          'check_amounts_update',
           'check_changes_update',
           'check_changes_payee_update',
           'check_changes_payee_delete',
         ])
           await tx.run(`DROP TRIGGER ${trigger}`);
         await tx.run('DROP TABLE check_search');
+        await tx.run('DROP TABLE check_amounts');
         await tx.run('DROP TABLE search_owners');
+        await tx.run('CREATE INDEX checks_amount ON checks (account_id, env, amount_cents)');
         await checkSearch011(tx);
         await searchByOwner(tx);
+        await amountsByOwner(tx);
       });
       const numbered = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM search_owners');
       expect(Number(numbered?.n)).toBe(owners.length - 1);

@@ -3,8 +3,9 @@
 // amount when the term reads as one. The three are counted as disjoint parts, each on its own
 // index: the trigram index for the text (FTS5 on SQLite, keyed by owner since migration 017; on
 // PostgreSQL pg_trgm's GIN, keyed by owner with btree_gin since migration 019, so that a bitmap
-// holds the owner's candidates alone), the payee index for payees whose name matches, the amount
-// index for the amount.
+// holds the owner's candidates alone), the payee index for payees whose name matches, and for the
+// amount an FTS5 table of one token a check on SQLite (keyed by owner like the text, migration
+// 035: cheaper to write than a b-tree keyed by amount) and the amount index on PostgreSQL.
 import type { Owner } from '../../domain/owner.ts';
 import type { Dialect, Queryable } from '../db.ts';
 import { containsIgnoreCase } from '../dialect.ts';
@@ -72,6 +73,8 @@ function phrase(term: string): string {
 
 /** The low 40 bits of an FTS5 key (migration 017): the check's rowid. Part of the text, not a parameter. */
 const ROWID_BITS = raw('1099511627775');
+const F_ROWID = raw('f.rowid');
+const A_ROWID = raw('a.rowid');
 
 /**
  * SQLite: the owner's text matches in the FTS5 index `f`, a rowid range there (FTS5 seeks it in
@@ -80,8 +83,27 @@ const ROWID_BITS = raw('1099511627775');
  * every owner's matches, ~130 ms at 1M, to find none).
  */
 function ownMatches(owner: Owner, needle: string): Sql {
+  return sql`check_search MATCH ${phrase(needle)} AND ${inOwnRange(F_ROWID, owner)}`;
+}
+
+/** SQLite: an FTS5 key (`f.rowid`, `a.rowid`) in the owner's range (migrations 017, 035). */
+function inOwnRange(rowid: Sql, owner: Owner): Sql {
   const low = sql`COALESCE((SELECT owner_no << 40 FROM search_owners WHERE ${owned(owner)}), -1)`;
-  return sql`check_search MATCH ${phrase(needle)} AND f.rowid BETWEEN ${low} AND ${low} + ${ROWID_BITS}`;
+  return sql`${rowid} BETWEEN ${low} AND ${low} + ${ROWID_BITS}`;
+}
+
+/**
+ * SQLite: the owner's checks of an amount in the FTS5 amount table `a` (migration 035): one token
+ * a check, the amount in cents as SQLite writes an integer, so the match is an exact equality.
+ */
+function ownAmounts(owner: Owner, cents: number): Sql {
+  return sql`check_amounts MATCH ${`"${cents}"`} AND ${inOwnRange(A_ROWID, owner)}`;
+}
+
+/** SQLite: the owner's checks of an amount joined to their checks `c`, filtered by `where`. */
+function checksOfAmount(owner: Owner, cents: number, where: Sql): Sql {
+  return sql`FROM check_amounts a CROSS JOIN checks c ON c.rowid = (a.rowid & ${ROWID_BITS})
+           WHERE ${ownAmounts(owner, cents)} AND ${where}`;
 }
 
 /** SQLite: the owner's text matches joined to their checks `c`, filtered by `where`. */
@@ -114,8 +136,11 @@ function parts(q: Queryable, owner: Owner, f: SearchFilter): [text: Sql, ...othe
            WHERE ${owned(owner, { alias: 'p' })} AND ${containsTerm(q.dialect, 'p.name', f.term)}
            AND ${tested} AND ${notText}`;
   if (f.termCents === null) return [text, byPayee];
-  const byAmount = sql`FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents} AND ${notText}
-           AND (c.payee_id IS NULL OR c.payee_id NOT IN (${payeesNamed(owner, f.term, q.dialect)}))`;
+  const notPayee = sql`(c.payee_id IS NULL OR c.payee_id NOT IN (${payeesNamed(owner, f.term, q.dialect)}))`;
+  const byAmount =
+    q.dialect === 'sqlite'
+      ? checksOfAmount(owner, f.termCents, sql`${tested} AND ${notText} AND ${notPayee}`)
+      : sql`FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents} AND ${notText} AND ${notPayee}`;
   return [text, byPayee, byAmount];
 }
 
@@ -136,10 +161,12 @@ const TESTED_AMOUNT = raw('+c.amount_cents');
 /**
  * A term that reads as an amount (three or more characters on SQLite, where the text part needs
  * trigrams): the amount part (checks of that amount that neither the text nor the payee's name
- * matches) counted as every check of the amount (on the amount index alone) less those the text
- * matches (from the trigram index: few) less those only the payee's name matches. Testing each
- * check of the amount instead reads every one of them from the table: ~100 ms on SQLite, ~250 ms
- * on PostgreSQL for 100,000 checks of one amount at 1M. Null otherwise.
+ * matches) counted as every check of the amount (on the amount index alone: SQLite's FTS5 amount
+ * table, PostgreSQL's b-tree) less those the text matches (from the trigram index: few) less those
+ * only the payee's name matches. Testing each check of the amount instead reads every one of them
+ * from the table: ~100 ms on SQLite, ~250 ms on PostgreSQL for 100,000 checks of one amount at 1M.
+ * With a status or reference id filter, SQLite reads each check of the amount (the amount table
+ * holds neither). Null otherwise.
  */
 function amountCountByDifference(q: Queryable, owner: Owner, f: SearchFilter): Sql | null {
   const needle = f.term.toLowerCase();
@@ -151,7 +178,13 @@ function amountCountByDifference(q: Queryable, owner: Owner, f: SearchFilter): S
     q.dialect === 'sqlite'
       ? matchedChecks(owner, needle, sql`${tested} AND ${amount} = ${f.termCents}`)
       : sql`FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents} AND c.search_text LIKE ${likePattern(needle)} ESCAPE '\\'`;
-  return sql`((SELECT COUNT(*) FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents})
+  const ofAmount =
+    q.dialect === 'postgres'
+      ? sql`FROM checks c WHERE ${s} AND c.amount_cents = ${f.termCents}`
+      : f.status === null && f.referenceId === null
+        ? sql`FROM check_amounts a WHERE ${ownAmounts(owner, f.termCents)}`
+        : checksOfAmount(owner, f.termCents, tested);
+  return sql`((SELECT COUNT(*) ${ofAmount})
           - (SELECT COUNT(*) ${textWithAmount})
           - (SELECT COUNT(*) FROM payees p ${payeeJoin(q.dialect)} checks c ON c.payee_id = p.id
              WHERE ${owned(owner, { alias: 'p' })} AND ${containsTerm(q.dialect, 'p.name', f.term)}
