@@ -7,6 +7,8 @@ import { Database } from './sqlite-driver.ts';
 import { CHECKPOINT_AFTER_BYTES, SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { type StorageState, StorageRoom } from './storage-room.ts';
 import { asUnavailable } from './transient.ts';
+import { WalFile } from './sqlite-wal-sync.ts';
+import { unavailable } from '../errors.ts';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
 
@@ -96,6 +98,8 @@ export class SqliteDb implements Db {
   private readonly room = new StorageRoom();
   /** Checkpoints on a thread of their own, so a large commit never copies the log on this one. */
   private readonly checkpoints: SqliteCheckpointer | null;
+  /** The log synced after each commit, off the event loop, before the write returns (sqlite-wal-sync.ts). */
+  private readonly wal: WalFile | null;
 
   /**
    * `checkpointThread`: the server's choice (store/connect.ts) — checkpoints on a thread of their
@@ -112,7 +116,10 @@ export class SqliteDb implements Db {
     }
     this.db = new Database(path, { timeout: 5000 });
     switchToWal(this.db);
+    // No sync inside COMMIT (it would hold the event loop): WalFile syncs the log after it instead,
+    // off the loop, before the write returns, which is what FULL adds in WAL mode.
     this.db.pragma('synchronous = NORMAL');
+    this.wal = path === ':memory:' ? null : new WalFile(`${path}-wal`);
     this.db.pragma('foreign_keys = ON');
     if (path === ':memory:' || !checkpointThread) this.checkpoints = null;
     else {
@@ -191,6 +198,28 @@ export class SqliteDb implements Db {
     this.checkpoints?.afterCommit();
   }
 
+  /**
+   * After a commit, before its caller goes on: its log on disk (a sync shared with the commits of
+   * the moment). A failed sync leaves the commit made but not known to be durable: the write
+   * answers 503, as when a connection is lost during COMMIT, and the same request sent again with
+   * its Idempotency-Key finds what was made.
+   */
+  private async durable(): Promise<void> {
+    if (this.wal === null) return;
+    try {
+      await this.wal.group.afterCommit();
+    } catch (error) {
+      const answer = unavailable('The database could not make the write durable; try again shortly.', 2);
+      answer.cause = error;
+      throw answer;
+    }
+  }
+
+  /** Log syncs finished after commits (read by tests). */
+  get durableSyncs(): number {
+    return this.wal?.group.completed ?? 0;
+  }
+
   /** The checkpoint thread, for tests that watch it work. */
   get checkpointer(): SqliteCheckpointer | null {
     return this.checkpoints;
@@ -224,7 +253,10 @@ export class SqliteDb implements Db {
     if (this.mustWait()) await this.idle();
     const changes = await this.direct.run(sql, params);
     // Outside a transaction a statement commits by itself.
-    if (joinedTo(this) === undefined) this.committed();
+    if (joinedTo(this) === undefined) {
+      this.committed();
+      await this.durable();
+    }
     return changes;
   }
 
@@ -240,15 +272,15 @@ export class SqliteDb implements Db {
     this.txTail = previous.then(() => mine);
     await previous;
     this.openTx = mine;
+    let result: T;
     try {
       // IMMEDIATE takes the write lock up front, so two processes sharing the file queue here
       // (busy timeout) instead of failing half-way with SQLITE_BUSY.
       this.exec(() => this.db.exec('BEGIN IMMEDIATE'));
       try {
-        const result = await fn(this.direct);
+        result = await fn(this.direct);
         this.exec(() => this.db.exec('COMMIT'));
         this.committed();
-        return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
         throw error;
@@ -257,6 +289,9 @@ export class SqliteDb implements Db {
       this.openTx = null;
       release();
     }
+    // The next transaction may begin meanwhile: its commit shares the next sync (a group commit).
+    await this.durable();
+    return result;
   }
 
   private dataVersionCheckedAt = 0;
@@ -302,6 +337,7 @@ export class SqliteDb implements Db {
   async close(): Promise<void> {
     await this.idle();
     await this.checkpoints?.close();
+    await this.wal?.close();
     this.db.close();
   }
 }
