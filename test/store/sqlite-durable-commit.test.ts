@@ -178,23 +178,36 @@ describe.skipIf(!hasStrace)('what the kernel is asked between a commit and its r
     expect(from).toBeGreaterThan(-1);
     expect(to).toBeGreaterThan(from);
     // The descriptors of the log: SQLite's own (written) and the one it is synced through.
+    // An open another thread interrupts ends on a later line of the same thread: `<... openat resumed>) = fd`.
     const walFds = new Set<string>();
+    const opening = new Set<string>();
     for (const l of lines) {
-      const m = /openat\(.*"[^"]*db\.sqlite-wal", [^)]*\) = (\d+)/.exec(l);
-      if (m?.[1] !== undefined) walFds.add(m[1]);
+      const [, thread = '', call = ''] = /^(\d+)\s+(.*)$/.exec(l) ?? [];
+      if (/^openat\(.*"[^"]*db\.sqlite-wal"/.test(call)) {
+        const fd = / = (\d+)$/.exec(call)?.[1];
+        if (fd !== undefined) walFds.add(fd);
+        else opening.add(thread);
+      } else if (opening.has(thread) && call.startsWith('<... openat resumed>')) {
+        opening.delete(thread);
+        const fd = / = (\d+)$/.exec(call)?.[1];
+        if (fd !== undefined) walFds.add(fd);
+      }
     }
     expect(walFds.size).toBeGreaterThanOrEqual(1);
     const between = lines.slice(from, to);
-    const onLog = (l: string, call: string) =>
-      [...walFds].some((fd) => l.startsWith(`${call}(${fd},`) || l.startsWith(`${call}(${fd})`));
-    // strace -f starts each line with the thread's id.
+    // strace -f starts each line with the thread's id; a call another thread interrupts is
+    // printed as `call(fd, … <unfinished ...>` and finished later as `<... call resumed>`.
     const calls = between.map((l) => l.replace(/^\d+\s+/, ''));
+    const onLog = (l: string, call: RegExp) => {
+      const fd = call.exec(l)?.[1];
+      return fd !== undefined && walFds.has(fd);
+    };
     let lastLogWrite = -1;
     calls.forEach((l, i) => {
-      if (onLog(l, 'pwrite64')) lastLogWrite = i;
+      if (onLog(l, /^pwrite64\((\d+),/)) lastLogWrite = i;
     });
     expect(lastLogWrite).toBeGreaterThan(-1);
-    const sync = calls.findIndex((l, i) => i > lastLogWrite && (onLog(l, 'fdatasync') || onLog(l, 'fsync')));
-    expect(sync).toBeGreaterThan(lastLogWrite);
+    const sync = calls.findIndex((l, i) => i > lastLogWrite && onLog(l, /^f(?:data)?sync\((\d+)[) ]/));
+    expect(sync, between.join('\n')).toBeGreaterThan(lastLogWrite);
   });
 });
