@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '../../src/domain/owner.ts';
 import { type CheckToRead, findCheckToRead } from '../../src/store/checks/checks.repository.ts';
 import { type Db, transactionJoinedByCalls } from '../../src/store/db.ts';
-import { BATCHES_IN_FLIGHT } from '../../src/store/postgres.ts';
+import { BATCHES_IN_FLIGHT, MAX_BATCH_KEYS } from '../../src/store/postgres.ts';
 import { type Client, seedBasics, startTestApp, type TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 import { until } from '../support/until.ts';
@@ -352,6 +352,24 @@ describe.each(dialects().filter((d) => d === 'postgres'))('batched check reads o
     // The stalled batch is still out, and answers when it comes back.
     for (const h of holds) h.release();
     expect((await early[0])?.check.id).toBe(checkB);
+  });
+
+  it('a batch that reaches MAX_BATCH_KEYS is sent at once, and the next read opens a batch of its own', async () => {
+    const db = t.database.db;
+    const { holds, early } = await takeEverySlot(ownerA, checkA);
+    const sentBefore = watch.checkReads().length;
+    const keys = Array.from({ length: MAX_BATCH_KEYS + 1 }, (_, i) =>
+      i % 2 === 0 ? { owner: ownerA, id: checkA } : { owner: ownerB, id: checkB },
+    );
+    const reads = keys.map((k) => findCheckToRead(db, k.owner, k.id));
+    // The full batch does not wait for a slot: it answers while every slot is still held.
+    const full = await Promise.all(reads.slice(0, MAX_BATCH_KEYS));
+    expect(full.map((x) => x?.check.id)).toEqual(keys.slice(0, MAX_BATCH_KEYS).map((k) => k.id));
+    for (const h of holds) h.release();
+    await Promise.all(early);
+    expect((await reads[MAX_BATCH_KEYS])?.check.id).toBe(checkA);
+    // Two statements for the 501 reads: the full batch, and the one the last read opened.
+    expect(watch.checkReads().length).toBe(sentBefore + 2);
   });
 
   it('inside a transaction a read is not batched: it sees the transaction’s own write', async () => {
