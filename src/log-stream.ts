@@ -52,7 +52,12 @@ export class LinesOfATurn implements DestinationStream {
 
   readonly #endOfTurn = (): void => {
     this.#scheduled = false;
-    this.#handOver();
+    try {
+      this.#handOver();
+    } catch {
+      // The output is gone (sonic-boom destroyed): the lines have nowhere to go. A throw here, in
+      // a callback of its own, would end the process; written from the request, it did not.
+    }
   };
 
   #handOver(): void {

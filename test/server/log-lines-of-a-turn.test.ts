@@ -68,4 +68,31 @@ describe('the lines of a turn', () => {
     expect(calls).toEqual(['write y\n', 'flush']);
     expect(called).toBe(true);
   });
+
+  it("an output that throws loses the turn's lines but never throws out of the turn, and the next turn is written", async () => {
+    const { calls, out } = recorder();
+    let broken = true;
+    const failing = {
+      ...out,
+      write: (chunk: string) => {
+        if (broken) throw new Error('SonicBoom destroyed');
+        return out.write(chunk);
+      },
+    };
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', onError);
+    try {
+      const lines = new LinesOfATurn(failing);
+      lines.write('lost\n');
+      await nextTurn();
+      broken = false;
+      lines.write('kept\n');
+      await nextTurn();
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+    expect(errors).toEqual([]);
+    expect(calls).toEqual(['write kept\n']);
+  });
 });
