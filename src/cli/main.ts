@@ -175,8 +175,38 @@ async function rotateSecret(db: Db, config: Config, target: string): Promise<num
   return 0;
 }
 
+/** `--help` or `-h` anywhere asks for the usage: nothing is configured, opened or started. */
+function asksForHelp(argv: readonly string[]): boolean {
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return options[0] === 'help' || options.includes('--help') || options.includes('-h');
+}
+
+/** serve, worker and migrate are configured by the environment alone: an argument is a mistake, not ignored. */
+function noArguments(command: string, args: readonly (string | undefined)[]): void {
+  const given = args.filter((a) => a !== undefined);
+  if (given.length > 0)
+    throw new UsageError(
+      `${command} takes no arguments (got ${given.map((a) => `"${a}"`).join(' ')}); it is configured by the environment (PORT, DATABASE_URL, …: see the README)`,
+    );
+}
+
+/** node:util's parseArgs refusing what it was given (an unknown option, a missing value): a usage error. */
+function isArgumentError(error: unknown): error is Error {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
 export async function main(argv: string[]): Promise<number> {
+  if (asksForHelp(argv)) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const [command, sub, ...rest] = argv;
+  if (command === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return 1;
+  }
+  if (command === 'serve' || command === 'worker' || command === 'migrate') noArguments(command, [sub, ...rest]);
   const config = loadConfig();
   switch (command) {
     case 'serve':
@@ -324,11 +354,6 @@ export async function main(argv: string[]): Promise<number> {
       const { importCommand } = await import('./import.ts');
       return importCommand(sub, rest, openSession(config));
     }
-    case undefined:
-    case 'help':
-    case '--help':
-      process.stdout.write(`${USAGE}\n`);
-      return command === undefined ? 1 : 0;
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -339,13 +364,9 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (
-      error instanceof UsageError ||
-      error instanceof ConfigError ||
-      error instanceof AppError ||
-      error instanceof SecretFileError
-    ) {
-      process.stderr.write(`checkwriter: ${error.message}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+    const usage = error instanceof UsageError || isArgumentError(error);
+    if (usage || error instanceof ConfigError || error instanceof AppError || error instanceof SecretFileError) {
+      process.stderr.write(`checkwriter: ${error.message}\n${usage ? `\n${USAGE}\n` : ''}`);
       process.exitCode = 2;
       return;
     }

@@ -248,3 +248,40 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
     }
   });
 });
+
+// Asking for help or mistyping an option must not start, open or create anything: the database
+// named here cannot be opened (its folder does not exist), so a command that tried would fail
+// with another message; a server started by `serve --help` would never exit.
+describe('usage, before any configuration or database', { timeout: 90_000 }, () => {
+  const unopenable = { DATABASE_URL: `sqlite:/nonexistent-${process.pid}/checkwriter.db` };
+
+  it('--help or -h anywhere prints the usage and exits 0; serve --help starts no server', async () => {
+    const runs = await Promise.all(
+      [['serve', '--help'], ['keys', 'create', '--help'], ['-h'], ['help']].map((args) => runCli(args, unopenable)),
+    );
+    for (const run of runs) {
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('Usage: checkwriter <command>');
+      expect(run.stdout).toContain('keys create --email EMAIL');
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('an unknown option, a missing value or an argument to serve is a usage error (exit 2), never a stack trace', async () => {
+    const [unknown, missing, serveArgs] = await Promise.all([
+      runCli(['keys', 'create', '--email', 'a@example.com', '--bogus'], unopenable),
+      runCli(['keys', 'create', '--email'], unopenable),
+      runCli(['serve', '--port', '3000'], unopenable),
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^checkwriter: Unknown option '--bogus'/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^checkwriter: Option '--email <value>' argument missing/);
+    expect(serveArgs.code).toBe(2);
+    expect(serveArgs.stderr).toMatch(/^checkwriter: serve takes no arguments \(got "--port" "3000"\)/);
+    for (const run of [unknown, missing, serveArgs]) {
+      expect(run.stderr).toContain('Usage: checkwriter <command>');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
