@@ -55,16 +55,17 @@ export async function keysCommand(
             ? `Company name: ${company.trim()}.\n`
             : created
               ? `No company name: payees see ${account.email} as the sender until you set one (--company NAME, or /panel/settings).\n`
-              : '') +
-          `Created ${env} key ${record.id}. Keep it secret; it is shown only once:\n`,
+              : ''),
       );
       // A new account's owner has no password: without this link (or SMTP for the emailed
-      // reset) the panel would stay closed to them.
+      // reset) the panel would stay closed to them. Printed before the key's announcement, so
+      // that the key follows the line that says it is shown only once.
       if (created) {
         const link = await passwordLink(db, config.publicUrl, account.email);
         if (link !== undefined)
           process.stderr.write(`Set a password for the panel (one use, within 1 hour):\n  ${link}\n`);
       }
+      process.stderr.write(`Created ${env} key ${record.id}. Keep it secret; it is shown only once:\n`);
       process.stdout.write(`${key}\n`);
       return 0;
     }

@@ -55,6 +55,8 @@ describe.each(dialects())('the checkwriter command (%s)', { timeout: 90_000 }, (
     expect(created.code).toBe(0);
     const printed = /http\S+\/panel\/reset-password\?token=[A-Za-z0-9_-]+/.exec(created.stderr)?.[0] ?? '';
     expect(printed).not.toBe('');
+    // On a terminal the two streams interleave: the key (stdout) must follow the line announcing it.
+    expect(created.stderr.trimEnd()).toMatch(/Keep it secret; it is shown only once:$/);
     const again = await runCli(['people', 'link', '--email', 'link@example.com'], env);
     expect(again.code).toBe(0);
     const link = again.stdout.trim();
