@@ -1,7 +1,6 @@
 // `checkwriter keys create|list|revoke|rotate-encryption`: API keys
 // (an account made for a new email, with a one-time link to set its panel password) and the keys
 // every sealed value is under (`secret rotate` is cli/main.ts's: it replaces the secret file).
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { checkCompany } from '../domain/account.ts';
@@ -10,7 +9,20 @@ import { isEmailAddress, passwordLink } from '../services/account.service.ts';
 import { ApiKeys, ensureAccount } from '../services/api-key.service.ts';
 import { accountByEmail, setCompanyName } from '../services/operator.service.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { envOf, required, UsageError } from './command-helpers.ts';
+import { AppError } from '../errors.ts';
+import { envOf, inputFileSize, noMoreArguments, readInputFile, required, UsageError } from './command-helpers.ts';
+
+/** The replaced server secret, from --previous-secret-file: a file that is missing, a folder or empty is refused. */
+function previousSecret(path: string): Buffer {
+  inputFileSize(path);
+  const secret = readInputFile(path).trim();
+  if (secret === '')
+    throw new AppError(
+      'bad_request',
+      `--previous-secret-file ${path} is empty: it must hold the replaced server secret`,
+    );
+  return Buffer.from(secret, 'utf8');
+}
 
 export async function keysCommand(
   db: ServiceContext['db'],
@@ -32,6 +44,10 @@ export async function keysCommand(
     },
   });
   {
+    if (sub === undefined || !['create', 'list', 'revoke', 'rotate-encryption'].includes(sub))
+      throw new UsageError(`unknown keys command "${sub ?? ''}"`);
+    // Only revoke takes an argument (KEY_ID): anything more is a mistake, not ignored.
+    noMoreArguments(args.positionals.slice(sub === 'revoke' ? 1 : 0), `keys ${sub}`);
     const keys = await ApiKeys.open(db, config);
     if (sub === 'create') {
       const email = required(args.values.email, '--email');
@@ -71,7 +87,7 @@ export async function keysCommand(
     if (sub === 'list') {
       const account = args.values.email === undefined ? null : await accountByEmail(db, args.values.email);
       if (args.values.email !== undefined && (account === null || account === undefined))
-        throw new UsageError(`no account with email ${args.values.email}`);
+        throw new AppError('not_found', `no account with email ${args.values.email}`);
       const list = await keys.list(account?.id ?? null);
       for (const k of list) {
         const state = k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
@@ -90,8 +106,7 @@ export async function keysCommand(
     }
     if (sub === 'rotate-encryption') {
       const previousFile = args.values['previous-secret-file'];
-      const previous =
-        previousFile === undefined ? null : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
+      const previous = previousFile === undefined ? null : new Vault(previousSecret(previousFile));
       const { rotateDataKey } = await import('../services/data-keys.service.ts');
       const rotation = await rotateDataKey(db, keys.vault, previous);
       process.stdout.write(
