@@ -36,7 +36,8 @@ export async function connectOrExplain(config: DatabaseConfig): Promise<Db> {
   return db;
 }
 
-function cannotOpen(config: DatabaseConfig, error: unknown): ConfigError {
+/** A database that cannot be opened or reached, named (password masked) with the driver's reason. */
+export function cannotOpen(config: DatabaseConfig, error: unknown): ConfigError {
   // A connection error the store turned into the API's 503 keeps the driver's own as its cause.
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
   const { message, code } = (cause ?? {}) as { message?: unknown; code?: unknown };
