@@ -307,17 +307,20 @@ describe('a database that cannot be opened', { timeout: 90_000 }, () => {
       runCli(['keys', 'list'], { DATABASE_URL: refused, SECRET_FILE: join(dir, 'secret') }),
       runCli(['serve'], { DATABASE_URL: `sqlite:${notADatabase}`, PORT: '0' }),
     ]);
-    expect(underAFile.stderr).toMatch(
-      new RegExp(`^checkwriter: cannot open the SQLite database ${aFile}/checkwriter.db \\(DATABASE_URL\\): EEXIST`),
+    expect(underAFile.stderr).toContain(
+      `checkwriter: cannot open the SQLite database ${aFile}/checkwriter.db (DATABASE_URL): EEXIST`,
     );
-    expect(garbage.stderr).toBe(
-      `checkwriter: cannot open the SQLite database ${notADatabase} (DATABASE_URL): file is not a database\n`,
-    );
-    expect(serve.stderr).toBe(garbage.stderr);
-    expect(unreachable.stderr).toBe(
+    for (const run of [garbage, serve])
+      expect(run.stderr).toContain(
+        `checkwriter: cannot open the SQLite database ${notADatabase} (DATABASE_URL): file is not a database\n`,
+      );
+    expect(unreachable.stderr).toContain(
       'checkwriter: cannot open the PostgreSQL database postgres://postgres:***@127.0.0.1:1/test (DATABASE_URL): connect ECONNREFUSED 127.0.0.1:1\n',
     );
-    for (const run of [underAFile, garbage, unreachable, serve]) expect(run.code).toBe(2);
+    for (const run of [underAFile, garbage, unreachable, serve]) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });
 
@@ -366,9 +369,7 @@ describe('refused input, one line and exit 2', { timeout: 90_000 }, () => {
     for (const [i, run] of runs.entries()) {
       const [args, message, withUsage] = cases[i] ?? [[], '', false];
       expect(run.code, args.join(' ')).toBe(2);
-      expect(run.stderr, args.join(' ')).toMatch(
-        new RegExp(`^checkwriter: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
-      );
+      expect(run.stderr, args.join(' ')).toContain(`checkwriter: ${message}`);
       expect(run.stderr.includes(usage), args.join(' ')).toBe(withUsage);
       expect(run.stderr).not.toMatch(/\n\s+at /);
       expect(run.stdout).toBe('');
