@@ -9,7 +9,7 @@ import { compilePendingValidators } from './http/validation.ts';
 import { ConfigError, type Config } from './config.ts';
 import { redactUrlPassword } from './domain/redact.ts';
 import { ApiKeys } from './services/api-key.service.ts';
-import { cannotOpen, connect } from './store/connect.ts';
+import { cannotOpen, checkOpens, connect } from './store/connect.ts';
 import type { Db } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
@@ -62,9 +62,7 @@ export async function openDatabase(config: Config, log: StartLog = pino({ level:
   for (let attempt = 1; ; attempt += 1) {
     try {
       // A database that cannot be opened at all (an unknown host, role or database) is said so at once.
-      await db.get('SELECT 1 AS one').catch((error: unknown) => {
-        throw isTransientDatabaseError(error) ? error : cannotOpen(config.database, error);
-      });
+      await checkOpens(db, config.database);
       await migrate(db, config);
       break;
     } catch (error) {

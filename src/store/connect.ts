@@ -3,6 +3,7 @@ import { redactUrlPassword } from '../domain/redact.ts';
 import type { Db } from './db.ts';
 import { PostgresDb } from './postgres.ts';
 import { SqliteDb } from './sqlite.ts';
+import { isTransientDatabaseError } from './transient.ts';
 
 /** `server`: a connection that serves requests (SQLite then checkpoints off its thread, sqlite-checkpointer.ts). */
 export function connect(config: DatabaseConfig, { server = false }: { server?: boolean } = {}): Db {
@@ -28,12 +29,34 @@ export async function connectOrExplain(config: DatabaseConfig): Promise<Db> {
     throw cannotOpen(config, error);
   }
   try {
-    await db.get('SELECT 1 AS one');
+    await checkOpens(db, config);
   } catch (error) {
     await db.close().catch(() => undefined);
-    throw cannotOpen(config, error);
+    // A command does not wait for a database that cannot be reached yet (serve does).
+    throw error instanceof ConfigError ? error : cannotOpen(config, error);
   }
   return db;
+}
+
+/**
+ * A first query on a new connection. A database that cannot be opened at all (an unknown host,
+ * role or database), or a DATABASE_SCHEMA that does not exist, is a ConfigError; a passing state
+ * (transient.ts: not reachable yet, a failover) is thrown as it is, for a caller that waits.
+ */
+export async function checkOpens(db: Db, config: DatabaseConfig): Promise<void> {
+  let row: { schema: string | null } | undefined;
+  try {
+    row = await db.get<{ schema: string | null }>(
+      config.kind === 'postgres' ? 'SELECT current_schema() AS schema' : 'SELECT NULL AS schema',
+    );
+  } catch (error) {
+    throw isTransientDatabaseError(error) ? error : cannotOpen(config, error);
+  }
+  // search_path naming a schema that does not exist leaves no current schema: nothing could be created.
+  if (config.kind === 'postgres' && config.schema !== null && (row?.schema ?? null) === null)
+    throw new ConfigError(
+      `the schema ${config.schema} (DATABASE_SCHEMA) does not exist in the PostgreSQL database ${redactUrlPassword(config.url)}: create it (CREATE SCHEMA ${config.schema}) or name another`,
+    );
 }
 
 /** A database that cannot be opened or reached, named (password masked) with the driver's reason. */

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 import {
   createKeyWithCli,
@@ -322,6 +322,21 @@ describe('a database that cannot be opened', { timeout: 90_000 }, () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   });
+
+  it.skipIf(inject('postgresUrl') === null)(
+    'a DATABASE_SCHEMA that does not exist is named, not a failed migration',
+    async () => {
+      const schema = `cw_missing_${process.pid}`;
+      const run = await runCli(['keys', 'list'], {
+        DATABASE_URL: inject('postgresUrl') ?? '',
+        DATABASE_SCHEMA: schema,
+        SECRET_FILE: join(dir, 'secret'),
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`checkwriter: the schema ${schema} (DATABASE_SCHEMA) does not exist`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 });
 
 // Refusals that need a database to reach, on a throwaway SQLite one (they do not differ by database).
