@@ -56,11 +56,21 @@ export async function keysCommand(
       const company = args.values.company;
       const companyProblem = company === undefined ? null : checkCompany(company);
       if (companyProblem !== null) throw new UsageError(`--company: ${companyProblem}`);
+      // A phone is kept as sign-up keeps it (E.164), and one that cannot be a number is refused.
+      let phone: string | undefined;
+      if (args.values.phone !== undefined && args.values.phone.trim() !== '') {
+        const { normalisePhone } = await import('../services/payee.service.ts');
+        phone = normalisePhone(args.values.phone.trim()) ?? undefined;
+        if (phone === undefined)
+          throw new UsageError(
+            `--phone must be a phone number (with its country code unless it is in the US), got "${args.values.phone}"`,
+          );
+      }
       const { account, created } = await ensureAccount(db, {
         email,
         verified: !args.values.unverified,
         ...(args.values.company === undefined ? {} : { company: args.values.company }),
-        ...(args.values.phone === undefined ? {} : { phone: args.values.phone }),
+        ...(phone === undefined ? {} : { phone }),
       });
       // --company names the sender payees see, on a new account or an existing one.
       if (!created && company !== undefined) await setCompanyName(db, account.id, company.trim());

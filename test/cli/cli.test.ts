@@ -379,6 +379,7 @@ describe('refused input, one line and exit 2', { timeout: 90_000 }, () => {
       [['mailings', 'list', 'queued'], 'mailings list: unexpected argument "queued"', true],
       [['audit', 'frob'], 'unknown audit command "frob"', true],
       [['keys', 'list', '--email', 'nobody@example.com'], 'no account with email nobody@example.com', false],
+      [['keys', 'create', '--email', 'p@example.com', '--phone', 'abc'], '--phone must be a phone number', true],
     ];
     const runs = await Promise.all(cases.map(([args]) => runCli(args, env)));
     for (const [i, run] of runs.entries()) {
