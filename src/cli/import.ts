@@ -69,9 +69,7 @@ export async function importCommand(
     },
   });
   if (kind === undefined || !IMPORT_KINDS.includes(kind as ImportKind))
-    throw usage(
-      `import needs a kind, checks or payees${kind === undefined || kind.startsWith('-') ? '' : `, got "${kind}"`}: checkwriter import checks|payees FILE.csv --email EMAIL`,
-    );
+    throw usage(`import needs a kind, checks or payees${kind === undefined ? '' : ` (got "${kind}")`}`);
   const [file, ...extra] = args.positionals;
   if (file === undefined)
     throw usage('import needs the CSV file: checkwriter import checks|payees FILE.csv --email EMAIL');

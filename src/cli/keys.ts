@@ -10,11 +10,10 @@ import { ApiKeys, ensureAccount } from '../services/api-key.service.ts';
 import { accountByEmail, setCompanyName } from '../services/operator.service.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { AppError } from '../errors.ts';
-import { envOf, inputFileSize, noMoreArguments, readInputFile, required, UsageError } from './command-helpers.ts';
+import { envOf, noMoreArguments, readInputFile, required, UsageError } from './command-helpers.ts';
 
 /** The replaced server secret, from --previous-secret-file: a file that is missing, a folder or empty is refused. */
 function previousSecret(path: string): Buffer {
-  inputFileSize(path);
   const secret = readInputFile(path).trim();
   if (secret === '')
     throw new AppError(
