@@ -6,10 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp, type Readiness } from './app.ts';
 import { compilePendingValidators } from './http/validation.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { redactUrlPassword } from './domain/redact.ts';
 import { ApiKeys } from './services/api-key.service.ts';
-import { connect } from './store/connect.ts';
+import { cannotOpen, checkOpens, connect } from './store/connect.ts';
 import type { Db } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
 import { PostgresDb } from './store/postgres.ts';
@@ -52,10 +52,17 @@ function wait(ms: number): Promise<void> {
 export async function openDatabase(config: Config, log: StartLog = pino({ level: config.logLevel })): Promise<Db> {
   const waitMs = (config.database.waitSeconds ?? 0) * 1000;
   const started = Date.now();
-  const db = connect(config.database, { server: true });
+  let db: Db;
+  try {
+    db = connect(config.database, { server: true });
+  } catch (error) {
+    throw cannotOpen(config.database, error);
+  }
   let delay = FIRST_RETRY_MS;
   for (let attempt = 1; ; attempt += 1) {
     try {
+      // A database that cannot be opened at all (an unknown host, role or database) is said so at once.
+      await checkOpens(db, config.database);
       await migrate(db, config);
       break;
     } catch (error) {
@@ -65,7 +72,7 @@ export async function openDatabase(config: Config, log: StartLog = pino({ level:
       if (!isTransientDatabaseError(error) || waited >= waitMs) {
         await db.close().catch(() => undefined);
         if (!isTransientDatabaseError(error)) throw error;
-        throw new Error(
+        throw new ConfigError(
           `the database ${redactUrlPassword(config.database.url)} did not answer within DATABASE_WAIT_SECONDS=${config.database.waitSeconds ?? 0}: ${reason}`,
         );
       }

@@ -46,8 +46,13 @@ export async function approvalsCommand(
   if (email === '') throw usage('--email is required');
   const threshold = parseThreshold(values.threshold ?? '');
   if (threshold === null) throw usage('--threshold must be an amount in dollars, such as 1000 or 2500.00');
-  const approvers = Number(values.approvers ?? '');
-  if (![0, 1, 2].includes(approvers)) throw usage('--approvers must be 1 or 2 (0 removes the rule)');
+  // Exactly 0, 1 or 2: a missing --approvers is not 0, which would remove the rule.
+  const approversText = values.approvers ?? '';
+  if (!['0', '1', '2'].includes(approversText))
+    throw usage(
+      `--approvers must be 1 or 2 (0 removes the rule), ${values.approvers === undefined ? 'and is required' : `got "${approversText}"`}`,
+    );
+  const approvers = Number(approversText);
   const account = await accountByEmail(session.db, email);
   if (account === undefined) throw new AppError('not_found', `no account with email ${email}`);
   const ctx = await session.context();

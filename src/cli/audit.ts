@@ -1,21 +1,25 @@
 // `checkwriter audit verify`: walks every company's audit chain (docs/audit.md) and prints, per
 // company, how many records fit, or the first record that does not (its seq, id and why).
 // Exits 1 when any chain is broken, so a scheduled job or a script can act on it.
+import { AppError } from '../errors.ts';
 import { verifyAll } from '../services/audit.service.ts';
 
 export const AUDIT_USAGE = `  audit verify                            check every company's audit trail chain: prints each
                                           company's record count and OK, or the first record
                                           that does not fit; exits 1 if any does not`;
 
+function usage(message: string): AppError {
+  return new AppError('bad_request', `${message}\n\nUsage:\n${AUDIT_USAGE}`);
+}
+
 export async function auditCommand(
   q: Parameters<typeof verifyAll>[0],
   sub: string | undefined,
   out: (line: string) => void,
+  rest: readonly string[] = [],
 ): Promise<number> {
-  if (sub !== 'verify') {
-    out(`Usage:\n${AUDIT_USAGE}`);
-    return 2;
-  }
+  if (sub !== 'verify') throw usage(`unknown audit command "${sub ?? ''}"`);
+  if (rest.length > 0) throw usage(`audit verify takes no arguments (got ${rest.map((a) => `"${a}"`).join(' ')})`);
   const verdicts = await verifyAll(q);
   let broken = 0;
   for (const v of verdicts) {

@@ -1,7 +1,6 @@
 // `checkwriter import checks|payees FILE.csv --email EMAIL`: the CSV import of the panel and the API
 // (services/imports/), run in this process with a progress bar on stderr. A file with
 // errors is refused whole: every row's errors are printed and the exit code is 1.
-import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
@@ -10,12 +9,18 @@ import { commandLinePrincipal, type OpenSession } from './command-context.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
 import { MAX_IMPORT_BYTES } from '../formats/imports/read-import-file.ts';
+import { inputFileSize, readInputFile } from './command-helpers.ts';
 import { errorsOf, getImport, resultOf } from '../services/imports/records.service.ts';
 import { runImport } from '../services/imports/runner.service.ts';
 import { accountByEmail } from '../services/operator.service.ts';
 
+export const IMPORT_USAGE = `  import checks|payees FILE.csv --email EMAIL [--env test|live] [--bank-account ID]
+         [--create-payees] [--date-order mdy|dmy] [--money-out negative] [--map COLUMN=FIELD ...]
+                                          import a CSV file, all or nothing (docs/imports.md)`;
+
+/** A mistake in the command line: its message, then the import command's usage (exit code 2). */
 function usage(message: string): AppError {
-  return new AppError('bad_request', message);
+  return new AppError('bad_request', `${message}\n\nUsage:\n${IMPORT_USAGE}`);
 }
 
 /** Writes progress to stderr: a redrawn bar on a terminal, a plain line per step otherwise. */
@@ -64,10 +69,12 @@ export async function importCommand(
     },
   });
   if (kind === undefined || !IMPORT_KINDS.includes(kind as ImportKind))
-    throw usage('import needs a kind: checkwriter import checks|payees FILE.csv --email EMAIL');
-  const file = args.positionals[0];
+    throw usage(`import needs a kind, checks or payees${kind === undefined ? '' : ` (got "${kind}")`}`);
+  const [file, ...extra] = args.positionals;
   if (file === undefined)
     throw usage('import needs the CSV file: checkwriter import checks|payees FILE.csv --email EMAIL');
+  if (extra.length > 0)
+    throw usage(`import takes one CSV file; got ${args.positionals.map((a) => `"${a}"`).join(' ')}`);
   const email = args.values.email;
   if (email === undefined || email === '') throw usage('--email is required');
   const env = (args.values.env ?? 'test') as Environment;
@@ -78,26 +85,25 @@ export async function importCommand(
   if (moneyOut !== undefined && moneyOut !== 'positive' && moneyOut !== 'negative')
     throw usage('--money-out must be positive or negative');
   // The size is checked before the file is read, so a huge file costs nothing.
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    throw usage(`cannot read ${file}`);
-  }
-  if (size > MAX_IMPORT_BYTES)
-    throw usage(`${file} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`);
-  const csv = readFileSync(file, 'utf8');
+  if (inputFileSize(file) > MAX_IMPORT_BYTES)
+    throw new AppError(
+      'bad_request',
+      `${file} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files.`,
+    );
+  const csv = readInputFile(file);
+
+  const mapping = mappingOf(args.values.map ?? []);
 
   return openSession(async (session) => {
     const account = await accountByEmail(session.db, email);
-    if (account === undefined || account === null) throw usage(`no account with email ${email}`);
+    if (account === undefined || account === null) throw new AppError('not_found', `no account with email ${email}`);
     const ctx = await session.context();
     const principal = commandLinePrincipal(account, env);
     const options: ImportOptions = {
       kind: kind as ImportKind,
       csv,
       fileName: file.split(/[\\/]/).at(-1) ?? file,
-      mapping: mappingOf(args.values.map ?? []),
+      mapping,
       createPayees: args.values['create-payees'],
       dateOrder,
       ...(moneyOut === undefined ? {} : { moneyOut }),

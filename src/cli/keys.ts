@@ -1,7 +1,6 @@
 // `checkwriter keys create|list|revoke|rotate-encryption`: API keys
 // (an account made for a new email, with a one-time link to set its panel password) and the keys
 // every sealed value is under (`secret rotate` is cli/main.ts's: it replaces the secret file).
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { checkCompany } from '../domain/account.ts';
@@ -10,7 +9,19 @@ import { isEmailAddress, passwordLink } from '../services/account.service.ts';
 import { ApiKeys, ensureAccount } from '../services/api-key.service.ts';
 import { accountByEmail, setCompanyName } from '../services/operator.service.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { envOf, required, UsageError } from './command-helpers.ts';
+import { AppError } from '../errors.ts';
+import { envOf, noMoreArguments, readInputFile, required, UsageError } from './command-helpers.ts';
+
+/** The replaced server secret, from --previous-secret-file: a file that is missing, a folder or empty is refused. */
+function previousSecret(path: string): Buffer {
+  const secret = readInputFile(path).trim();
+  if (secret === '')
+    throw new AppError(
+      'bad_request',
+      `--previous-secret-file ${path} is empty: it must hold the replaced server secret`,
+    );
+  return Buffer.from(secret, 'utf8');
+}
 
 export async function keysCommand(
   db: ServiceContext['db'],
@@ -32,6 +43,10 @@ export async function keysCommand(
     },
   });
   {
+    if (sub === undefined || !['create', 'list', 'revoke', 'rotate-encryption'].includes(sub))
+      throw new UsageError(`unknown keys command "${sub ?? ''}"`);
+    // Only revoke takes an argument (KEY_ID): anything more is a mistake, not ignored.
+    noMoreArguments(args.positionals.slice(sub === 'revoke' ? 1 : 0), `keys ${sub}`);
     const keys = await ApiKeys.open(db, config);
     if (sub === 'create') {
       const email = required(args.values.email, '--email');
@@ -40,11 +55,21 @@ export async function keysCommand(
       const company = args.values.company;
       const companyProblem = company === undefined ? null : checkCompany(company);
       if (companyProblem !== null) throw new UsageError(`--company: ${companyProblem}`);
+      // A phone is kept as sign-up keeps it (E.164), and one that cannot be a number is refused.
+      let phone: string | undefined;
+      if (args.values.phone !== undefined && args.values.phone.trim() !== '') {
+        const { normalisePhone } = await import('../services/payee.service.ts');
+        phone = normalisePhone(args.values.phone.trim()) ?? undefined;
+        if (phone === undefined)
+          throw new UsageError(
+            `--phone must be a phone number (with its country code unless it is in the US), got "${args.values.phone}"`,
+          );
+      }
       const { account, created } = await ensureAccount(db, {
         email,
         verified: !args.values.unverified,
         ...(args.values.company === undefined ? {} : { company: args.values.company }),
-        ...(args.values.phone === undefined ? {} : { phone: args.values.phone }),
+        ...(phone === undefined ? {} : { phone }),
       });
       // --company names the sender payees see, on a new account or an existing one.
       if (!created && company !== undefined) await setCompanyName(db, account.id, company.trim());
@@ -72,7 +97,7 @@ export async function keysCommand(
     if (sub === 'list') {
       const account = args.values.email === undefined ? null : await accountByEmail(db, args.values.email);
       if (args.values.email !== undefined && (account === null || account === undefined))
-        throw new UsageError(`no account with email ${args.values.email}`);
+        throw new AppError('not_found', `no account with email ${args.values.email}`);
       const list = await keys.list(account?.id ?? null);
       for (const k of list) {
         const state = k.revokedAt === null ? 'active' : `revoked ${new Date(k.revokedAt).toISOString()}`;
@@ -91,8 +116,7 @@ export async function keysCommand(
     }
     if (sub === 'rotate-encryption') {
       const previousFile = args.values['previous-secret-file'];
-      const previous =
-        previousFile === undefined ? null : new Vault(Buffer.from(readFileSync(previousFile, 'utf8').trim(), 'utf8'));
+      const previous = previousFile === undefined ? null : new Vault(previousSecret(previousFile));
       const { rotateDataKey } = await import('../services/data-keys.service.ts');
       const rotation = await rotateDataKey(db, keys.vault, previous);
       process.stdout.write(

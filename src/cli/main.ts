@@ -15,10 +15,10 @@ import type { ServiceContext } from '../services/context.ts';
 import { InlineHeavyWork } from '../heavy-work/inline.ts';
 import type { CommandSession, OpenSession } from './command-context.ts';
 import { migrate } from '../store/migrate.ts';
-import { connect } from '../store/connect.ts';
+import { connectOrExplain } from '../store/connect.ts';
 import { logDestination } from '../log-stream.ts';
 import { readOrCreateSecretFile, recordSecretCheck, SecretFileError } from '../store/server-secret.ts';
-import { required, UsageError } from './command-helpers.ts';
+import { noMoreArguments, required, UsageError } from './command-helpers.ts';
 import { keysCommand } from './keys.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
@@ -81,7 +81,7 @@ Configuration comes from the environment: DATABASE_URL (default sqlite:./data/ch
 HOST, PORT, LOG_LEVEL, PUBLIC_URL, RATE_LIMIT_PER_KEY, KEY_SIGNING_SECRET or SECRET_FILE. See the README.`;
 
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = connect(config.database);
+  const db = await connectOrExplain(config.database);
   try {
     await migrate(db, config);
     return await fn(db);
@@ -257,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case 'migrate': {
-      const db = connect(config.database);
+      const db = await connectOrExplain(config.database);
       const applied = await migrate(db, config).finally(() => db.close());
       process.stdout.write(
         `migrations applied${applied.length === 0 ? '' : `: ${applied.join(', ')}`}; the ${config.database.kind} database is up to date\n`,
@@ -277,7 +277,7 @@ export async function main(argv: string[]): Promise<number> {
       if (sub !== 'link') throw new UsageError(`unknown people command "${sub ?? ''}"`);
       const email = required(args.values.email, '--email');
       const link = await withDb(config, (db) => passwordLink(db, config.publicUrl, email));
-      if (link === undefined) throw new UsageError(`no person with email ${email}`);
+      if (link === undefined) throw new AppError('not_found', `no person with email ${email}`);
       process.stderr.write('One use, within 1 hour: it sets the password and signs nobody in.\n');
       process.stdout.write(`${link}\n`);
       return 0;
@@ -302,6 +302,7 @@ export async function main(argv: string[]): Promise<number> {
       const { operatorQueue, operatorSettle } = await import('../services/mailing.service.ts');
       return withDb(config, async (db) => {
         if (sub === 'list') {
+          noMoreArguments(args.positionals, 'mailings list');
           const status = args.values.status ?? null;
           if (status !== null && status !== 'queued' && status !== 'dispatched' && status !== 'cancelled')
             throw new UsageError('--status must be queued, dispatched or cancelled');
@@ -316,6 +317,7 @@ export async function main(argv: string[]): Promise<number> {
         }
         if (sub === 'dispatch' || sub === 'cancel') {
           const mailingId = required(args.positionals[0], 'MAILING_ID');
+          noMoreArguments(args.positionals.slice(1), `mailings ${sub}`);
           const mailing = await operatorSettle(db, mailingId, sub === 'dispatch' ? 'dispatched' : 'cancelled');
           process.stdout.write(
             `${mailing.id} ${mailing.status}: check ${mailing.checkId} is now ${sub === 'dispatch' ? 'mailed' : 'refunded'}\n`,
@@ -342,7 +344,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'audit': {
       const { auditCommand } = await import('./audit.ts');
-      return withDb(config, (db) => auditCommand(db, sub, (line) => process.stdout.write(`${line}\n`)));
+      return withDb(config, (db) => auditCommand(db, sub, (line) => process.stdout.write(`${line}\n`), rest));
     }
     case 'approvals': {
       const { approvalsCommand } = await import('./approvals.ts');

@@ -2,13 +2,15 @@
 // panel's page, for an operator at the shell (docs/positive-pay.md). The file goes to stdout, or
 // to --out FILE (created readable by its owner only: it holds the full account number); the
 // summary goes to stderr, so `> file` captures the file alone.
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatCents } from '../domain/money.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { isPositivePayFormat } from '../domain/positive-pay.ts';
 import { AppError } from '../errors.ts';
 import type { CommandSession } from './command-context.ts';
+import { fileProblem } from './command-helpers.ts';
 import { createExport } from '../services/positive-pay.service.ts';
 import { accountByEmail } from '../services/operator.service.ts';
 
@@ -46,6 +48,21 @@ function flags(rest: string[]) {
   }
 }
 
+/** --out names a file this process may write: an existing writable file, or a new one in a writable folder. */
+function checkWritable(out: string): void {
+  try {
+    const stat = statSync(out, { throwIfNoEntry: false });
+    if (stat?.isDirectory() === true) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    accessSync(stat === undefined ? dirname(out) : out, constants.W_OK);
+  } catch (error) {
+    const missingFolder = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new AppError(
+      'bad_request',
+      `cannot write --out ${out}: ${missingFolder ? `the folder ${dirname(out)} does not exist` : fileProblem(error)}`,
+    );
+  }
+}
+
 export async function positivePayCommand(
   session: CommandSession,
   sub: string | undefined,
@@ -61,6 +78,8 @@ export async function positivePayCommand(
   if (!isPositivePayFormat(format)) throw usage(`--format must be csv, fixed or bank, got "${format}"`);
   const env = (values.env ?? 'test') as Environment;
   if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${values.env}"`);
+  // An --out that cannot be written is refused before the export is made and recorded.
+  if (values.out !== undefined) checkWritable(values.out);
   const account = await accountByEmail(session.db, email);
   if (account === undefined) throw new AppError('not_found', `no account with email ${email}`);
 
@@ -73,7 +92,16 @@ export async function positivePayCommand(
     { bankAccountId, from, to, format },
   );
   if (values.out === undefined) process.stdout.write(file.content);
-  else writeFileSync(values.out, file.content, { mode: 0o600 });
+  else {
+    try {
+      writeFileSync(values.out, file.content, { mode: 0o600 });
+    } catch (error) {
+      throw new AppError(
+        'bad_request',
+        `export ${record.id} was recorded but ${values.out} was not written: ${fileProblem(error)}`,
+      );
+    }
+  }
   process.stderr.write(
     `export ${record.id}: ${record.issuedCount} issued ($${formatCents(record.issuedTotalCents)}), ` +
       `${record.voidCount} voided ($${formatCents(record.voidTotalCents)}), ${from} to ${to}, ${format}` +

@@ -2,7 +2,6 @@
 // against a bank account's checks, as POST /bankAccounts/{id}/clearedItems and the panel's upload
 // do — the same service, so the same file gives the same result (docs/reconciliation.md). The
 // result goes to stdout, one line per row; a file that cannot be read is refused and clears nothing.
-import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BANK_FILE_LAYOUTS, MAX_CLEARED_ITEMS_BYTES } from '../domain/cleared-items.ts';
 import { formatCents } from '../domain/money.ts';
@@ -11,6 +10,7 @@ import { AppError } from '../errors.ts';
 import { reconcile } from '../services/checks/clearing.service.ts';
 import { accountByEmail } from '../services/operator.service.ts';
 import { type CommandSession, commandLinePrincipal } from './command-context.ts';
+import { inputFileSize, readInputFile } from './command-helpers.ts';
 
 export const RECONCILE_USAGE = `  reconcile FILE --email EMAIL --bank-account ID [--env test|live] [--cleared-date YYYY-MM-DD]
                                           clear the checks the bank's file (CSV, OFX/QFX or BAI2)
@@ -49,9 +49,9 @@ export async function reconcileCommand(session: CommandSession, rest: string[]):
   const env = (values.env ?? 'test') as Environment;
   if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${values.env}"`);
   // The API's bound, before the file is read into memory.
-  if (statSync(path).size > MAX_CLEARED_ITEMS_BYTES)
+  if (inputFileSize(path) > MAX_CLEARED_ITEMS_BYTES)
     throw new AppError('validation', 'The file is larger than 1 MB: split it.');
-  const text = readFileSync(path, 'utf8');
+  const text = readInputFile(path);
   if (text.trim() === '') throw new AppError('validation', 'The cleared-items file is empty.');
   const account = await accountByEmail(session.db, values.email);
   if (account === undefined) throw new AppError('not_found', `no account with email ${values.email}`);

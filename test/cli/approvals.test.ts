@@ -75,6 +75,11 @@ describe.each(dialects())('checkwriter approvals set (%s)', { timeout: 90_000 },
       /--threshold/,
     );
     await expect(run('set', '--email', email, '--threshold', '10', '--approvers', '3')).rejects.toThrow(/--approvers/);
+    // A forgotten --approvers is not 0 (which removes the rule), nor is 1.0 taken for 1.
+    await expect(run('set', '--email', email, '--threshold', '10')).rejects.toThrow(/--approvers .* is required/);
+    await expect(run('set', '--email', email, '--threshold', '10', '--approvers', '1.0')).rejects.toThrow(
+      /--approvers .* got "1.0"/,
+    );
     await expect(run('set', '--threshold', '10', '--approvers', '1')).rejects.toThrow(/--email is required/);
     await expect(
       run('set', '--email', email, '--threshold', '10', '--approvers', '1', '--bank-account', 'bnk_nope'),

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dialects, freshDatabaseConfig } from '../support/databases.ts';
 import {
   createKeyWithCli,
@@ -284,6 +287,110 @@ describe('usage, before any configuration or database', { timeout: 90_000 }, () 
     for (const run of [unknown, missing, serveArgs]) {
       expect(run.stderr).toContain('Usage: checkwriter <command>');
       expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
+
+// A database that cannot be opened or reached is the operator's to fix: the command names it (its
+// password masked) and the driver's reason, exit 2, and no stack trace nor the API's retry advice.
+describe('a database that cannot be opened', { timeout: 90_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cw-unopenable-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('names the database and the reason, for commands, migrate and serve', async () => {
+    const aFile = join(dir, 'a-file');
+    writeFileSync(aFile, 'not a folder');
+    const notADatabase = join(dir, 'not-a-database.db');
+    writeFileSync(notADatabase, 'x'.repeat(4096));
+    const refused = 'postgres://postgres:hunter2@127.0.0.1:1/test';
+    const [underAFile, garbage, unreachable, serve] = await Promise.all([
+      runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${aFile}/checkwriter.db` }),
+      runCli(['migrate'], { DATABASE_URL: `sqlite:${notADatabase}` }),
+      runCli(['keys', 'list'], { DATABASE_URL: refused, SECRET_FILE: join(dir, 'secret') }),
+      runCli(['serve'], { DATABASE_URL: `sqlite:${notADatabase}`, PORT: '0' }),
+    ]);
+    expect(underAFile.stderr).toContain(
+      `checkwriter: cannot open the SQLite database ${aFile}/checkwriter.db (DATABASE_URL): EEXIST`,
+    );
+    for (const run of [garbage, serve])
+      expect(run.stderr).toContain(
+        `checkwriter: cannot open the SQLite database ${notADatabase} (DATABASE_URL): file is not a database\n`,
+      );
+    expect(unreachable.stderr).toContain(
+      'checkwriter: cannot open the PostgreSQL database postgres://postgres:***@127.0.0.1:1/test (DATABASE_URL): connect ECONNREFUSED 127.0.0.1:1\n',
+    );
+    for (const run of [underAFile, garbage, unreachable, serve]) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it.skipIf(inject('postgresUrl') === null)(
+    'a DATABASE_SCHEMA that does not exist is named, not a failed migration',
+    async () => {
+      const schema = `cw_missing_${process.pid}`;
+      const run = await runCli(['keys', 'list'], {
+        DATABASE_URL: inject('postgresUrl') ?? '',
+        DATABASE_SCHEMA: schema,
+        SECRET_FILE: join(dir, 'secret'),
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`checkwriter: the schema ${schema} (DATABASE_SCHEMA) does not exist`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+});
+
+// Refusals that need a database to reach, on a throwaway SQLite one (they do not differ by database).
+describe('refused input, one line and exit 2', { timeout: 90_000 }, () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  const dir = mkdtempSync(join(tmpdir(), 'cw-refused-'));
+  beforeAll(async () => {
+    const fresh = await freshDatabaseConfig('sqlite');
+    env = { ...fresh.env, SECRET_FILE: join(dir, 'secret') };
+    cleanup = fresh.cleanup;
+    expect((await runCli(['migrate'], env)).code).toBe(0);
+  });
+  afterAll(async () => {
+    await cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a missing file or a folder, a stray argument, an unknown subcommand, an unknown email: never a stack trace', async () => {
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder);
+    const csv = join(dir, 'payees.csv');
+    writeFileSync(csv, 'Name\nAcme\n');
+    const missing = join(dir, 'missing.secret');
+    const usage = 'Usage:';
+    const cases: [string[], string, boolean][] = [
+      [
+        ['reconcile', folder, '--email', 'a@example.com', '--bank-account', 'bank_x'],
+        `cannot read ${folder}: it is a folder, not a file`,
+        false,
+      ],
+      [
+        ['import', 'payees', folder, '--email', 'a@example.com'],
+        `cannot read ${folder}: it is a folder, not a file`,
+        false,
+      ],
+      [['keys', 'rotate-encryption', '--previous-secret-file', missing], `cannot read ${missing}: no such file`, false],
+      [['import', 'payees', csv, csv, '--email', 'a@example.com'], 'import takes one CSV file', true],
+      [['keys', 'revoke', 'key_a', 'key_b'], 'keys revoke: unexpected argument "key_b"', true],
+      [['mailings', 'list', 'queued'], 'mailings list: unexpected argument "queued"', true],
+      [['audit', 'frob'], 'unknown audit command "frob"', true],
+      [['keys', 'list', '--email', 'nobody@example.com'], 'no account with email nobody@example.com', false],
+      [['keys', 'create', '--email', 'p@example.com', '--phone', 'abc'], '--phone must be a phone number', true],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => runCli(args, env)));
+    for (const [i, run] of runs.entries()) {
+      const [args, message, withUsage] = cases[i] ?? [[], '', false];
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(`checkwriter: ${message}`);
+      expect(run.stderr.includes(usage), args.join(' ')).toBe(withUsage);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toBe('');
     }
   });
 });

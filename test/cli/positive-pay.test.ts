@@ -129,6 +129,12 @@ describe.each(dialects())('checkwriter positive-pay export (%s)', { timeout: 90_
       // `bank` reads the layout chosen on the bank account in the panel: none is chosen here.
       [args('--format', 'bank'), 'no positive pay layout chosen'],
       [args('--colour'), "Unknown option '--colour'"],
+      // An --out that cannot be written is refused before the export is recorded.
+      [args('--out', dir), `cannot write --out ${dir}: it is a folder, not a file`],
+      [
+        args('--out', join(dir, 'no-such-folder', 'pp.csv')),
+        `the folder ${join(dir, 'no-such-folder')} does not exist`,
+      ],
       [
         [
           'positive-pay',
