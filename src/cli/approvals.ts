@@ -2,7 +2,7 @@
 // the same rule the panel's policy form sets, recorded in the audit trail as set by the owner or
 // admin named by --email.
 import { parseArgs } from 'node:util';
-import { parseThreshold } from '../domain/approvals/policy.ts';
+import { parseApproverCount, parseThreshold } from '../domain/approvals/policy.ts';
 import { formatCents } from '../domain/money.ts';
 import { AppError } from '../errors.ts';
 import { policySetter, setPolicy } from '../services/approvals/policy.service.ts';
@@ -47,12 +47,11 @@ export async function approvalsCommand(
   const threshold = parseThreshold(values.threshold ?? '');
   if (threshold === null) throw usage('--threshold must be an amount in dollars, such as 1000 or 2500.00');
   // Exactly 0, 1 or 2: a missing --approvers is not 0, which would remove the rule.
-  const approversText = values.approvers ?? '';
-  if (!['0', '1', '2'].includes(approversText))
+  const approvers = parseApproverCount(values.approvers);
+  if (approvers === null)
     throw usage(
-      `--approvers must be 1 or 2 (0 removes the rule), ${values.approvers === undefined ? 'and is required' : `got "${approversText}"`}`,
+      `--approvers must be 1 or 2 (0 removes the rule), ${values.approvers === undefined ? 'and is required' : `got "${values.approvers}"`}`,
     );
-  const approvers = Number(approversText);
   const account = await accountByEmail(session.db, email);
   if (account === undefined) throw new AppError('not_found', `no account with email ${email}`);
   const ctx = await session.context();

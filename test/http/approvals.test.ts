@@ -471,6 +471,18 @@ describe.each(dialects())('approvals (%s)', { timeout: 120_000 }, (dialect) => {
     expect(await approval(byKey.id)).toMatchObject({ approvals: [{ by: 'Ada Approver' }] });
   });
 
+  it('a policy form without its approvals count is refused and the rule stays (not read as 0, which removes it)', async () => {
+    for (const approvers of [undefined, '', '1.0', ' 2']) {
+      const form: Record<string, string> = { bankAccountId: '', threshold: '5000' };
+      if (approvers !== undefined) form.approvers = approvers;
+      const refused = await owner.submit('/panel/settings/approvals', '/panel/settings/approvals', form);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toContain('Choose how many approvals the rule needs: 1, 2, or none to remove it.');
+    }
+    // The company's rule is still 2 approvals from $1,000.
+    expect(await approval((await write('1200.00')).id)).toMatchObject({ status: 'pending', required: 2 });
+  });
+
   it('a policy change applies to checks written after it', async () => {
     const waiting = await write('1200.00');
     await owner.submit('/panel/settings/approvals', '/panel/settings/approvals', {

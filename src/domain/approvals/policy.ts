@@ -70,6 +70,18 @@ export function heldWords(serialNumber: string, approval: CheckApproval): string
   return `Check ${serialNumber} is waiting for approval (${approval.approvals.length} of ${approval.required} ${noun}).`;
 }
 
+/**
+ * How many approvals a rule needs, as a form or a command sends it: exactly "0" (remove the rule),
+ * "1" or "2"; anything else, a missing value above all, is null. Number() would read "" as 0 and
+ * quietly remove the rule.
+ */
+export function parseApproverCount(text: string | undefined): 0 | 1 | 2 | null {
+  if (text === '0') return 0;
+  if (text === '1') return 1;
+  if (text === '2') return 2;
+  return null;
+}
+
 /** A threshold as people type it ("1,000", "$1000.00", "0"): cents, or null when it is not one. */
 export function parseThreshold(text: string): number | null {
   const plain = text.trim().replace(/^\$/, '').replace(/,/g, '');

@@ -2,7 +2,7 @@
 // approval — at or above a threshold, one or two approvals — for the company and, differently,
 // for a bank account. A change applies to checks written after it.
 import type { FastifyInstance } from 'fastify';
-import { parseThreshold } from '../../domain/approvals/policy.ts';
+import { parseApproverCount, parseThreshold } from '../../domain/approvals/policy.ts';
 import { formatCents } from '../../domain/money.ts';
 import * as policyService from '../../services/approvals/policy.service.ts';
 import { AppError } from '../../errors.ts';
@@ -51,7 +51,10 @@ ${list}
     const threshold = parseThreshold(field(request.body, 'threshold'));
     if (threshold === null)
       throw new AppError('validation', 'The threshold must be an amount in dollars, such as 1000.');
-    const approvers = Number(field(request.body, 'approvers'));
+    // The form's select sends "0", "1" or "2"; a body without it is refused, not read as 0 (remove).
+    const approvers = parseApproverCount(field(request.body, 'approvers'));
+    if (approvers === null)
+      throw new AppError('validation', 'Choose how many approvals the rule needs: 1, 2, or none to remove it.');
     await policyService.setPolicy(ctx, principalFor(request, 'test'), {
       thresholdCents: threshold,
       approvers,
