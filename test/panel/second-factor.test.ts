@@ -307,6 +307,14 @@ describe.each(dialects())('second factor in the panel (%s)', (dialect) => {
     advance(1_000);
     expect((await owner.submit('/panel/security', '/panel/security/require', { required: 'yes' })).status).toBe(303);
     expect((await accountant.get('/panel/checks')).location).toBe('/panel/security?notice=factor-required');
+    // A body without the form's yes/no (or with another word) is refused: not read as "no", which
+    // would stop requiring it.
+    for (const form of [{}, { required: '' }, { required: 'Yes' }] as Record<string, string>[]) {
+      const refused = await owner.submit('/panel/security', '/panel/security/require', form);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toContain('Use the button on the security page');
+    }
+    expect((await accountant.get('/panel/checks')).location).toBe('/panel/security?notice=factor-required');
     // Forms are refused in words, before anything is written.
     const page = await accountant.get('/panel/security');
     const refused = await accountant.post('/panel/payees', {

@@ -6,13 +6,15 @@ import { AppError } from '../../errors.ts';
 import * as passkeys from '../../services/people/passkeys.service.ts';
 import * as secondFactor from '../../services/people/second-factor.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
-import { field, queryText } from '../shell/form.ts';
+import { field, queryText, sentField } from '../shell/form.ts';
 import { html } from '../shell/html.ts';
 import { csrfField, page, sendPage, when } from '../shell/layout.ts';
 import { signedInOf } from '../shell/session.ts';
 import { enrolmentPage } from '../shell/step-up.ts';
 import { PASSKEY_SCRIPT, WEBAUTHN_SCRIPT } from './factor-assets.ts';
 import { parseJson, tokenOf, whoOf } from './factor-proof.pages.ts';
+
+const REQUIRE_PROBLEM = 'Use the button on the security page to require a second factor of everyone, or to stop.';
 
 /** Removing a factor or replacing the recovery codes asks for a recent factor too. */
 const ENROLMENT_STEP_UP = { config: { action: 'read' as const, factorEnrolment: true, stepUp: true } };
@@ -223,11 +225,11 @@ ${policy}`,
     { config: { action: 'security.policy', factorEnrolment: true, stepUp: true } },
     async (request, reply) => {
       const who = signedInOf(request);
-      await secondFactor.setFactorRequiredOfEveryone(
-        ctx,
-        whoOf(request, who),
-        field(request.body, 'required') === 'yes',
-      );
+      // The form's hidden field says "yes" or "no"; a body without it is refused, not read as "no"
+      // (which would stop requiring a second factor of everyone).
+      const required = sentField(request.body, 'required', REQUIRE_PROBLEM);
+      if (required !== 'yes' && required !== 'no') throw new AppError('validation', REQUIRE_PROBLEM);
+      await secondFactor.setFactorRequiredOfEveryone(ctx, whoOf(request, who), required === 'yes');
       return reply.redirect('/panel/security', 303);
     },
   );

@@ -38,6 +38,16 @@ export function field(body: unknown, name: string): string {
   return value ?? '';
 }
 
+/**
+ * A field its form always sends (a select, a hidden field), '' included: a body without it (a
+ * hand-made request, a form of an older version) is refused with `problem` (422), never read as ''
+ * — which would mean "none", "every", "off" or "clear" to the action.
+ */
+export function sentField(body: unknown, name: string, problem: string): string {
+  if ((body as FormBody | undefined)?.[name] === undefined) throw new AppError('validation', problem);
+  return field(body, name);
+}
+
 /** Every value of a repeated field (checkboxes). */
 export function fields(body: unknown, name: string): string[] {
   const value = (body as FormBody | undefined)?.[name];
