@@ -471,7 +471,7 @@ describe.each(dialects())('approvals (%s)', { timeout: 120_000 }, (dialect) => {
     expect(await approval(byKey.id)).toMatchObject({ approvals: [{ by: 'Ada Approver' }] });
   });
 
-  it('a policy form without its approvals count is refused and the rule stays (not read as 0, which removes it)', async () => {
+  it('a policy form without its approvals count or bank account is refused and the rule stays (not read as 0 or every account)', async () => {
     for (const approvers of [undefined, '', '1.0', ' 2']) {
       const form: Record<string, string> = { bankAccountId: '', threshold: '5000' };
       if (approvers !== undefined) form.approvers = approvers;
@@ -479,6 +479,13 @@ describe.each(dialects())('approvals (%s)', { timeout: 120_000 }, (dialect) => {
       expect(refused.status).toBe(422);
       expect(refused.body).toContain('Choose how many approvals the rule needs: 1, 2, or none to remove it.');
     }
+    // Nor without its bank account: not read as '' (every bank account), which removed the company's rule.
+    const unnamed = await owner.submit('/panel/settings/approvals', '/panel/settings/approvals', {
+      threshold: '5000',
+      approvers: '0',
+    });
+    expect(unnamed.status).toBe(422);
+    expect(unnamed.body).toContain('Choose the bank account the rule is for.');
     // The company's rule is still 2 approvals from $1,000.
     expect(await approval((await write('1200.00')).id)).toMatchObject({ status: 'pending', required: 2 });
   });

@@ -8,7 +8,7 @@ import * as policyService from '../../services/approvals/policy.service.ts';
 import { AppError } from '../../errors.ts';
 import { needs } from '../shell/access.ts';
 import type { PanelDeps } from '../shell/deps.ts';
-import { field } from '../shell/form.ts';
+import { field, sentField } from '../shell/form.ts';
 import { csrfField, page, sendPage, when } from '../shell/layout.ts';
 import { type Html, html } from '../shell/html.ts';
 import { accountOf, principalFor } from '../shell/session.ts';
@@ -55,10 +55,13 @@ ${list}
     const approvers = parseApproverCount(field(request.body, 'approvers'));
     if (approvers === null)
       throw new AppError('validation', 'Choose how many approvals the rule needs: 1, 2, or none to remove it.');
+    // '' is the form's "Every bank account"; a body without the field is refused, not read as that
+    // (it would set, or remove, the company's rule in place of one account's).
+    const bankAccountId = sentField(request.body, 'bankAccountId', 'Choose the bank account the rule is for.');
     await policyService.setPolicy(ctx, principalFor(request, 'test'), {
       thresholdCents: threshold,
       approvers,
-      bankAccountId: field(request.body, 'bankAccountId'),
+      bankAccountId,
     });
     return reply.redirect('/panel/settings/approvals?notice=settings-saved', 303);
   });
