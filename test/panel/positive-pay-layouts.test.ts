@@ -207,16 +207,15 @@ describe.each(dialects())('positive pay layouts (%s)', (dialect) => {
     const theirId = (
       await t.database.db.get<{ id: string }>("SELECT id FROM positive_pay_layouts WHERE name = 'Theirs'")
     )?.id;
-    for (const choice of [theirId ?? '', 'made-up']) {
+    // …nor is a form without the field read as '' ("None chosen"), which cleared the choice.
+    for (const choice of [theirId ?? '', 'made-up', undefined]) {
       const refused = await visitor.submit(
         `/panel/bank-accounts/${bankAccountId}`,
         `/panel/bank-accounts/${bankAccountId}/positive-pay-layout`,
-        {
-          env: 'test',
-          positivePayLayout: choice,
-        },
+        choice === undefined ? { env: 'test' } : { env: 'test', positivePayLayout: choice },
       );
       expect(refused.status).toBe(422);
+      expect(refused.body).toContain('Choose one of the layouts offered.');
       expect(await chosen()).toBe(layoutId);
     }
     // Their layout is not listed here, nor can it be deleted from here.

@@ -6,7 +6,7 @@ import type { Environment } from '../../domain/owner.ts';
 import { AppError } from '../../errors.ts';
 import * as layouts from '../../services/positive-pay-layouts.service.ts';
 import type { PanelDeps } from '../shell/deps.ts';
-import { field } from '../shell/form.ts';
+import { sentField } from '../shell/form.ts';
 import { type Html, html } from '../shell/html.ts';
 import { csrfField, withEnv } from '../shell/layout.ts';
 import { envOf, principalFor } from '../shell/session.ts';
@@ -35,7 +35,8 @@ export async function bankAccountLayoutPages(app: FastifyInstance, deps: PanelDe
   app.post('/:id/positive-pay-layout', needsRecentFactor('bank-accounts.manage'), async (request, reply) => {
     const env = envOf(request);
     const { id } = request.params as { id: string };
-    const choice = field(request.body, 'positivePayLayout');
+    // '' is the form's "None chosen"; a body without the field is refused, not read as that.
+    const choice = sentField(request.body, 'positivePayLayout', 'Choose one of the layouts offered.');
     try {
       await layouts.chooseLayout(deps.ctx, principalFor(request, env), id, choice);
     } catch (error) {
