@@ -26,6 +26,23 @@ function fieldError(body: string, name: string): string | undefined {
   return new RegExp(`<p class="field-error" id="f-${name}-error">([^<]*)</p>`).exec(body)?.[1];
 }
 
+/** Every field of an address form, empty (an edit form sends them all). */
+const EMPTY_ADDRESS = Object.fromEntries(
+  [
+    'name',
+    'companyName',
+    'addressLine1',
+    'addressLine2',
+    'city',
+    'state',
+    'zip',
+    'country',
+    'phone',
+    'email',
+    'note',
+  ].map((f) => [f, '']),
+);
+
 /** The id in a redirect to a record's page: /panel/payees/pay_… */
 function idFrom(location: string): string {
   const id = /\/panel\/[a-z-]+\/([A-Za-z0-9_]+)/.exec(location)?.[1];
@@ -134,19 +151,34 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
       phone: '+14155552671',
     });
 
-    const edited = await v.submit(`/panel/payees/${payeeId}`, `/panel/payees/${payeeId}`, {
+    const payeeForm = {
       name: 'Globex Corp.',
+      nickName: '',
       company: 'Globex',
       email: 'billing@globex.test',
       phone: '+14155552671',
+      address1: '',
+      address2: '',
       city: 'Shelbyville',
-    });
+      state: '',
+      zip: '',
+      country: '',
+    };
+    const edited = await v.submit(`/panel/payees/${payeeId}`, `/panel/payees/${payeeId}`, payeeForm);
     expect(edited.status).toBe(303);
     expect((await api.get(`/payees/${payeeId}`)).body.data).toMatchObject({
       name: 'Globex Corp.',
       email: 'billing@globex.test',
       city: 'Shelbyville',
     });
+    // A body without a field the form draws is refused at that field, not saved as '' (clearing it).
+    const { email: _email, ...withoutEmail } = payeeForm;
+    const unsent = await v.submit(`/panel/payees/${payeeId}`, `/panel/payees/${payeeId}`, withoutEmail);
+    expect(unsent.status).toBe(422);
+    expect(fieldError(unsent.body, 'email')).toBe(
+      'The email field was not sent with the form: reload the page and try again.',
+    );
+    expect((await api.get(`/payees/${payeeId}`)).body.data.email).toBe('billing@globex.test');
 
     expect((await api.put(`/payees/${payeeId}`, { nickName: 'GLX' })).status).toBe(200);
     expect((await v.get(`/panel/payees/${payeeId}`)).body).toContain('value="GLX"');
@@ -214,13 +246,16 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(read).toMatchObject({ accountNumber: '****3210', nextSerial: '2500', routingNumber: ROUTING });
 
     // The next check number, edited here, is the serial the API gives the next check.
-    const edited = await v.submit(`/panel/bank-accounts/${bankId}`, `/panel/bank-accounts/${bankId}`, {
+    const bankForm = {
       name: 'Operating (main)',
       bankName: 'First Test Bank',
+      bankAddress: '',
       nextSerial: '7001',
+      customFromAddressId: '',
       printOffsetX: '5',
       printOffsetY: '-3',
-    });
+    };
+    const edited = await v.submit(`/panel/bank-accounts/${bankId}`, `/panel/bank-accounts/${bankId}`, bankForm);
     expect(edited.status).toBe(303);
     const payee = (await api.post('/payees', { payees: [{ name: 'Hooli' }] })).body.data.payees[0].payeeId;
     const check = await api.post('/checks', { checks: [{ bankAccountId: bankId, payeeId: payee, amount: '10.00' }] });
@@ -231,8 +266,20 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
       printOffsetY: -3,
     });
 
+    // Without its offsets, the form is refused, not saved with 0 (the printer's calibration lost).
+    const { printOffsetX: _x, printOffsetY: _y, ...withoutOffsets } = bankForm;
+    const unsent = await v.submit(`/panel/bank-accounts/${bankId}`, `/panel/bank-accounts/${bankId}`, {
+      ...withoutOffsets,
+      nextSerial: '7002',
+    });
+    expect(unsent.status).toBe(422);
+    expect(fieldError(unsent.body, 'printOffsetY')).toBe(
+      'The printer offset down field was not sent with the form: reload the page and try again.',
+    );
+    expect((await api.get(`/bankAccounts/${bankId}`)).body.data).toMatchObject({ printOffsetX: 5, printOffsetY: -3 });
+
     const badEdit = await v.submit(`/panel/bank-accounts/${bankId}`, `/panel/bank-accounts/${bankId}`, {
-      name: 'Operating (main)',
+      ...bankForm,
       nextSerial: 'abc',
       printOffsetX: '99',
     });
@@ -406,6 +453,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     });
     const fromId = idFrom(fromOk.location);
     await v.submit(`/panel/from-addresses/${fromId}`, `/panel/from-addresses/${fromId}`, {
+      ...EMPTY_ADDRESS,
       name: 'Acme HQ',
       addressLine1: '2 Main St',
       city: 'Springfield',
@@ -432,6 +480,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     });
     const toId = idFrom(to.location);
     await v.submit(`/panel/to-addresses/${toId}`, `/panel/to-addresses/${toId}`, {
+      ...EMPTY_ADDRESS,
       name: 'Warehouse 2',
       city: 'Ogdenville',
     });
@@ -540,7 +589,14 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(fieldError(bad.body, 'timeZone')).toContain('must be an IANA time zone name');
     expect(
       fieldError(
-        (await v.submit('/panel/settings', '/panel/settings', { company: 'X', timeZone: '+05:00' })).body,
+        (
+          await v.submit('/panel/settings', '/panel/settings', {
+            company: 'X',
+            companyAddress: '',
+            companyPhone: '',
+            timeZone: '+05:00',
+          })
+        ).body,
         'timeZone',
       ),
     ).toContain('IANA');
@@ -567,6 +623,17 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     expect(page).toContain('value="Acme Widgets LLC"');
     expect(page).toContain('value="+14155552671"');
     expect(page).toContain('value="1 Main St, Springfield, IL 62701"');
+    // A body without the phone is refused at its field, not saved as '' (clearing it).
+    const unsent = await v.submit('/panel/settings', '/panel/settings', {
+      company: 'Acme Widgets LLC',
+      companyAddress: '1 Main St, Springfield, IL 62701',
+      timeZone: 'Asia/Kolkata',
+    });
+    expect(unsent.status).toBe(422);
+    expect(fieldError(unsent.body, 'companyPhone')).toBe(
+      'The phone field was not sent with the form: reload the page and try again.',
+    );
+    expect((await v.get('/panel/settings')).body).toContain('value="+14155552671"');
     // India is UTC+5:30 all year: the statement's clock time is the UTC time plus 5 h 30 min.
     const statement = (await api.get(`/checks/${checkId}`)).body.data.checkStatements[0];
     const local = new Date(Number(createdAt) + 5.5 * 3600_000);
@@ -615,6 +682,7 @@ describe.each(dialects())('panel records and settings (%s)', (dialect) => {
     await owner.submit('/panel/settings', '/panel/settings', {
       company: 'Logo Works Inc',
       companyAddress: '9 Elm St, Shelbyville, IL 62565',
+      companyPhone: '',
       timeZone: 'UTC',
     });
     const client = await t.client(email);

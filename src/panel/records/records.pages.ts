@@ -29,6 +29,7 @@ import {
   problemSummary,
   renderFields,
   schemaProblems,
+  unsentFields,
   type Values,
 } from '../shell/record-form.ts';
 import type { RecordKind } from './record-kind.ts';
@@ -331,7 +332,8 @@ ${kind.extra === undefined ? '' : await kind.extra(deps, request, env, item)}${w
     const item = await kind.find(deps, owner, id);
     const names = await formNames(owner, item);
     const values = formValues(request.body, names);
-    const problems = kind.check(values, true);
+    // A field the form drew but the body lacks is refused, not saved as '' (clearing it).
+    const problems = { ...kind.check(values, true), ...unsentFields(request.body, names) };
     if (Object.keys(problems).length > 0) return editPage(request, reply, item, redrawn(values), problems, 422);
     try {
       await kind.update(deps, owner, id, values);

@@ -14,6 +14,7 @@ import {
   type Problems,
   problemSummary,
   renderFields,
+  unsentFields,
   type Values,
 } from '../shell/record-form.ts';
 import { accountOf, principalFor } from '../shell/session.ts';
@@ -116,10 +117,11 @@ ${
 
   app.post('', needs('settings.manage'), async (request, reply) => {
     const account = accountOf(request);
-    const values = formValues(
-      request.body,
-      FIELDS.map((f) => f.name),
-    );
+    const names = FIELDS.map((f) => f.name);
+    const values = formValues(request.body, names);
+    // A field the form drew but the body lacks is refused, not saved as '' (clearing it).
+    const unsent = unsentFields(request.body, names);
+    if (Object.keys(unsent).length > 0) return settingsPage(request, reply, values, unsent, 422);
     const problems = await settingsService.updateSettings(
       ctx,
       account.id,

@@ -105,6 +105,20 @@ export function fieldProblem(error: unknown, fields: readonly string[]): Problem
   return { [name]: message.replace(path, name) };
 }
 
+/**
+ * The fields of `names` an edit form's body lacks, each with its message. A browser sends every
+ * field of the form it drew (an empty box as ''); a body without one (a hand-made request, a form
+ * of an older version) is refused, not read as '', which would clear what is stored.
+ */
+export function unsentFields(body: unknown, names: readonly string[]): Problems {
+  const record = (body ?? {}) as Record<string, unknown>;
+  const problems: Problems = {};
+  for (const name of names)
+    if (record[name] === undefined)
+      problems[name] = `The ${name} field was not sent with the form: reload the page and try again.`;
+  return problems;
+}
+
 /** Text fields of a posted form, trimmed at the ends as a person means them. */
 export function formValues(body: unknown, names: readonly string[]): Values {
   const out: Values = {};
