@@ -323,6 +323,18 @@ describe.each(dialects())('writing checks in the panel (%s)', (dialect) => {
     ]);
     expect(row?.category_id ?? null).toBeNull();
 
+    // A body without a field the form draws is refused, and nothing changes: not read as '' (the
+    // memo cleared, the voucher's line dropped).
+    for (const unsent of [['memo'], ['voucher.0.description', 'voucher.0.amount']]) {
+      const form: Record<string, string> = { ...goodForm(), payeeId, amount: '99.5', memo: 'Changed', categoryId: '' };
+      for (const name of [...unsent, 'voucher.1.description', 'voucher.1.amount']) delete form[name];
+      const refused = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, form);
+      expect(refused.status, unsent[0]).toBe(422);
+      expect(refused.body).toContain('This field was not sent with the form: reload the page and try again.');
+    }
+    expect((await a.api.get(`/checks/${id}`)).body.data.memo).toBe('Changed');
+    expect((await a.api.get(`/checks/${id}/voucher`)).body.data.voucherItems).toHaveLength(1);
+
     // An edit the API refuses changes nothing.
     const bad = await a.visitor.submit(`/panel/checks/${id}/edit`, `/panel/checks/${id}/edit`, {
       ...goodForm(),

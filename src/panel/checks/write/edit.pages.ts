@@ -8,7 +8,17 @@ import { CheckEditBody, VoucherInput } from '../../../schemas/checks.ts';
 import * as checkService from '../../../services/checks/write.service.ts';
 import { editCheckWithNewPayee } from '../../../services/checks/with-new-payee.service.ts';
 import { rules } from '../../../services/validation.ts';
-import { checkEdit, filledLines, newPayeeInput, schemaProblem, valuesFromForm, voucherInput } from './form-fields.ts';
+import {
+  checkEdit,
+  fieldError,
+  filledLines,
+  newPayeeInput,
+  schemaProblem,
+  UNSENT_WORDS,
+  unsentEditField,
+  valuesFromForm,
+  voucherInput,
+} from './form-fields.ts';
 import type { PanelDeps } from '../../shell/deps.ts';
 import { html } from '../../shell/html.ts';
 import { withEnv } from '../../shell/layout.ts';
@@ -55,6 +65,11 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
     const values = valuesFromForm(request.body);
     values.bankAccountId = check.bankAccountId;
     try {
+      const existing = await voucherOf(deps, principal, check);
+      // A field the form draws but the body lacks is refused, not saved as '' (which would clear
+      // the memo, invoice number or category, or drop the voucher's lines).
+      const unsent = unsentEditField(request.body, linesOf(existing).length);
+      if (unsent !== null) return showForm(deps, request, reply, env, form, values, fieldError(unsent, UNSENT_WORDS));
       const payee = await payeeOfForm(deps, principal, values, check);
       if (isOutcome(payee)) return showForm(deps, request, reply, env, form, values, payee);
       const { payeeId } = payee;
@@ -62,7 +77,6 @@ export async function checkEditPages(app: FastifyInstance, deps: PanelDeps): Pro
       if (problem !== null) throw problem;
       // The voucher is replaced only when its lines changed (keeping the number, date and memo
       // an API client may have given it); its lines are checked before anything is written.
-      const existing = await voucherOf(deps, principal, check);
       const voucher = voucherInput(values, {
         voucherNumber: existing?.voucherNumber ?? '',
         memo: existing?.memo ?? '',

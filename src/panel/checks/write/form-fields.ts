@@ -93,6 +93,22 @@ export function valuesFromForm(body: unknown): FormValues {
 
 // ---- from the form to the API's input ----
 
+/** The check's own fields, which the edit form always draws (the new payee's only matter when ticked). */
+const EDIT_FIELDS = ['payee', 'payeeId', 'amount', 'issueDate', 'invoiceNumber', 'memo', 'categoryId'] as const;
+
+export const UNSENT_WORDS = 'This field was not sent with the form: reload the page and try again.';
+
+/**
+ * The first field an edit form draws that the body lacks (its own fields, and the voucher rows that
+ * show the `storedLines` lines it has), else null. A browser sends them all, an empty box as '';
+ * a body without one (a hand-made request, a form of an older version) is not read as ''.
+ */
+export function unsentEditField(body: unknown, storedLines: number): string | null {
+  const names: string[] = [...EDIT_FIELDS];
+  for (let i = 0; i < storedLines; i++) names.push(`voucher.${i}.description`, `voucher.${i}.amount`);
+  return names.find((name) => ((body ?? {}) as FormBody)[name] === undefined) ?? null;
+}
+
 const optional = (value: string): string | undefined => (value === '' ? undefined : value);
 
 /** The voucher lines that were filled in, with the form row each came from. */
