@@ -2,7 +2,7 @@
 // (services/imports/), run in this process with a progress bar on stderr. A file with
 // errors is refused whole: every row's errors are printed and the exit code is 1.
 import { parseArgs } from 'node:util';
-import { IMPORT_KINDS, type ImportKind } from '../domain/import-columns.ts';
+import { IMPORT_KINDS, type ImportKind, isDateOrder } from '../domain/import-columns.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/owner.ts';
 import { AppError } from '../errors.ts';
 import { commandLinePrincipal, type OpenSession } from './command-context.ts';
@@ -80,7 +80,7 @@ export async function importCommand(
   const env = (args.values.env ?? 'test') as Environment;
   if (!ENVIRONMENTS.includes(env)) throw usage(`--env must be test or live, got "${args.values.env}"`);
   const dateOrder = args.values['date-order'] ?? 'mdy';
-  if (dateOrder !== 'mdy' && dateOrder !== 'dmy') throw usage('--date-order must be mdy or dmy');
+  if (!isDateOrder(dateOrder)) throw usage('--date-order must be mdy or dmy');
   const moneyOut = args.values['money-out'];
   if (moneyOut !== undefined && moneyOut !== 'positive' && moneyOut !== 'negative')
     throw usage('--money-out must be positive or negative');

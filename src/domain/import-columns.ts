@@ -39,6 +39,11 @@ export type ImportField = CheckImportField | PayeeImportField;
 /** How slashed dates of a sheet read: month/day/year (US exports) or day/month/year. */
 export type DateOrder = 'mdy' | 'dmy';
 
+/** How a file writes 03/04/2026: exactly "mdy" or "dmy" (a form's select, a command's option). */
+export function isDateOrder(text: string): text is DateOrder {
+  return text === 'mdy' || text === 'dmy';
+}
+
 /** A payee row of a sheet: the API's payee fields as the sheet's text, the name always there. */
 export type PayeeRow = { name: string } & Partial<Record<Exclude<ImportField, 'name'>, string>>;
 

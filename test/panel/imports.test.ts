@@ -143,6 +143,14 @@ describe.each(dialects())('panel imports (%s)', { timeout: 60_000 }, (dialect) =
     const updated = await visitor.post(`/panel/imports/${id}/preview`, choices);
     expect(updated.body).toContain('No errors: all 3 rows can be imported.');
     expect((await api.get('/checks')).body.data.meta.total).toBe(0);
+    // A start without the date order (or with another word) is refused: not read as month/day/year.
+    const { dateOrder: _order, ...withoutOrder } = choices;
+    for (const form of [withoutOrder, { ...choices, dateOrder: 'DMY' }]) {
+      const unsent = await visitor.post(`/panel/imports/${id}/start`, form);
+      expect(unsent.status).toBe(422);
+      expect(unsent.body).toContain('Choose how the file writes dates: month/day/year or day/month/year.');
+    }
+    expect((await api.get('/checks')).body.data.meta.total).toBe(0);
     const started = await visitor.post(`/panel/imports/${id}/start`, choices);
     expect(started.status).toBe(303);
     const done = await waitForEnd(started.location);

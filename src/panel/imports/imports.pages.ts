@@ -8,7 +8,7 @@ import { needs } from '../shell/access.ts';
 import { cut, envField, fileNotRead } from './file-not-read.ts';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fieldsOf, IMPORT_KINDS, type ImportKind } from '../../domain/import-columns.ts';
+import { fieldsOf, IMPORT_KINDS, type ImportKind, isDateOrder } from '../../domain/import-columns.ts';
 import { type BankAccount, bankAccountLabel } from '../../domain/bank-account.ts';
 import type { ImportRecord } from '../../domain/import-record.ts';
 import type { Environment } from '../../domain/owner.ts';
@@ -56,7 +56,7 @@ function kindOf(value: string): ImportKind {
  * The options a preview form carries: its column selects (`col.N`), bank account, payees, date
  * order. Read from the form alone (the file is not read for its header first).
  */
-function optionsOf(body: unknown): Omit<ImportOptions, 'csv' | 'kind'> {
+function optionsOf(body: unknown, kind: ImportKind): Omit<ImportOptions, 'csv' | 'kind'> {
   const mapping: Record<string, string> = {};
   for (const [key, chosen] of Object.entries((body ?? {}) as Record<string, unknown>)) {
     const column = /^col\.(\d{1,4})$/.exec(key)?.[1];
@@ -64,10 +64,15 @@ function optionsOf(body: unknown): Omit<ImportOptions, 'csv' | 'kind'> {
       mapping[column] = chosen;
   }
   const bankAccountId = field(body, 'bankAccountId');
+  // A checks form always sends its date order; a body without it (or with another word) is refused,
+  // not read as month/day/year (which would swap a day-first file's days and months).
+  const dateOrder = field(body, 'dateOrder');
+  if (kind === 'checks' && !isDateOrder(dateOrder))
+    throw new AppError('validation', 'Choose how the file writes dates: month/day/year or day/month/year.');
   return {
     mapping,
     createPayees: field(body, 'createPayees') === 'yes',
-    dateOrder: field(body, 'dateOrder') === 'dmy' ? 'dmy' : 'mdy',
+    dateOrder: dateOrder === 'dmy' ? 'dmy' : 'mdy',
     ...(field(body, 'moneyOut') === 'negative' ? { moneyOut: 'negative' as const } : {}),
     ...(bankAccountId === '' ? {} : { bankAccountId }),
   };
@@ -191,7 +196,7 @@ export async function importsPages(app: FastifyInstance, deps: PanelDeps): Promi
     const env = envOf(request);
     const principal = principalFor(request, env);
     const csv = draftCsv(record);
-    const options = chosen === undefined ? {} : optionsOf(chosen);
+    const options = chosen === undefined ? {} : optionsOf(chosen, record.kind);
     const banks = record.kind === 'checks' ? await bankAccountsOf(request, env) : [];
     // One bank account: every check is drawn on it, from the first preview on.
     const only = banks.length === 1 ? banks[0] : undefined;
@@ -358,7 +363,7 @@ ${progress}${running ? html`<p class="hint">This page refreshes itself every 2 s
     const { id } = request.params as { id: string };
     const record = await getImport(ctx, principal, id);
     if (record.state !== 'draft') return reply.redirect(withEnv(`/panel/imports/${id}`, env), 303);
-    const options = optionsOf(request.body);
+    const options = optionsOf(request.body, record.kind);
     if (record.kind === 'checks' && options.bankAccountId === undefined) {
       // One bank account: every check is drawn on it, as the preview showed.
       const banks = await bankAccountsOf(request, env);
