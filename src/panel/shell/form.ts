@@ -44,8 +44,18 @@ export function field(body: unknown, name: string): string {
  * — which would mean "none", "every", "off" or "clear" to the action.
  */
 export function sentField(body: unknown, name: string, problem: string): string {
-  if ((body as FormBody | undefined)?.[name] === undefined) throw new AppError('validation', problem);
+  if (unsentOf(body, [name]).length > 0) throw new AppError('validation', problem);
   return field(body, name);
+}
+
+/**
+ * The names of `names` a posted body lacks, in their order. A browser sends every field of the
+ * form it drew (an empty box as ''); the pages refuse a body without one (sentField, unsentFields,
+ * unsentEditField) instead of reading it as ''.
+ */
+export function unsentOf(body: unknown, names: readonly string[]): string[] {
+  const posted = (body ?? {}) as Partial<FormBody>;
+  return names.filter((name) => posted[name] === undefined);
 }
 
 /** Every value of a repeated field (checkboxes). */

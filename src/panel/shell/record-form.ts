@@ -5,6 +5,7 @@
 // placed beside the field they name.
 import { AppError } from '../../errors.ts';
 import { describeValidationError, everyFailure } from '../../schemas/validator.ts';
+import { unsentOf } from './form.ts';
 import { html, type Html } from './html.ts';
 import { withLabel } from './wording.ts';
 
@@ -111,11 +112,9 @@ export function fieldProblem(error: unknown, fields: readonly string[]): Problem
  * of an older version) is refused, not read as '', which would clear what is stored.
  */
 export function unsentFields(body: unknown, names: readonly string[]): Problems {
-  const record = (body ?? {}) as Record<string, unknown>;
   const problems: Problems = {};
-  for (const name of names)
-    if (record[name] === undefined)
-      problems[name] = `The ${name} field was not sent with the form: reload the page and try again.`;
+  for (const name of unsentOf(body, names))
+    problems[name] = `The ${name} field was not sent with the form: reload the page and try again.`;
   return problems;
 }
 

@@ -15,7 +15,7 @@ import { type AppError, validationError } from '../../../errors.ts';
 import { describeValidationError, validatorCompiler } from '../../../http/validation.ts';
 import type { CheckEdit, CheckInput, VoucherInput } from '../../../schemas/checks.ts';
 import type { PayeeInput as PayeeInputSchema } from '../../../schemas/payees.ts';
-import { field, type FormBody } from '../../shell/form.ts';
+import { field, type FormBody, unsentOf } from '../../shell/form.ts';
 import { html, type Html } from '../../shell/html.ts';
 import { csrfField, withEnv } from '../../shell/layout.ts';
 import { pathInMessage, plainWords } from '../../shell/wording.ts';
@@ -106,7 +106,7 @@ export const UNSENT_WORDS = 'This field was not sent with the form: reload the p
 export function unsentEditField(body: unknown, storedLines: number): string | null {
   const names: string[] = [...EDIT_FIELDS];
   for (let i = 0; i < storedLines; i++) names.push(`voucher.${i}.description`, `voucher.${i}.amount`);
-  return names.find((name) => ((body ?? {}) as FormBody)[name] === undefined) ?? null;
+  return unsentOf(body, names)[0] ?? null;
 }
 
 const optional = (value: string): string | undefined => (value === '' ? undefined : value);
