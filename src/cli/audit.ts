@@ -3,6 +3,7 @@
 // Exits 1 when any chain is broken, so a scheduled job or a script can act on it.
 import { AppError } from '../errors.ts';
 import { verifyAll } from '../services/audit.service.ts';
+import { quoted } from './command-helpers.ts';
 
 export const AUDIT_USAGE = `  audit verify                            check every company's audit trail chain: prints each
                                           company's record count and OK, or the first record
@@ -19,7 +20,7 @@ export async function auditCommand(
   rest: readonly string[] = [],
 ): Promise<number> {
   if (sub !== 'verify') throw usage(`unknown audit command "${sub ?? ''}"`);
-  if (rest.length > 0) throw usage(`audit verify takes no arguments (got ${rest.map((a) => `"${a}"`).join(' ')})`);
+  if (rest.length > 0) throw usage(`audit verify takes no arguments (got ${quoted(rest)})`);
   const verdicts = await verifyAll(q);
   let broken = 0;
   for (const v of verdicts) {

@@ -18,12 +18,15 @@ export function required(value: string | undefined, flag: string): string {
   return value;
 }
 
+/** Arguments as a refusal quotes them: "a" "b". */
+export function quoted(args: readonly string[]): string {
+  return args.map((a) => `"${a}"`).join(' ');
+}
+
 /** Arguments past the ones a command takes are a mistake (a second file, a stray word), not ignored. */
 export function noMoreArguments(extra: readonly string[], command: string): void {
   if (extra.length > 0)
-    throw new UsageError(
-      `${command}: unexpected argument${extra.length === 1 ? '' : 's'} ${extra.map((a) => `"${a}"`).join(' ')}`,
-    );
+    throw new UsageError(`${command}: unexpected argument${extra.length === 1 ? '' : 's'} ${quoted(extra)}`);
 }
 
 /** Why a file cannot be read or written, in the operator's words. */

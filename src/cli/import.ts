@@ -9,7 +9,7 @@ import { commandLinePrincipal, type OpenSession } from './command-context.ts';
 import type { ImportOptions } from '../services/imports/model.ts';
 import { ImportRefused, startImport } from '../services/imports/preview.service.ts';
 import { MAX_IMPORT_BYTES } from '../formats/imports/read-import-file.ts';
-import { inputFileSize, readInputFile } from './command-helpers.ts';
+import { inputFileSize, quoted, readInputFile } from './command-helpers.ts';
 import { errorsOf, getImport, resultOf } from '../services/imports/records.service.ts';
 import { runImport } from '../services/imports/runner.service.ts';
 import { accountByEmail } from '../services/operator.service.ts';
@@ -73,8 +73,7 @@ export async function importCommand(
   const [file, ...extra] = args.positionals;
   if (file === undefined)
     throw usage('import needs the CSV file: checkwriter import checks|payees FILE.csv --email EMAIL');
-  if (extra.length > 0)
-    throw usage(`import takes one CSV file; got ${args.positionals.map((a) => `"${a}"`).join(' ')}`);
+  if (extra.length > 0) throw usage(`import takes one CSV file; got ${quoted(args.positionals)}`);
   const email = args.values.email;
   if (email === undefined || email === '') throw usage('--email is required');
   const env = (args.values.env ?? 'test') as Environment;

@@ -18,7 +18,7 @@ import { migrate } from '../store/migrate.ts';
 import { connectOrExplain } from '../store/connect.ts';
 import { logDestination } from '../log-stream.ts';
 import { readOrCreateSecretFile, recordSecretCheck, SecretFileError } from '../store/server-secret.ts';
-import { noMoreArguments, required, UsageError } from './command-helpers.ts';
+import { noMoreArguments, quoted, required, UsageError } from './command-helpers.ts';
 import { keysCommand } from './keys.ts';
 
 // What only some commands need (the HTTP server, the panel, PDF rendering, the delivery worker) is
@@ -186,7 +186,7 @@ function noArguments(command: string, args: readonly (string | undefined)[]): vo
   const given = args.filter((a) => a !== undefined);
   if (given.length > 0)
     throw new UsageError(
-      `${command} takes no arguments (got ${given.map((a) => `"${a}"`).join(' ')}); it is configured by the environment (PORT, DATABASE_URL, …: see the README)`,
+      `${command} takes no arguments (got ${quoted(given)}); it is configured by the environment (PORT, DATABASE_URL, …: see the README)`,
     );
 }
 
